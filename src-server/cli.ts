@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { runAdmin, UsageError } from './admin/admin-commands.js';
+import { startReferenceServer } from './server.js';
+
+const HELP = `Media File Service v1 reference server
+
+  npm run server -- [--port 8787] [--host 127.0.0.1] [--data-dir DIR]
+                    [--rate-limit 60] [--rate-window 60] [--allow-private-targets]
+                    [--public-url URL] [--log-level info]
+  npm run server -- admin --data-dir DIR ...   (run "admin" alone for its commands)
+
+When ready it prints one JSON line to stdout: {"base_url", "file_host", "token"}.
+Logs go to stderr.`;
+
+async function serve(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '8787' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string', default: '.media-server' },
+      'rate-limit': { type: 'string', default: '60' },
+      'rate-window': { type: 'string', default: '60' },
+      'allow-private-targets': { type: 'boolean', default: false },
+      'public-url': { type: 'string' },
+      'log-level': { type: 'string', default: 'info' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  const server = await startReferenceServer({
+    host: values.host,
+    port: Number(values.port),
+    dataDir: values['data-dir'],
+    rateLimit: Number(values['rate-limit']),
+    rateWindowMs: Number(values['rate-window']) * 1000,
+    allowPrivateTargets: values['allow-private-targets'],
+    publicUrl: values['public-url'],
+    logLevel: values['log-level'] as 'info',
+  });
+  process.stdout.write(
+    `${JSON.stringify({ base_url: server.baseUrl, file_host: server.fileHost, token: server.demoToken })}\n`,
+  );
+  const stop = () => {
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function admin(args: string[]): void {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      'data-dir': { type: 'string', default: '' },
+      plan: { type: 'string' },
+      account: { type: 'string' },
+      abilities: { type: 'string' },
+      'expires-in': { type: 'string' },
+      ip: { type: 'string' },
+      disabled: { type: 'boolean' },
+      token: { type: 'string' },
+      name: { type: 'string' },
+    },
+  });
+  const result = runAdmin(positionals, values as Parameters<typeof runAdmin>[1]);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  try {
+    if (argv[0] === 'admin') admin(argv.slice(1));
+    else await serve(argv);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`${message}\n`);
+    process.exit(
+      error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1,
+    );
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,148 @@
+import { createWriteStream } from 'node:fs';
+import { unlink } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  CHUNK_FIELD_NAMES,
+  ChunkFieldsSchema,
+  PLAN_FILE_SIZE_LIMIT_BYTES,
+  VisibilityFieldSchema,
+  type ChunkFields,
+} from '../../src-shared/api/index.js';
+import type { AccountRow } from '../db/accounts.js';
+import { authOf } from '../http/api-gate.js';
+import { ApiProblem, parseOr422 } from '../http/api-problem.js';
+import type { ServerContext } from '../http/context.js';
+import { presentFile } from '../http/present-file.js';
+import { safeFilename } from '../uploads/media-type.js';
+
+interface ParsedFields {
+  visibility: 'public' | 'private' | undefined;
+  chunk: ChunkFields | undefined;
+}
+
+/** Reads the non-file fields; the chunk fields come all together or not at all. */
+function parseFields(fields: Record<string, string>, account: AccountRow): ParsedFields {
+  const visibility =
+    fields['visibility'] === undefined
+      ? undefined
+      : parseOr422(VisibilityFieldSchema, fields['visibility'], 'visibility')
+        ? 'public'
+        : 'private';
+  const present = CHUNK_FIELD_NAMES.filter((name) => fields[name] !== undefined);
+  if (present.length === 0) return { visibility, chunk: undefined };
+  const chunk = parseOr422(ChunkFieldsSchema, Object.fromEntries(present.map((name) => [name, fields[name]])));
+  refuseOverPlan(chunk.dztotalfilesize, account);
+  return { visibility, chunk };
+}
+
+function refuseOverPlan(size: number, account: AccountRow): void {
+  const limit = PLAN_FILE_SIZE_LIMIT_BYTES[account.plan];
+  if (size > limit) {
+    throw ApiProblem.validation({
+      file: [`The file is ${size} bytes; the ${account.plan} plan allows at most ${limit} bytes per file.`],
+    });
+  }
+}
+
+/**
+ * POST /files/upload: one multipart request per file, or Dropzone chunks.
+ * The file part streams to a temp file (never into memory); fields that come
+ * before it are checked first, so an over-plan chunk is refused before its bytes are stored.
+ */
+export function uploadRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  app.post('/files/upload', { config: { permission: 'files:write' } }, async (request, reply) => {
+    const { account } = authOf(request);
+    const received = await receiveMultipart(request, ctx, account);
+    try {
+      const { visibility, chunk } = parseFields(received.fields, account);
+      if (!chunk) {
+        refuseOverPlan(received.size, account);
+        const file = await ctx.ingest.ingest(received.tmpPath, received.size, {
+          accountId: account.id,
+          name: received.filename,
+          filename: received.filename,
+          visibility: visibility ?? 'private',
+        });
+        return reply.code(201).send({ success: true, data: presentFile(file, ctx.fileHost) });
+      }
+      const outcome = await ctx.chunked.receive({
+        accountId: account.id,
+        fields: chunk,
+        filename: received.filename,
+        visibility,
+        tmpPath: received.tmpPath,
+        size: received.size,
+      });
+      if (outcome.kind === 'partial') {
+        return reply.code(200).send({
+          success: true,
+          data: { dzuuid: outcome.dzuuid, received_chunks: outcome.receivedChunks, total_chunks: outcome.totalChunks },
+        });
+      }
+      return reply
+        .code(outcome.created ? 201 : 200)
+        .send({ success: true, data: presentFile(outcome.file, ctx.fileHost) });
+    } finally {
+      await unlink(received.tmpPath).catch(() => undefined);
+    }
+  });
+}
+
+interface ReceivedUpload {
+  fields: Record<string, string>;
+  filename: string;
+  tmpPath: string;
+  size: number;
+}
+
+async function receiveMultipart(
+  request: FastifyRequest,
+  ctx: ServerContext,
+  account: AccountRow,
+): Promise<ReceivedUpload> {
+  if (!request.isMultipart()) {
+    throw ApiProblem.validation({ file: ['The request must be multipart/form-data with a file part named "file".'] });
+  }
+  const fields: Record<string, string> = {};
+  let stored: ReceivedUpload | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        fields[part.fieldname] = String(part.value);
+        continue;
+      }
+      if (part.fieldname !== 'file' || stored) {
+        part.file.resume();
+        throw ApiProblem.validation({ file: ['Send exactly one file part, named "file".'] });
+      }
+      parseFields(fields, account);
+      stored = await storePart(part, ctx);
+    }
+  } catch (error) {
+    if (stored) await unlink(stored.tmpPath).catch(() => undefined);
+    throw error;
+  }
+  if (!stored) throw ApiProblem.validation({ file: ['The file field is required.'] });
+  return { ...stored, fields };
+}
+
+async function storePart(part: MultipartFile, ctx: ServerContext): Promise<ReceivedUpload> {
+  const tmpPath = ctx.paths.newTmpFile();
+  try {
+    await pipeline(part.file, createWriteStream(tmpPath));
+    if (part.file.truncated) throw tooLarge(ctx.bodyLimitBytes);
+    return { fields: {}, filename: safeFilename(part.filename), tmpPath, size: part.file.bytesRead };
+  } catch (error) {
+    await unlink(tmpPath).catch(() => undefined);
+    throw error;
+  }
+}
+
+export function tooLarge(limit: number): ApiProblem {
+  return new ApiProblem(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is over the ${limit}-byte limit; send large files in chunks of at most 90 MB.`,
+  );
+}
