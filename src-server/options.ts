@@ -32,6 +32,8 @@ export const ServerOptionsSchema = z.object({
     .default(100 * MIB),
   /** run HLS conversions when ffmpeg is on PATH ('auto') or never (false) */
   conversions: z.union([z.literal('auto'), z.literal(false)]).default('auto'),
+  /** wait before a failed conversion is tried again (3 attempts in all) */
+  conversionRetryDelayMs: z.int().min(0).default(5_000),
   /** chunks of an upload that never completes, and the memory of assembled uploads, are dropped after this */
   staleUploadMs: z
     .int()

@@ -85,7 +85,7 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
   const accounts = new AccountStore(db, clock);
   const files = new FileStore(db, clock);
   const tools = options.conversions === 'auto' ? findFfmpeg() : null;
-  const conversions = new HlsConversions(db, paths, tools, clock, app.log);
+  const conversions = new HlsConversions(db, paths, tools, clock, app.log, options.conversionRetryDelayMs);
   const ingest = new FileIngest(files, paths, (file) => {
     if (file.mime.startsWith('video/')) conversions.enqueue(file);
   });
@@ -106,7 +106,6 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
       deadlineMs: options.remoteDeadlineMs,
       idleTimeoutMs: options.remoteIdleTimeoutMs,
     },
-    clock,
     app.log,
   );
   const ctx: ServerContext = {

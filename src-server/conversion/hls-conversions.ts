@@ -22,7 +22,6 @@ import { JobRunner } from '../job-runner.js';
  */
 
 export const MAX_CONVERSION_ATTEMPTS = 3;
-const RETRY_DELAY_MS = 5_000;
 
 interface ConversionRow {
   file_id: number;
@@ -83,6 +82,7 @@ export class HlsConversions {
     private readonly tools: FfmpegTools | null,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly retryDelayMs: number,
   ) {
     if (tools) {
       this.runner = new JobRunner({
@@ -214,7 +214,7 @@ export class HlsConversions {
           final ? 'failed' : 'pending',
           final ? 1 : 0,
           message,
-          this.clock.now() + RETRY_DELAY_MS,
+          this.clock.now() + this.retryDelayMs,
           this.clock.now(),
           row.file_id,
         );

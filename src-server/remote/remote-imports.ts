@@ -2,11 +2,11 @@ import { unlink } from 'node:fs/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { PLAN_FILE_SIZE_LIMIT_BYTES, type ValidationDetails } from '../../src-shared/api/index.js';
 import { hashPassword } from '../auth/passwords.js';
-import type { Clock } from '../clock.js';
 import type { DataPaths } from '../data-paths.js';
 import type { AccountStore } from '../db/accounts.js';
 import { ApiProblem } from '../http/api-problem.js';
 import { JobRunner } from '../job-runner.js';
+import { throttleLatest } from '../throttle.js';
 import type { FileIngest } from '../uploads/file-ingest.js';
 import { extensionForMediaType, extensionOf, safeFilename } from '../uploads/media-type.js';
 import type { RemoteJobRow, RemoteJobStore } from './remote-job-store.js';
@@ -65,7 +65,6 @@ export class RemoteImports {
     private readonly paths: DataPaths,
     private readonly policy: TargetPolicy,
     private readonly options: RemoteImportOptions,
-    private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
   ) {
     this.runner = new JobRunner({
@@ -149,8 +148,10 @@ export class RemoteImports {
         `The job is ${job.status}; only failed or cancelled jobs can be retried.`,
       );
     }
+    // The answer shows the job as retry left it (pending, queued), before a worker picks it up.
+    const reset = this.jobs.byId(id)!;
     this.runner.kick();
-    return this.jobs.byId(id)!;
+    return reset;
   }
 
   owned(accountId: number, id: string): RemoteJobRow {
@@ -163,10 +164,13 @@ export class RemoteImports {
     const cancel = new AbortController();
     this.active.set(job.id, cancel);
     const tmp = this.paths.newTmpFile();
+    const progress = throttleLatest(
+      (bytes: number) => this.jobs.setProgress(job.id, bytes, null),
+      PROGRESS_WRITE_INTERVAL_MS,
+    );
     try {
       const account = this.accounts.accountById(job.account_id)!;
       const maxBytes = Math.min(PLAN_FILE_SIZE_LIMIT_BYTES[account.plan], this.options.maxBytes ?? Infinity);
-      let lastWrite = 0;
       const result = await safeDownload(new URL(job.url), {
         policy: this.policy,
         dest: tmp,
@@ -178,13 +182,9 @@ export class RemoteImports {
           this.jobs.setStage(job.id, 'downloading');
           this.jobs.setProgress(job.id, 0, bytesTotal);
         },
-        onProgress: (bytes) => {
-          const now = this.clock.now();
-          if (now - lastWrite < PROGRESS_WRITE_INTERVAL_MS) return;
-          lastWrite = now;
-          this.jobs.setProgress(job.id, bytes, null);
-        },
+        onProgress: progress.call,
       });
+      progress.cancel();
       cancel.signal.throwIfAborted();
       stop.throwIfAborted();
       this.jobs.setStage(job.id, 'storing');
@@ -213,6 +213,7 @@ export class RemoteImports {
         this.jobs.fail(job.id, failure.code, failure.message);
       }
     } finally {
+      progress.cancel();
       this.active.delete(job.id);
       await unlink(tmp).catch(() => undefined);
     }

@@ -181,13 +181,12 @@ export class ChunkedUploads {
     const session = this.db.prepare('SELECT * FROM upload_sessions WHERE id = ?').get(sessionId) as SessionRow;
     const tmp = this.paths.newTmpFile();
     try {
-      const out = createWriteStream(tmp);
-      for (let index = 0; index < session.total_chunks; index++) {
-        await pipeline(createReadStream(this.paths.chunk(sessionId, index)), out, { end: false });
-      }
-      await new Promise<void>((resolve, reject) =>
-        out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-      );
+      const paths = this.paths;
+      await pipeline(async function* () {
+        for (let index = 0; index < session.total_chunks; index++) {
+          yield* createReadStream(paths.chunk(sessionId, index), { highWaterMark: 1024 * 1024 });
+        }
+      }, createWriteStream(tmp));
       const { size } = await stat(tmp);
       if (size !== session.total_size) throw new Error(`assembled ${size} bytes, expected ${session.total_size}`);
       const file = await this.ingest.ingest(tmp, size, {

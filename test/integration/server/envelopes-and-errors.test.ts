@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountSchema, ErrorEnvelopeSchema } from '../../../src-shared/api/index.js';
+import { rawRequest } from '../../helpers/raw-http.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ rateLimit: 1000 });
+});
+afterAll(() => t.close());
+
+describe('response envelopes', () => {
+  it('success, single: success true and the Account in data', async () => {
+    const res = await t.api('/account');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json.success).toBe(true);
+    expect(AccountSchema.parse(res.json.data)).toEqual({
+      id: expect.any(String),
+      username: 'demo',
+      email: expect.stringContaining('@'),
+      status: true,
+      files: 0,
+      storage_bytes: 0,
+      remote_jobs: { pending: 0, running: 0, completed: 0, failed: 0 },
+    });
+  });
+
+  it('success, list: data array and pagination meta', async () => {
+    const res = await t.api('/files');
+    expect(res.json).toEqual({
+      success: true,
+      data: [],
+      meta: { current_page: 1, last_page: 1, per_page: 25, total: 0 },
+    });
+  });
+
+  it('error: success false, error {code, message} and a UUID request_id equal to X-Request-ID', async () => {
+    const res = await t.api('/files/doesnotexist');
+    expect(res.status).toBe(404);
+    const envelope = ErrorEnvelopeSchema.parse(res.json);
+    expect(envelope.error.code).toBe('NOT_FOUND');
+    expect(envelope.request_id).toMatch(UUID);
+    expect(res.headers['x-request-id']).toBe(envelope.request_id);
+  });
+
+  it('every response carries X-Request-ID and the rate headers, successes too', async () => {
+    const res = await t.api('/account');
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expect(Number(res.headers['x-ratelimit-limit'])).toBe(1000);
+    expect(Number(res.headers['x-ratelimit-remaining'])).toBeGreaterThanOrEqual(0);
+  });
+
+  it('each request gets its own request id', async () => {
+    const [a, b] = await Promise.all([t.api('/account'), t.api('/account')]);
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+  });
+});
+
+describe('requests that match nothing', () => {
+  it.each([
+    ['GET', '/api/v1/nothing-here'],
+    ['PUT', '/api/v1/files'],
+    ['DELETE', '/api/v1/account'],
+    ['GET', '/no/such/page'],
+  ])('%s %s → 404 envelope, not an HTML page', async (method, path) => {
+    const res = await rawRequest(`${t.fileHost}${path}`, { method, headers: { Authorization: `Bearer ${t.token}` } });
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(ErrorEnvelopeSchema.parse(res.json).error.code).toBe('NOT_FOUND');
+  });
+
+  it('malformed JSON → 422 VALIDATION_ERROR envelope without a stack trace', async () => {
+    const file = await t.upload({}, { filename: 'a.txt', content: Buffer.from('hello') });
+    const res = await t.api(`/files/${file.json.data.id}`, {
+      method: 'PATCH',
+      body: '{"name": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('VALIDATION_ERROR');
+    expect(res.text).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  it('a JSON body that is not an object → 422', async () => {
+    const res = await t.api('/remote-uploads', { method: 'POST', json: ['http://x.example/a.mp4'] });
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('VALIDATION_ERROR');
+  });
+
+  it('an unsupported content type → 422 envelope', async () => {
+    const res = await t.api('/remote-uploads', {
+      method: 'POST',
+      body: 'urls=http://x',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.error.code).toBe('VALIDATION_ERROR');
+  });
+});
