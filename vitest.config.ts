@@ -19,6 +19,15 @@ export default defineConfig({
           maxWorkers: 2,
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 90_000,
+          maxWorkers: 1,
+        },
+      },
     ],
   },
 });

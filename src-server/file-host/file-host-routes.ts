@@ -114,6 +114,9 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
     data: { service: 'Media File Service API v1 (reference server)', base_url: `${ctx.fileHost}/api/v1` },
   }));
 
+  // Browsers ask for it on every page; answering "no icon" keeps their consoles clean.
+  app.get('/favicon.ico', async (_request, reply) => reply.code(204).send());
+
   app.get('/assets/:name', async (request, reply) => {
     const asset = ASSETS[(request.params as { name: string }).name];
     if (!asset) throw ApiProblem.notFound('Asset');
