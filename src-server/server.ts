@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController } from 'fastify';
-import { API_PREFIX } from '../src-shared/api/index.js';
+import { API_PREFIX, TOKEN_PERMISSIONS } from '../src-shared/api/index.js';
 import { systemClock } from './clock.js';
 import { HlsConversions, findFfmpeg } from './conversion/hls-conversions.js';
 import { DataPaths } from './data-paths.js';
@@ -25,8 +25,6 @@ import { remoteUploadRoutes } from './routes/remote-upload-routes.js';
 import { tooLarge, uploadRoutes } from './routes/upload-routes.js';
 import { ChunkedUploads } from './uploads/chunked-uploads.js';
 import { FileIngest } from './uploads/file-ingest.js';
-
-export const ALL_PERMISSIONS = ['files:read', 'files:write', 'remote:write'] as const;
 
 /** A running reference server. */
 export interface ReferenceServer {
@@ -178,12 +176,12 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
   fileHostRoutes(app, ctx);
 
   const sweep = () => ctx.chunked.sweep();
+  ctx.chunked.recover();
   const address = await app.listen({ host: options.host, port: options.port });
   const listening = new URL(address);
   if (['0.0.0.0', '[::]'].includes(listening.hostname)) listening.hostname = '127.0.0.1';
   ctx.fileHost = (options.publicUrl ?? listening.origin).replace(/\/+$/, '');
 
-  ctx.chunked.recover();
   conversions.start();
   imports.start();
   const sweeper = setInterval(() => {
@@ -218,7 +216,7 @@ async function ensureDemoAccount(accounts: AccountStore, paths: DataPaths): Prom
     return saved?.trim() || null;
   }
   const account = accounts.createAccount('demo', 'free');
-  const token = accounts.createToken(account.id, { abilities: ALL_PERMISSIONS });
+  const token = accounts.createToken(account.id, { abilities: TOKEN_PERMISSIONS });
   await writeFile(paths.demoToken, `${token}\n`, { mode: 0o600 });
   return token;
 }
