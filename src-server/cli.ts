@@ -1,5 +1,5 @@
-#!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { z } from 'zod';
 import { runAdmin, UsageError } from './admin/admin-commands.js';
 import { startReferenceServer } from './server.js';
 
@@ -75,16 +75,37 @@ function admin(args: string[]): void {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
+/** The flag behind each server option, so a bad value is reported the way it was typed. */
+const FLAG_OF: Record<string, string> = {
+  host: '--host',
+  port: '--port',
+  dataDir: '--data-dir',
+  rateLimit: '--rate-limit',
+  rateWindowMs: '--rate-window',
+  publicUrl: '--public-url',
+  logLevel: '--log-level',
+};
+
+function describeFailure(error: unknown): string {
+  if (error instanceof z.ZodError) {
+    return error.issues
+      .map((issue) => `${FLAG_OF[String(issue.path[0])] ?? issue.path.join('.')}: ${issue.message}`)
+      .join('\n');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 async function main(argv: string[]): Promise<void> {
   try {
     if (argv[0] === 'admin') admin(argv.slice(1));
     else await serve(argv);
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`${message}\n`);
-    process.exit(
-      error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? 2 : 1,
-    );
+    process.stderr.write(`${describeFailure(error)}\n`);
+    const usage =
+      error instanceof UsageError ||
+      error instanceof z.ZodError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.exit(usage ? 2 : 1);
   }
 }
 

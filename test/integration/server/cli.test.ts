@@ -136,6 +136,14 @@ describe('npm run server', () => {
     expect((failure as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a bad flag value names the flag and exits 2', async () => {
+    const failure = (await exec('npm', ['run', '--silent', 'server', '--', '--port', 'eighty', '--data-dir', dataDir], {
+      cwd: root,
+    }).catch((error: unknown) => error)) as { code: number; stderr: string };
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('--port:');
+  });
+
   it('stops on SIGTERM and prints the same demo token on the next start', async () => {
     await stopCli(server);
     await expect(rawRequest(`${server.line.base_url}/account`)).rejects.toThrow(/ECONNREFUSED/);
