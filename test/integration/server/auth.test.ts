@@ -114,3 +114,21 @@ describe('503 API_DISABLED', () => {
     expect((await t.api('/account')).status).toBe(200);
   });
 });
+
+describe('IP allow-list over IPv6', () => {
+  let v6: TestServer;
+  beforeAll(async () => {
+    v6 = await startTestServer({ host: '::1', rateLimit: 1000, conversions: false });
+  });
+  afterAll(() => v6.close());
+
+  it('lets ::1 in through an IPv6 range and refuses it with an IPv4-only list', async () => {
+    expect(v6.baseUrl).toMatch(/^http:\/\/\[::1\]:\d+\/api\/v1$/);
+    const allowed = v6.admin(['token', 'create'], { account: 'demo', ip: '::1/128' }).token as string;
+    const ipv4Only = v6.admin(['token', 'create'], { account: 'demo', ip: '127.0.0.0/8' }).token as string;
+    const range = v6.admin(['token', 'create'], { account: 'demo', ip: '2001:db8::/32' }).token as string;
+    expect((await v6.api('/account', { token: allowed })).status).toBe(200);
+    expect((await v6.api('/account', { token: ipv4Only })).json.error.code).toBe('IP_NOT_ALLOWED');
+    expect((await v6.api('/account', { token: range })).json.error.code).toBe('IP_NOT_ALLOWED');
+  });
+});
