@@ -22,7 +22,7 @@ import { systemResolver } from './remote/target-guard.js';
 import { accountRoutes } from './routes/account-routes.js';
 import { fileRoutes } from './routes/file-routes.js';
 import { remoteUploadRoutes } from './routes/remote-upload-routes.js';
-import { tooLarge, uploadRoutes } from './routes/upload-routes.js';
+import { uploadRoutes } from './routes/upload-routes.js';
 import { ChunkedUploads } from './uploads/chunked-uploads.js';
 import { FileIngest } from './uploads/file-ingest.js';
 
@@ -163,7 +163,7 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
       // The edge proxy refuses an oversized body from its Content-Length before reading it.
       api.addHook('onRequest', async (request) => {
         if (Number(request.headers['content-length'] ?? 0) > options.bodyLimitBytes)
-          throw tooLarge(options.bodyLimitBytes);
+          throw ApiProblem.tooLarge(options.bodyLimitBytes);
       });
       api.setNotFoundHandler((request, reply) => sendProblem(request, reply, ApiProblem.notFound('Route')));
       accountRoutes(api, ctx);

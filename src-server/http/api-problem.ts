@@ -26,6 +26,14 @@ export class ApiProblem extends Error {
   static notFound(what = 'Resource'): ApiProblem {
     return new ApiProblem('NOT_FOUND', `${what} not found.`);
   }
+
+  /** The edge proxy's answer to a body over its cap. */
+  static tooLarge(limitBytes: number): ApiProblem {
+    return new ApiProblem(
+      'PAYLOAD_TOO_LARGE',
+      `The request body is over the ${limitBytes}-byte limit; send large files in chunks of at most 90 MB.`,
+    );
+  }
 }
 
 /** Flattens zod issues into `{ "field.path": ["message", ...] }`. */

@@ -8,15 +8,13 @@ const DRAIN_LIMIT_BYTES = 64 * 1024;
 export function toProblem(error: unknown, bodyLimitBytes: number): ApiProblem {
   if (error instanceof ApiProblem) return error;
   const fastifyError = error as Partial<FastifyError>;
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return ApiProblem.validation({ body: ['The request body is not valid JSON.'] });
+  }
   switch (fastifyError.code) {
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return ApiProblem.validation({ body: ['The request body is not valid JSON.'] });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new ApiProblem(
-        'PAYLOAD_TOO_LARGE',
-        `The request body is over the ${bodyLimitBytes}-byte limit; send large files in chunks of at most 90 MB.`,
-      );
+      return ApiProblem.tooLarge(bodyLimitBytes);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
       return ApiProblem.validation({ body: ['This Content-Type is not accepted here.'] });
@@ -26,7 +24,6 @@ export function toProblem(error: unknown, bodyLimitBytes: number): ApiProblem {
     case 'FST_PROTO_VIOLATION':
       return ApiProblem.validation({ body: [fastifyError.message ?? 'The multipart body is not acceptable.'] });
   }
-  if (error instanceof SyntaxError) return ApiProblem.validation({ body: ['The request body is not valid JSON.'] });
   const status = fastifyError.statusCode ?? 500;
   if (status === 404) return ApiProblem.notFound();
   if (status >= 400 && status < 500) return ApiProblem.validation({ body: [fastifyError.message ?? 'Bad request.'] });

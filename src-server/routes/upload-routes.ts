@@ -132,17 +132,10 @@ async function storePart(part: MultipartFile, ctx: ServerContext): Promise<Recei
   const tmpPath = ctx.paths.newTmpFile();
   try {
     await pipeline(part.file, createWriteStream(tmpPath));
-    if (part.file.truncated) throw tooLarge(ctx.bodyLimitBytes);
+    if (part.file.truncated) throw ApiProblem.tooLarge(ctx.bodyLimitBytes);
     return { fields: {}, filename: safeFilename(part.filename), tmpPath, size: part.file.bytesRead };
   } catch (error) {
     await unlink(tmpPath).catch(() => undefined);
     throw error;
   }
-}
-
-export function tooLarge(limit: number): ApiProblem {
-  return new ApiProblem(
-    'PAYLOAD_TOO_LARGE',
-    `The request body is over the ${limit}-byte limit; send large files in chunks of at most 90 MB.`,
-  );
 }
