@@ -184,7 +184,6 @@ export class RemoteImports {
         },
         onProgress: progress.call,
       });
-      progress.cancel();
       cancel.signal.throwIfAborted();
       stop.throwIfAborted();
       this.jobs.setStage(job.id, 'storing');
