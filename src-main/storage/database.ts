@@ -1,0 +1,85 @@
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+/**
+ * The app's one SQLite file: upload queue, sync index, watched folders and
+ * accounts (never tokens). Migrations are numbered by position and recorded in
+ * `PRAGMA user_version`. Append only: never edit a migration that has shipped.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    base_url TEXT NOT NULL,
+    username TEXT,
+    plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free', 'premium')),
+    -- why the account's queue is paused by the server (401/403), null when it is not
+    blocked_reason TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE upload_items (
+    id INTEGER PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    fingerprint TEXT NOT NULL,
+    visibility INTEGER,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    folder_id INTEGER,
+    state TEXT NOT NULL,
+    dzuuid TEXT,
+    chunk_size INTEGER NOT NULL,
+    acked_chunks TEXT NOT NULL DEFAULT '[]',
+    restarts INTEGER NOT NULL DEFAULT 0,
+    file_id TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX upload_items_path ON upload_items(path);
+  CREATE TABLE watched_folders (
+    id INTEGER PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    path TEXT NOT NULL UNIQUE,
+    options TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE sync_index (
+    folder_id INTEGER NOT NULL,
+    rel_path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    fingerprint TEXT,
+    file_id TEXT,
+    -- 'uploaded' once on the service; 'baseline' for files that were there before
+    -- a folder set to "only new files" was added
+    origin TEXT NOT NULL CHECK (origin IN ('uploaded', 'baseline')),
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (folder_id, rel_path)
+  );
+  CREATE INDEX sync_index_content ON sync_index(folder_id, size, fingerprint);
+  CREATE TABLE app_state (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
+];
+
+/** Opens (creating if needed) the database at `path` in WAL mode and migrates it. */
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable across a process kill under WAL; only a power cut can lose the last commit.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  for (let index = version; index < MIGRATIONS.length; index++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[index]!);
+      db.pragma(`user_version = ${index + 1}`);
+    })();
+  }
+  return db;
+}
