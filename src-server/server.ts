@@ -15,6 +15,13 @@ import { apiGate } from './http/api-gate.js';
 import type { ServerContext } from './http/context.js';
 import { sendProblem, toProblem } from './http/error-handler.js';
 import { FixedWindowRateLimiter } from './http/rate-limiter.js';
+import {
+  BoundedLog,
+  logRequests,
+  type RequestLogEntry,
+  type TrafficLog,
+  type UploadLogEntry,
+} from './http/traffic-log.js';
 import { ServerOptionsSchema, type ServerOptions, type ServerOptionsInput } from './options.js';
 import { RemoteImports } from './remote/remote-imports.js';
 import { RemoteJobStore } from './remote/remote-job-store.js';
@@ -37,6 +44,10 @@ export interface ReferenceServer {
   /** whether uploaded videos get an HLS conversion (ffmpeg found) */
   conversions: boolean;
   accounts: AccountStore;
+  /** the last 100,000 requests that reached the upload handler, for tests that count what arrived */
+  uploadLog: TrafficLog<UploadLogEntry>;
+  /** the last 100,000 /api/v1 requests with their status, refusals by the gate included */
+  requestLog: TrafficLog<RequestLogEntry>;
   /** drops stale chunk sessions now instead of waiting for the hourly sweep */
   sweepStaleUploads(): Promise<number>;
   close(): Promise<void>;
@@ -117,6 +128,8 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     jobs,
     imports,
     limiter: new FixedWindowRateLimiter(options.rateLimit, options.rateWindowMs, clock),
+    uploadLog: new BoundedLog<UploadLogEntry>(),
+    requestLog: new BoundedLog<RequestLogEntry>(),
     bodyLimitBytes: options.bodyLimitBytes,
     log: app.log,
     fileHost: '',
@@ -159,6 +172,8 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
       await api.register(multipart, {
         limits: { fileSize: options.bodyLimitBytes, files: 1, fields: 20, parts: 21, fieldSize: 4096 },
       });
+      // Before the gate, so the requests it refuses are logged too.
+      api.addHook('onRequest', logRequests(ctx.requestLog, clock));
       api.addHook('onRequest', apiGate(ctx));
       // The edge proxy refuses an oversized body from its Content-Length before reading it.
       api.addHook('onRequest', async (request) => {
@@ -195,6 +210,8 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     demoToken,
     conversions: conversions.enabled,
     accounts,
+    uploadLog: ctx.uploadLog,
+    requestLog: ctx.requestLog,
     sweepStaleUploads: sweep,
     async close() {
       clearInterval(sweeper);

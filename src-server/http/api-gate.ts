@@ -7,7 +7,8 @@ import type { ServerContext } from './context.js';
 
 /**
  * Runs before every /api/v1 request, in the order a gateway would:
- * 1. rate limit per (token, IP): `X-RateLimit-*` on every answer, 429 past the limit;
+ * 1. rate limit per (token, IP): `X-RateLimit-Limit`, `-Remaining` and `-Reset-After` on
+ *    every answer, 429 past the limit;
  * 2. 503 while an administrator has the API switched off;
  * 3. for routes that need a permission: token present and known (401), not
  *    disabled, not expired, IP allowed, permission held (403 each).
@@ -21,6 +22,9 @@ export function apiGate(ctx: ServerContext) {
     const rate = ctx.limiter.hit(`${token ? `token:${token.id}` : 'anonymous'}|${request.ip}`);
     reply.header('X-RateLimit-Limit', rate.limit);
     reply.header('X-RateLimit-Remaining', rate.remaining);
+    // Seconds with millisecond precision (as Discord sends it): a client that paces itself can
+    // wait exactly for the window instead of the whole seconds Retry-After rounds up to.
+    reply.header('X-RateLimit-Reset-After', (rate.resetAfterMs / 1000).toFixed(3));
     if (!rate.allowed) {
       throw new ApiProblem(
         'RATE_LIMITED',

@@ -10,6 +10,7 @@ import type { RemoteJobStore } from '../remote/remote-job-store.js';
 import type { ChunkedUploads } from '../uploads/chunked-uploads.js';
 import type { FileIngest } from '../uploads/file-ingest.js';
 import type { FixedWindowRateLimiter } from './rate-limiter.js';
+import type { BoundedLog, RequestLogEntry, UploadLogEntry } from './traffic-log.js';
 
 /** The services the routes work with, built once per server. */
 export interface ServerContext {
@@ -23,6 +24,10 @@ export interface ServerContext {
   jobs: RemoteJobStore;
   imports: RemoteImports;
   limiter: FixedWindowRateLimiter;
+  /** every request that reached the upload handler */
+  uploadLog: BoundedLog<UploadLogEntry>;
+  /** every /api/v1 request, refused ones included */
+  requestLog: BoundedLog<RequestLogEntry>;
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
   /** `<file_host>` of the file URLs; known once the server listens */

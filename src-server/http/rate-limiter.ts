@@ -6,6 +6,8 @@ export interface RateDecision {
   remaining: number;
   /** seconds until the window reopens (at least 1) */
   retryAfterSeconds: number;
+  /** milliseconds until the current window ends, unrounded: the `X-RateLimit-Reset-After` hint */
+  resetAfterMs: number;
   /** epoch seconds at which the window resets */
   resetAt: number;
 }
@@ -44,6 +46,7 @@ export class FixedWindowRateLimiter {
       limit: this.limit,
       remaining: Math.max(0, this.limit - window.count),
       retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now) / 1000)),
+      resetAfterMs: Math.max(0, endsAt - now),
       resetAt: Math.ceil(endsAt / 1000),
     };
   }

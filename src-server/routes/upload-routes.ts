@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import type { MultipartFile } from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   CHUNK_FIELD_NAMES,
   ChunkFieldsSchema,
@@ -15,6 +15,7 @@ import { authOf } from '../http/api-gate.js';
 import { ApiProblem, parseOr422 } from '../http/api-problem.js';
 import type { ServerContext } from '../http/context.js';
 import { presentFile } from '../http/present-file.js';
+import { whenExchangeEnds } from '../http/traffic-log.js';
 import { safeFilename } from '../uploads/media-type.js';
 
 interface ParsedFields {
@@ -54,7 +55,8 @@ function refuseOverPlan(size: number, account: AccountRow): void {
 export function uploadRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.post('/files/upload', { config: { permission: 'files:write' } }, async (request, reply) => {
     const { account } = authOf(request);
-    const received = await receiveMultipart(request, ctx, account);
+    const seen = logUpload(ctx, reply);
+    const received = await receiveMultipart(request, ctx, account, seen);
     try {
       const { visibility, chunk } = parseFields(received.fields, account);
       if (!chunk) {
@@ -90,6 +92,37 @@ export function uploadRoutes(app: FastifyInstance, ctx: ServerContext): void {
   });
 }
 
+/** What the handler has read of a request so far, for the upload log. */
+interface UploadSeen {
+  fields: Record<string, string>;
+  fileName: string;
+  /** the stored file part, whose byte count is read when the exchange ends */
+  file: MultipartFile['file'] | null;
+}
+
+/** Logs the upload when its exchange ends, with whatever fields and bytes were read by then. */
+function logUpload(ctx: ServerContext, reply: FastifyReply): UploadSeen {
+  const seen: UploadSeen = { fields: {}, fileName: '', file: null };
+  const at = ctx.clock.now();
+  whenExchangeEnds(reply, (status) => {
+    ctx.uploadLog.push({
+      dzuuid: seen.fields['dzuuid'] ?? null,
+      chunkIndex: wholeNumber(seen.fields['dzchunkindex']),
+      totalChunks: wholeNumber(seen.fields['dztotalchunkcount']),
+      fileName: seen.fileName,
+      bytes: seen.file?.bytesRead ?? 0,
+      status,
+      at,
+    });
+  });
+  return seen;
+}
+
+function wholeNumber(field: string | undefined): number | null {
+  if (field === undefined || !/^\d+$/.test(field)) return null;
+  return Number(field);
+}
+
 interface ReceivedUpload {
   fields: Record<string, string>;
   filename: string;
@@ -101,11 +134,12 @@ async function receiveMultipart(
   request: FastifyRequest,
   ctx: ServerContext,
   account: AccountRow,
+  seen: UploadSeen,
 ): Promise<ReceivedUpload> {
   if (!request.isMultipart()) {
     throw ApiProblem.validation({ file: ['The request must be multipart/form-data with a file part named "file".'] });
   }
-  const fields: Record<string, string> = {};
+  const fields = seen.fields;
   let stored: ReceivedUpload | undefined;
   try {
     for await (const part of request.parts()) {
@@ -117,7 +151,9 @@ async function receiveMultipart(
         part.file.resume();
         throw ApiProblem.validation({ file: ['Send exactly one file part, named "file".'] });
       }
+      seen.fileName = safeFilename(part.filename);
       parseFields(fields, account);
+      seen.file = part.file;
       stored = await storePart(part, ctx);
     }
   } catch (error) {

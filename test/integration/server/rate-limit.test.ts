@@ -11,13 +11,21 @@ describe('rate limit per token and IP', () => {
   it('counts down X-RateLimit-Remaining, then 429 RATE_LIMITED with Retry-After in seconds, then reopens', async () => {
     const token = t.newAccount('busy');
     const remaining = [];
+    const resetAfter = [];
     for (let i = 0; i < 5; i++) {
       const res = await t.api('/account', { token });
       expect(res.status).toBe(200);
       expect(res.headers['x-ratelimit-limit']).toBe('5');
       remaining.push(Number(res.headers['x-ratelimit-remaining']));
+      resetAfter.push(res.headers['x-ratelimit-reset-after']);
     }
     expect(remaining).toEqual([4, 3, 2, 1, 0]);
+    // Seconds with millisecond precision, counting down within the one 2 s window.
+    expect(resetAfter[0]).toBe('2.000');
+    for (const value of resetAfter) expect(value).toMatch(/^\d+\.\d{3}$/);
+    const seconds = resetAfter.map(Number);
+    expect(seconds).toEqual([...seconds].sort((a, b) => b - a));
+    expect(seconds.at(-1)).toBeGreaterThan(0);
 
     const limited = await t.api('/account', { token });
     expect([limited.status, limited.json.error.code]).toEqual([429, 'RATE_LIMITED']);
@@ -27,6 +35,9 @@ describe('rate limit per token and IP', () => {
     expect(Number(retryAfter)).toBeLessThanOrEqual(2);
     expect(limited.headers['x-ratelimit-remaining']).toBe('0');
     expect(Number(limited.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000 - 1);
+    const limitedResetAfter = Number(limited.headers['x-ratelimit-reset-after']);
+    expect(limitedResetAfter).toBeGreaterThan(0);
+    expect(limitedResetAfter).toBeLessThanOrEqual(Math.min(seconds.at(-1)!, Number(retryAfter)));
     expect(limited.headers['x-request-id']).toBe(limited.json.request_id);
 
     await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000));
@@ -38,7 +49,9 @@ describe('rate limit per token and IP', () => {
     const second = t.newAccount('second');
     for (let i = 0; i < 6; i++) await t.api('/account', { token: first });
     expect((await t.api('/account', { token: first })).status).toBe(429);
-    expect((await t.api('/account', { token: second })).status).toBe(200);
+    const other = await t.api('/account', { token: second });
+    expect(other.status).toBe(200);
+    expect(other.headers['x-ratelimit-reset-after']).toBe('2.000');
   });
 
   it('uploads count like any other request', async () => {
