@@ -33,12 +33,16 @@ const MIGRATIONS: readonly string[] = [
     dzuuid TEXT,
     chunk_size INTEGER NOT NULL,
     acked_chunks TEXT NOT NULL DEFAULT '[]',
+    -- restarts with a new dzuuid after a last chunk that made no file (at most one)
     restarts INTEGER NOT NULL DEFAULT 0,
+    -- 1 while a request that may complete the file might have reached the server unanswered
+    final_sent INTEGER NOT NULL DEFAULT 0,
     file_id TEXT,
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL
   );
   CREATE INDEX upload_items_path ON upload_items(path);
+  CREATE INDEX upload_items_file ON upload_items(file_id);
   CREATE TABLE watched_folders (
     id INTEGER PRIMARY KEY,
     account_id TEXT NOT NULL,

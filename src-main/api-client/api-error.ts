@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+/**
+ * Codes the client itself gives to failures that never got an API answer.
+ * Server codes (`UNAUTHENTICATED`, `RATE_LIMITED`, ...) pass through as sent,
+ * including ones this version does not know.
+ */
+export type ClientErrorCode =
+  | 'NETWORK_ERROR' // connection refused/reset/closed, DNS
+  | 'TIMEOUT' // connect, headers or no-progress timeout
+  | 'BAD_RESPONSE' // a reply that is not the JSON the spec describes
+  | 'HTTP_ERROR' // a non-2xx without an error envelope (a proxy's HTML page)
+  | 'ABORTED'; // cancelled by the app (pause, cancel, quit)
+
+/** The error envelope as a tolerant reader sees it: any code, request_id if any. */
+export const LooseErrorEnvelopeSchema = z.looseObject({
+  success: z.literal(false),
+  error: z.looseObject({ code: z.string().min(1), message: z.string(), details: z.unknown().optional() }),
+  request_id: z.string().optional(),
+});
+
+export interface ApiErrorInit {
+  status: number | null;
+  code: string;
+  message: string;
+  requestId?: string | null;
+  retryable: boolean;
+  /** the request may have been processed even though no answer arrived */
+  outcomeUnknown?: boolean;
+  details?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * The one error type of the API client (STYLE.md). A person sees `message` and,
+ * for support, `requestId`; the message never contains the token (see `redact`).
+ */
+export class ApiError extends Error {
+  readonly status: number | null;
+  readonly code: string;
+  readonly requestId: string | null;
+  readonly retryable: boolean;
+  readonly outcomeUnknown: boolean;
+  readonly details: unknown;
+
+  constructor(init: ApiErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = 'ApiError';
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId ?? null;
+    this.retryable = init.retryable;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
+    this.details = init.details;
+  }
+
+  /** True for answers that mean "this token cannot be used now": the account's queue pauses. */
+  get isAuthProblem(): boolean {
+    return this.status === 401 || this.status === 403;
+  }
+
+  /** `message (request id …)`, the line a person can paste into a support request. */
+  describe(): string {
+    return this.requestId ? `${this.message} (request id ${this.requestId})` : this.message;
+  }
+}
+
+/** Removes every occurrence of `secret` from `text`; a hostile server could echo the token back. */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret) return text;
+  return text.split(secret).join('[redacted]');
+}
+
+/** True when `error` is an ApiError a later attempt may get past (network, timeout, 5xx, 429). */
+export function isRetryable(error: unknown): boolean {
+  return error instanceof ApiError && error.retryable;
+}

@@ -1,0 +1,127 @@
+import { Readable } from 'node:stream';
+import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import { ApiError } from './api-error.js';
+import type { HttpResult } from './request-scheduler.js';
+
+export interface TransportTimeouts {
+  /** TCP/TLS connect */
+  connectMs: number;
+  /** from the end of the request body to the response head (an upload's last chunk waits for assembly) */
+  headersMs: number;
+  /** between two pieces of the response body */
+  bodyMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: TransportTimeouts = { connectMs: 10_000, headersMs: 60_000, bodyMs: 30_000 };
+
+/** An answer larger than this is not an API answer; reading stops there. */
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+export interface TransportRequest {
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  url: string;
+  headers: Record<string, string>;
+  body?: string | AsyncIterable<Uint8Array>;
+  signal: AbortSignal;
+  headersTimeoutMs?: number;
+  onBytes?: () => void;
+}
+
+/** One connection pool per account, so one account's stalled upload never holds another's sockets. */
+export function createDispatcher(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Dispatcher {
+  return new Agent({
+    connect: { timeout: timeouts.connectMs },
+    headersTimeout: timeouts.headersMs,
+    bodyTimeout: timeouts.bodyMs,
+    keepAliveTimeout: 4_000,
+  });
+}
+
+/**
+ * Sends one HTTP request and reads the whole answer as JSON (null when the body
+ * is not JSON). Never follows redirects (undici.request does not): an API answer is
+ * never a redirect, and following one would resend the token elsewhere. Every failure that got no
+ * answer becomes an ApiError with `retryable` set; `secret` is cut out of every
+ * message and body before anyone sees them.
+ */
+export async function sendHttp(dispatcher: Dispatcher, input: TransportRequest, secret: string): Promise<HttpResult> {
+  try {
+    const response = await request(input.url, {
+      dispatcher,
+      method: input.method,
+      headers: input.headers,
+      body: typeof input.body === 'object' ? Readable.from(input.body, { objectMode: false }) : input.body,
+      signal: input.signal,
+      headersTimeout: input.headersTimeoutMs,
+    });
+    const text = await readCapped(response.body, input.onBytes);
+    return { status: response.statusCode, headers: response.headers, body: parseJson(scrub(text, secret)) };
+  } catch (error) {
+    throw toApiError(error, input.signal, secret);
+  }
+}
+
+async function readCapped(body: Dispatcher.ResponseData['body'], onBytes: (() => void) | undefined): Promise<string> {
+  const pieces: Buffer[] = [];
+  let size = 0;
+  for await (const piece of body) {
+    const buffer = piece as Buffer;
+    size += buffer.length;
+    onBytes?.();
+    if (size > MAX_RESPONSE_BYTES) {
+      body.destroy();
+      break;
+    }
+    pieces.push(buffer);
+  }
+  return Buffer.concat(pieces).toString('utf8');
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function scrub(text: string, secret: string): string {
+  return secret && text.includes(secret) ? text.split(secret).join('[redacted]') : text;
+}
+
+const TIMEOUT_ERRORS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiError {
+  if (error instanceof ApiError) return error;
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof ApiError) return reason;
+    return new ApiError({
+      status: null,
+      code: 'ABORTED',
+      message: 'The request was cancelled.',
+      retryable: false,
+      cause: error,
+    });
+  }
+  const code = (error as { code?: string }).code ?? '';
+  const detail = scrub(error instanceof Error ? error.message : String(error), secret);
+  if (TIMEOUT_ERRORS.has(code)) {
+    return new ApiError({
+      status: null,
+      code: 'TIMEOUT',
+      message: `The server did not answer in time (${detail}).`,
+      retryable: true,
+      cause: error,
+    });
+  }
+  const known = error instanceof undiciErrors.UndiciError || /^E[A-Z]+$/.test(code);
+  return new ApiError({
+    status: null,
+    code: 'NETWORK_ERROR',
+    message: known ? `Could not reach the server (${code || detail}).` : `Network error: ${detail}`,
+    retryable: true,
+    cause: error,
+  });
+}

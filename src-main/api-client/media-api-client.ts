@@ -1,0 +1,385 @@
+import type { Dispatcher } from 'undici';
+import { z } from 'zod';
+import {
+  API_PREFIX,
+  AccountSchema,
+  FileDetailSchema,
+  FileSchema,
+  FileStatusSchema,
+  RemoteJobSchema,
+  acceptedEnvelope,
+  listEnvelope,
+  successEnvelope,
+  type Account,
+  type CreateRemoteUploadsBody,
+  type FileStatus,
+  type MediaFile,
+  type MediaFileDetail,
+  type PaginationMeta,
+  type RemoteJob,
+  type UpdateFileBody,
+} from '../../src-shared/api/index.js';
+import type { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
+import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
+import { DEFAULT_TIMEOUTS, createDispatcher, sendHttp, type TransportTimeouts } from './http-transport.js';
+import { multipartFileBody, type FileRange } from './multipart-body.js';
+import { RequestScheduler, type HttpResult, type Priority } from './request-scheduler.js';
+import { isRetryableStatus } from './retry-policy.js';
+
+export interface MediaApiClientOptions {
+  /** ends with `/api/v1` */
+  baseUrl: string;
+  token: string;
+  scheduler?: RequestScheduler;
+  timeouts?: TransportTimeouts;
+  /** an upload whose body has not moved for this long is abandoned (a stalled peer) */
+  noProgressTimeoutMs?: number;
+  /** the last chunk waits for the server to assemble the file */
+  uploadHeadersTimeoutMs?: number;
+}
+
+/** The dz* fields of one chunk (spec: POST /files/upload, chunked). */
+export interface ChunkInfo {
+  dzuuid: string;
+  index: number;
+  totalChunks: number;
+  chunkSize: number;
+  totalSize: number;
+  offset: number;
+}
+
+export interface UploadRequest {
+  range: FileRange;
+  /** sent as `visibility` 1/0; omitted when undefined (server default) */
+  visibility?: boolean;
+  chunk?: ChunkInfo;
+  /** false for a request that may complete a file: it is not blindly repeated */
+  idempotent: boolean;
+  signal?: AbortSignal;
+  limiter?: BandwidthLimiter;
+  /** bytes of the file part handed to the socket so far in this request */
+  onProgress?: (sentBytes: number) => void;
+}
+
+/**
+ * What an upload answer told us. The spec does not show the upload response,
+ * so any 2xx acknowledges; `fileId` is read from `data.id` when present.
+ */
+export interface UploadAck {
+  status: number;
+  fileId: string | null;
+  file: MediaFile | null;
+  /** the reference server's optional hint on a chunk that did not finish the file */
+  receivedChunks: number | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: PaginationMeta | null;
+}
+
+export type ListQuery = {
+  page?: number;
+  per_page?: number;
+};
+
+const ChunkHintSchema = z.looseObject({
+  received_chunks: z.array(z.int()).or(z.int()),
+  total_chunks: z.int(),
+});
+const UploadDataSchema = z.looseObject({ id: z.string().min(1) });
+const RemoteJobPageSchema = z.looseObject({
+  success: z.literal(true),
+  data: z.array(RemoteJobSchema),
+  meta: z.unknown().optional(),
+});
+
+/**
+ * A client for every endpoint of the Media File Service API v1. Every call
+ * goes through the account's RequestScheduler; answers are parsed with the
+ * `src-shared/api` schemas (loose: unknown fields are kept). Failures are
+ * ApiErrors whose messages never contain the token.
+ */
+export class MediaApiClient {
+  readonly baseUrl: string;
+  readonly scheduler: RequestScheduler;
+  private token: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly noProgressTimeoutMs: number;
+  private readonly uploadHeadersTimeoutMs: number;
+
+  constructor(options: MediaApiClientOptions) {
+    this.baseUrl = normaliseBaseUrl(options.baseUrl);
+    this.token = options.token;
+    this.scheduler = options.scheduler ?? new RequestScheduler();
+    this.dispatcher = createDispatcher(options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.noProgressTimeoutMs = options.noProgressTimeoutMs ?? 60_000;
+    this.uploadHeadersTimeoutMs = options.uploadHeadersTimeoutMs ?? 10 * 60_000;
+  }
+
+  /** Use another token from now on; an account blocked by 401/403 goes again. */
+  setToken(token: string): void {
+    this.token = token;
+    this.scheduler.unblock();
+  }
+
+  async getAccount(priority: Priority = 'interactive'): Promise<Account> {
+    return this.json('GET', '/account', successEnvelope(AccountSchema), { priority }).then((r) => r.data);
+  }
+
+  async listFiles(query: ListQuery & { search?: string } = {}, priority: Priority = 'interactive') {
+    const result = await this.json('GET', `/files${queryString(query)}`, listEnvelope(FileSchema), { priority });
+    return { data: result.data, meta: result.meta } satisfies Page<MediaFile>;
+  }
+
+  async getFile(id: string): Promise<MediaFileDetail> {
+    return this.json('GET', `/files/${encodeURIComponent(id)}`, successEnvelope(FileDetailSchema)).then((r) => r.data);
+  }
+
+  async getFileStatus(id: string, priority: Priority = 'interactive'): Promise<FileStatus> {
+    const path = `/files/${encodeURIComponent(id)}/status`;
+    return this.json('GET', path, successEnvelope(FileStatusSchema), { priority }).then((r) => r.data);
+  }
+
+  /** PATCH /files/{id}; the answer's body is not shown in the spec, so it is not relied on. */
+  async updateFile(id: string, body: UpdateFileBody, priority: Priority = 'interactive'): Promise<void> {
+    await this.json('PATCH', `/files/${encodeURIComponent(id)}`, z.unknown(), { body, priority });
+  }
+
+  async deleteFile(id: string): Promise<void> {
+    await this.json('DELETE', `/files/${encodeURIComponent(id)}`, z.unknown());
+  }
+
+  async createRemoteUploads(body: CreateRemoteUploadsBody): Promise<RemoteJob[]> {
+    // a repeated POST would start the imports twice
+    const options = { body, idempotent: false };
+    return this.json('POST', '/remote-uploads', acceptedEnvelope(RemoteJobSchema), options).then((r) => r.data);
+  }
+
+  async listRemoteUploads(query: ListQuery = {}, priority: Priority = 'interactive'): Promise<Page<RemoteJob>> {
+    const result = await this.json('GET', `/remote-uploads${queryString(query)}`, RemoteJobPageSchema, { priority });
+    const meta = z.looseObject({ current_page: z.int() }).safeParse(result.meta).success
+      ? (result.meta as PaginationMeta)
+      : null;
+    return { data: result.data, meta };
+  }
+
+  async getRemoteUpload(id: string, priority: Priority = 'interactive'): Promise<RemoteJob> {
+    const path = `/remote-uploads/${encodeURIComponent(id)}`;
+    return this.json('GET', path, successEnvelope(RemoteJobSchema), { priority }).then((r) => r.data);
+  }
+
+  /** The answer's body is not shown in the spec: the job is re-read when it is not a job. */
+  async cancelRemoteUpload(id: string): Promise<RemoteJob | null> {
+    return this.jobAction(id, 'cancel');
+  }
+
+  async retryRemoteUpload(id: string): Promise<RemoteJob | null> {
+    return this.jobAction(id, 'retry');
+  }
+
+  /**
+   * POST /files/upload for one file or one chunk, streamed from disk. Any 2xx
+   * acknowledges; other answers and failures throw an ApiError. A request that
+   * may finish a file (`idempotent: false`) is not repeated by the scheduler
+   * once it may have reached the server: the caller looks for the file first.
+   */
+  async upload(request: UploadRequest): Promise<UploadAck> {
+    const fields: Record<string, string> = {};
+    if (request.visibility !== undefined) fields['visibility'] = request.visibility ? '1' : '0';
+    if (request.chunk) {
+      const c = request.chunk;
+      fields['dzuuid'] = c.dzuuid;
+      fields['dzchunkindex'] = String(c.index);
+      fields['dztotalchunkcount'] = String(c.totalChunks);
+      fields['dzchunksize'] = String(c.chunkSize);
+      fields['dztotalfilesize'] = String(c.totalSize);
+      fields['dzchunkbyteoffset'] = String(c.offset);
+    }
+    const result = await this.scheduler.send(
+      'upload',
+      async ({ signal, onBytes }) => {
+        const body = multipartFileBody(fields, request.range);
+        const watchdog = new AbortController();
+        const timer = setTimeout(() => watchdog.abort(stalled(this.noProgressTimeoutMs)), this.noProgressTimeoutMs);
+        let sent = 0;
+        try {
+          return await this.sendRaw({
+            method: 'POST',
+            path: '/files/upload',
+            headers: { 'Content-Type': body.contentType, 'Content-Length': String(body.contentLength) },
+            body: body.stream(async (bytes) => {
+              await request.limiter?.take(bytes, signal);
+              timer.refresh();
+              sent += bytes;
+              onBytes();
+              request.onProgress?.(sent);
+            }),
+            signal: AbortSignal.any([signal, watchdog.signal]),
+            headersTimeoutMs: this.uploadHeadersTimeoutMs,
+            onBytes: () => timer.refresh(),
+          });
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      { idempotent: request.idempotent, signal: request.signal, blockOnDenied: true },
+    );
+    if (result.status < 200 || result.status >= 300) throw toError(result, 'POST /files/upload');
+    const data = (result.body as { data?: unknown } | null)?.data;
+    const file = FileSchema.safeParse(data);
+    const hint = ChunkHintSchema.safeParse(data);
+    return {
+      status: result.status,
+      fileId: UploadDataSchema.safeParse(data).data?.id ?? null,
+      file: file.success ? file.data : null,
+      receivedChunks: hint.success
+        ? Array.isArray(hint.data.received_chunks)
+          ? hint.data.received_chunks.length
+          : hint.data.received_chunks
+        : null,
+    };
+  }
+
+  /**
+   * The file an upload made, when its answer was lost or carried no id: the
+   * newest file named `fileName` with `size` bytes that is not `isKnown`
+   * (files this app already knows). One GET /files?search= request.
+   */
+  async findUploadedFile(fileName: string, size: number, isKnown: (id: string) => boolean): Promise<MediaFile | null> {
+    const page = await this.listFiles({ search: fileName.slice(0, 255), per_page: 100 }, 'upload');
+    const matches = page.data.filter(
+      (f) => (f.filename === fileName || f.name === fileName) && f.size_bytes === size && !isKnown(f.id),
+    );
+    return matches[0] ?? null;
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async jobAction(id: string, action: 'cancel' | 'retry'): Promise<RemoteJob | null> {
+    const path = `/remote-uploads/${encodeURIComponent(id)}/${action}`;
+    const result = await this.json('POST', path, z.looseObject({ data: z.unknown() }), { idempotent: false });
+    return RemoteJobSchema.safeParse(result.data).data ?? null;
+  }
+
+  private async json<T extends z.ZodType>(
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    path: string,
+    schema: T,
+    options: { body?: unknown; priority?: Priority; idempotent?: boolean } = {},
+  ): Promise<z.output<T>> {
+    const what = `${method} ${path.split('?')[0]}`;
+    const result = await this.scheduler.send(
+      options.priority ?? 'interactive',
+      ({ signal, onBytes }) =>
+        this.sendRaw({
+          method,
+          path,
+          headers: options.body === undefined ? {} : { 'Content-Type': 'application/json' },
+          body: options.body === undefined ? undefined : JSON.stringify(options.body),
+          signal,
+          onBytes,
+        }),
+      { idempotent: options.idempotent ?? method !== 'POST' },
+    );
+    if (result.status < 200 || result.status >= 300) throw toError(result, what);
+    const parsed = schema.safeParse(result.body);
+    if (!parsed.success) {
+      throw new ApiError({
+        status: result.status,
+        code: 'BAD_RESPONSE',
+        message: `The server's answer to ${what} is not what the API describes: ${z.prettifyError(parsed.error).split('\n')[0] ?? 'unreadable'}.`,
+        retryable: false,
+      });
+    }
+    return parsed.data;
+  }
+
+  private sendRaw(input: {
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    path: string;
+    headers: Record<string, string>;
+    body?: string | AsyncIterable<Uint8Array>;
+    signal: AbortSignal;
+    headersTimeoutMs?: number;
+    onBytes?: () => void;
+  }): Promise<HttpResult> {
+    return sendHttp(
+      this.dispatcher,
+      {
+        method: input.method,
+        url: `${this.baseUrl}${input.path}`,
+        headers: { Accept: 'application/json', Authorization: `Bearer ${this.token}`, ...input.headers },
+        body: input.body,
+        signal: input.signal,
+        headersTimeoutMs: input.headersTimeoutMs,
+        onBytes: input.onBytes,
+      },
+      this.token,
+    );
+  }
+}
+
+/** An ApiError from a non-2xx answer: the envelope's code, message and request id when there is one. */
+function toError(result: HttpResult, what: string): ApiError {
+  const envelope = LooseErrorEnvelopeSchema.safeParse(result.body);
+  const retryable = result.status === 429 || isRetryableStatus(result.status);
+  if (envelope.success) {
+    return new ApiError({
+      status: result.status,
+      code: envelope.data.error.code,
+      message: envelope.data.error.message,
+      requestId: envelope.data.request_id ?? headerValue(result.headers['x-request-id']),
+      retryable,
+      details: envelope.data.error.details,
+    });
+  }
+  return new ApiError({
+    status: result.status,
+    code: 'HTTP_ERROR',
+    message: `${what} failed with HTTP ${result.status} and no error details.`,
+    requestId: headerValue(result.headers['x-request-id']),
+    retryable,
+  });
+}
+
+function stalled(ms: number): ApiError {
+  return new ApiError({
+    status: null,
+    code: 'TIMEOUT',
+    message: `The upload made no progress for ${Math.round(ms / 1000)} s.`,
+    retryable: true,
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+function queryString(query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** `https://host/api/v1` with no trailing slash; anything else is a clear error now, not a 404 later. */
+export function normaliseBaseUrl(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    throw new Error(`Not a URL: ${JSON.stringify(input)}. Expected something like https://example.com${API_PREFIX}.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`The base URL must start with http:// or https:// (got ${url.protocol}).`);
+  }
+  if (url.username || url.password) throw new Error('The base URL must not contain a user name or password.');
+  const path = url.pathname.replace(/\/+$/, '');
+  if (!path.endsWith(API_PREFIX)) {
+    throw new Error(`The base URL must end with ${API_PREFIX} (got ${url.origin}${path || '/'}).`);
+  }
+  return `${url.origin}${path}`;
+}

@@ -1,0 +1,633 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import {
+  CreateRemoteUploadsBodySchema,
+  FINAL_REMOTE_JOB_STATUSES,
+  PLANS,
+  describeErrorValue,
+  isPublicVisibility,
+  type MediaFile,
+  type RemoteJob,
+} from '../../src-shared/api/index.js';
+import type { UploadItem, UploadMetadata } from '../../src-shared/model/upload-state.js';
+import type { MediaApiClient } from '../api-client/media-api-client.js';
+import { Engine } from '../core/engine.js';
+import { formatBytes } from '../uploads/upload-queue.js';
+import { resolveDataDir } from './data-dir.js';
+import { ProgressView, UsageError, describeError, describeState, line, table, type CliIo } from './cli-output.js';
+import { acquireProcessLock } from './process-lock.js';
+
+const USAGE = `Usage: media-sync <command> [options]
+
+  login --base-url URL [--plan free|premium]   sign in; the token is read from stdin or MEDIA_SYNC_TOKEN
+  logout                                       forget the account and its token
+  account                                      the account summary
+  upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
+  watch DIR... [--once] [--public] [--only-new] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
+  queue ls | pause [ID] [--for 2h|8h|24h] | resume [ID] | retry ID | cancel ID | clear
+  files ls [--search S] [--page N] [--per-page N]
+  files show ID | status ID | rm ID
+  files edit ID [--name N] [--description D] [--public|--private] [--allow-online-watch|--no-online-watch]
+                [--password-stdin | --remove-password]
+  import URL... [--name N] [--description D] [--public|--private] [--folder-id N] [--blocked-countries US,DE] [--wait]
+  jobs ls [--page N] | show ID | cancel ID | retry ID
+
+Global options: --json (machine-readable output), --data-dir DIR (or MEDIA_SYNC_HOME)`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  'data-dir': { type: 'string' },
+  'base-url': { type: 'string' },
+  plan: { type: 'string' },
+  public: { type: 'boolean' },
+  private: { type: 'boolean' },
+  name: { type: 'string' },
+  description: { type: 'string' },
+  'allow-online-watch': { type: 'boolean' },
+  'no-online-watch': { type: 'boolean' },
+  force: { type: 'boolean' },
+  once: { type: 'boolean' },
+  'only-new': { type: 'boolean' },
+  'no-subfolders': { type: 'boolean' },
+  after: { type: 'string' },
+  ignore: { type: 'string', multiple: true },
+  for: { type: 'string' },
+  search: { type: 'string' },
+  page: { type: 'string' },
+  'per-page': { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+  'remove-password': { type: 'boolean' },
+  'folder-id': { type: 'string' },
+  'blocked-countries': { type: 'string' },
+  wait: { type: 'boolean' },
+  yes: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} satisfies ParseArgsConfig['options'];
+
+type Flags = ReturnType<typeof parse>['values'];
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** Runs one command line; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  let engine: Engine | undefined;
+  try {
+    const { values: flags, positionals } = parse(args);
+    const [command, ...rest] = positionals;
+    if (flags.help || !command) {
+      line(flags.help ? io.stdout : io.stderr, USAGE);
+      return flags.help ? 0 : 2;
+    }
+    const dataDir = resolve(resolveDataDir(flags['data-dir'], io.env));
+    engine = await Engine.open({ dataDir, envToken: io.env['MEDIA_SYNC_TOKEN'] });
+    const context: Context = { engine, flags, io, dataDir };
+    return await dispatch(command, rest, context);
+  } catch (error) {
+    line(io.stderr, `Error: ${describeError(error)}`);
+    if (error instanceof UsageError) line(io.stderr, 'Run media-sync --help for the commands.');
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await engine?.close().catch(() => undefined);
+  }
+}
+
+interface Context {
+  engine: Engine;
+  flags: Flags;
+  io: CliIo;
+  dataDir: string;
+}
+
+async function dispatch(command: string, rest: string[], context: Context): Promise<number> {
+  switch (command) {
+    case 'login':
+      return login(context);
+    case 'logout':
+      return logout(context);
+    case 'account':
+      return account(context);
+    case 'upload':
+      return upload(rest, context);
+    case 'watch':
+      return watch(rest, context);
+    case 'queue':
+      return queue(rest, context);
+    case 'files':
+      return files(rest, context);
+    case 'import':
+      return importUrls(rest, context);
+    case 'jobs':
+      return jobs(rest, context);
+    default:
+      throw new UsageError(`Unknown command "${command}".`);
+  }
+}
+
+function output(context: Context, json: unknown, human: () => string): void {
+  line(context.io.stdout, context.flags.json ? JSON.stringify(json) : human());
+}
+
+async function readStdin(io: CliIo): Promise<string> {
+  if (io.stdin.isTTY) return '';
+  const pieces: Buffer[] = [];
+  for await (const piece of io.stdin) pieces.push(Buffer.from(piece as Buffer));
+  return Buffer.concat(pieces).toString('utf8').trim();
+}
+
+// ---- account -----------------------------------------------------------------------
+
+async function login(context: Context): Promise<number> {
+  const baseUrl = context.flags['base-url'];
+  if (!baseUrl) throw new UsageError('login needs --base-url, e.g. --base-url https://example.com/api/v1');
+  const plan = context.flags.plan;
+  if (plan !== undefined && !PLANS.some((p) => p === plan))
+    throw new UsageError(`--plan must be one of ${PLANS.join(', ')}.`);
+  const token = context.io.env['MEDIA_SYNC_TOKEN'] || (await readStdin(context.io));
+  if (!token)
+    throw new UsageError('No token: pipe it on stdin (media-sync login ... < token.txt) or set MEDIA_SYNC_TOKEN.');
+  const { account, remote } = await context.engine.signIn(baseUrl, token, plan as (typeof PLANS)[number] | undefined);
+  output(
+    context,
+    { account: { id: account.id, baseUrl: account.baseUrl, username: remote.username, plan: account.plan } },
+    () =>
+      `Signed in as ${remote.username} <${remote.email}> at ${account.baseUrl} (${account.plan} plan: files up to ${account.plan === 'free' ? '4' : '15'} GB).`,
+  );
+  return 0;
+}
+
+async function logout(context: Context): Promise<number> {
+  const current = requireAccount(context);
+  await context.engine.signOut(current.id);
+  output(
+    context,
+    { signedOut: current.id },
+    () => `Signed out of ${current.baseUrl}. The token was deleted from this computer.`,
+  );
+  return 0;
+}
+
+function requireAccount(context: Context) {
+  const current = context.engine.defaultAccount();
+  if (!current) throw new Error('Not signed in. Run: media-sync login --base-url URL < token.txt');
+  return current;
+}
+
+function requireClient(context: Context): MediaApiClient {
+  const current = requireAccount(context);
+  const client = context.engine.client(current.id);
+  if (!client) throw new Error('No token for this account. Run media-sync login again, or set MEDIA_SYNC_TOKEN.');
+  return client;
+}
+
+async function account(context: Context): Promise<number> {
+  const remote = await requireClient(context).getAccount();
+  output(context, remote, () =>
+    table([
+      ['Username', remote.username],
+      ['Email', remote.email],
+      ['Files', String(remote.files)],
+      ['Storage', formatBytes(remote.storage_bytes)],
+      [
+        'Imports',
+        `${remote.remote_jobs.pending} pending, ${remote.remote_jobs.running} running, ${remote.remote_jobs.completed} completed, ${remote.remote_jobs.failed} failed`,
+      ],
+    ]),
+  );
+  return 0;
+}
+
+// ---- uploads -----------------------------------------------------------------------
+
+function visibilityFlag(flags: Flags): boolean | undefined {
+  if (flags.public && flags.private) throw new UsageError('Choose one of --public and --private.');
+  return flags.public ? true : flags.private ? false : undefined;
+}
+
+function onlineWatchFlag(flags: Flags): boolean | undefined {
+  if (flags['allow-online-watch'] && flags['no-online-watch'])
+    throw new UsageError('Choose one of --allow-online-watch and --no-online-watch.');
+  return flags['allow-online-watch'] ? true : flags['no-online-watch'] ? false : undefined;
+}
+
+async function upload(paths: string[], context: Context): Promise<number> {
+  if (paths.length === 0) throw new UsageError('upload needs at least one FILE.');
+  const current = requireAccount(context);
+  if (!context.engine.client(current.id)) requireClient(context);
+  const metadata: UploadMetadata = {};
+  if (context.flags.name !== undefined) metadata.name = context.flags.name;
+  if (context.flags.description !== undefined) metadata.description = context.flags.description;
+  const watch = onlineWatchFlag(context.flags);
+  if (watch !== undefined) metadata.allow_online_watch = watch;
+  const visibility = visibilityFlag(context.flags) ?? null;
+  const release = await acquireProcessLock(context.dataDir);
+  try {
+    const { queue } = context.engine;
+    const ids = new Set<number>();
+    const results: UploadItem[] = [];
+    for (const path of paths) {
+      const { item, outcome } = await queue.enqueue({
+        accountId: current.id,
+        path,
+        visibility,
+        metadata,
+        force: context.flags.force,
+      });
+      if (outcome === 'done') {
+        results.push(item);
+        if (!context.flags.json)
+          line(
+            context.io.stderr,
+            `${item.fileName}: already uploaded as ${item.fileId} (use --force to upload it again)`,
+          );
+        continue;
+      }
+      if (outcome === 'resumed' && !context.flags.json)
+        line(context.io.stderr, `${item.fileName}: resuming the upload started earlier`);
+      ids.add(item.id);
+    }
+    const finished = await runUntilSettled(context, ids);
+    results.push(...finished);
+    const failed = results.filter((item) => item.state.kind !== 'done');
+    output(context, { uploads: results.map(summary) }, () =>
+      results.map((item) => `${item.fileName}: ${describeState(item)}`).join('\n'),
+    );
+    return failed.length > 0 ? 1 : 0;
+  } finally {
+    await release();
+  }
+}
+
+function summary(item: UploadItem) {
+  return {
+    id: item.id,
+    path: item.path,
+    state: item.state,
+    fileId: item.state.kind === 'done' ? item.state.fileId : null,
+  };
+}
+
+/**
+ * Runs the queue until each of `ids` is done, failed, cancelled, or waiting on
+ * something a person must fix (a refused token). Shows progress meanwhile.
+ */
+async function runUntilSettled(context: Context, ids: Set<number>): Promise<UploadItem[]> {
+  const { queue } = context.engine;
+  const view = new ProgressView(context.io.stderr);
+  const links = new Map<number, string>();
+  const subscriptions = [
+    queue.onDidUpload(({ item, file }) => {
+      if (file) links.set(item.id, file.urls.page);
+    }),
+    queue.onDidProgress(({ id }) => {
+      const item = queue.get(id);
+      if (item && ids.has(id) && !context.flags.json) view.update(item);
+    }),
+    queue.onDidChangeItem((item) => {
+      if (!ids.has(item.id) || context.flags.json) return;
+      if (item.state.kind === 'done')
+        view.finish(item, `${item.fileName}: uploaded ${links.get(item.id) ?? item.state.fileId}`);
+      if (item.state.kind === 'failed') view.finish(item, `${item.fileName}: ${describeState(item)}`);
+      if (item.state.kind === 'retrying') view.finish(item, `${item.fileName}: ${describeState(item)}`);
+    }),
+  ];
+  queue.start();
+  try {
+    for (;;) {
+      await queue.whenIdle();
+      const items = [...ids].map((id) => queue.get(id)).filter((item): item is UploadItem => item !== undefined);
+      const blocked = blockedReason(context);
+      if (blocked)
+        throw new Error(
+          `The server refused the token: ${blocked}. Uploads are kept; sign in again with a working token to go on.`,
+        );
+      const waiting = items.filter((item) => item.state.kind === 'retrying');
+      if (waiting.length === 0) return items;
+      // idle only because retries wait for their time: sleep until the first one
+      const next = Math.min(...waiting.map((item) => (item.state.kind === 'retrying' ? item.state.retryAt : Infinity)));
+      await new Promise((resolveSleep) => setTimeout(resolveSleep, Math.max(0, next - Date.now()) + 10));
+      queue.poke();
+    }
+  } finally {
+    for (const subscription of subscriptions) subscription.dispose();
+  }
+}
+
+function blockedReason(context: Context): string | null {
+  const current = context.engine.defaultAccount();
+  const blocked = current && context.engine.client(current.id)?.scheduler.state().blocked;
+  return blocked ? `${blocked.message}${blocked.requestId ? ` (request id ${blocked.requestId})` : ''}` : null;
+}
+
+async function watch(dirs: string[], context: Context): Promise<number> {
+  if (dirs.length === 0) throw new UsageError('watch needs at least one DIR.');
+  const current = requireAccount(context);
+  requireClient(context);
+  const afterUpload = parseAfter(context.flags.after);
+  const release = await acquireProcessLock(context.dataDir);
+  const { engine } = context;
+  try {
+    engine.queue.start();
+    const log = (text: string) => {
+      if (!context.flags.json) line(context.io.stderr, text);
+    };
+    const uploaded: UploadItem[] = [];
+    const subscription = engine.queue.onDidChangeItem((item) => {
+      if (item.state.kind === 'done') {
+        uploaded.push(item);
+        log(`uploaded ${item.path} → ${item.state.fileId}`);
+      } else if (item.state.kind === 'failed' || item.state.kind === 'retrying') {
+        log(`${item.path}: ${describeState(item)}`);
+      } else if (item.state.kind === 'queued') {
+        log(`queued ${item.path}`);
+      }
+    });
+    for (const dir of dirs) {
+      const folder = await engine.sync.addFolder(current.id, dir, {
+        visibility: context.flags.public ? 'public' : 'private',
+        includeSubfolders: !context.flags['no-subfolders'],
+        uploadExisting: !context.flags['only-new'],
+        afterUpload,
+        ignoreGlobs: context.flags.ignore ?? [],
+      });
+      log(`watching ${folder.path}`);
+    }
+    await engine.sync.start();
+    if (context.flags.once) {
+      await engine.sync.whenSettled();
+      await runUntilSettled(
+        context,
+        new Set(
+          engine.queue
+            .list()
+            .filter((i) => i.state.kind !== 'done')
+            .map((i) => i.id),
+        ),
+      );
+      subscription.dispose();
+      output(context, { uploaded: uploaded.map(summary) }, () => `${uploaded.length} file(s) uploaded.`);
+      return engine.queue.list().some((item) => item.state.kind === 'failed') ? 1 : 0;
+    }
+    log('Press Ctrl+C to stop.');
+    await new Promise<void>((resolveStop) => {
+      process.once('SIGINT', resolveStop);
+      process.once('SIGTERM', resolveStop);
+    });
+    subscription.dispose();
+    return 0;
+  } finally {
+    await release();
+  }
+}
+
+function parseAfter(value: string | undefined) {
+  if (value === undefined || value === 'keep') return { kind: 'keep' as const };
+  if (value === 'delete') return { kind: 'delete' as const };
+  if (value.startsWith('move:') && value.length > 5) return { kind: 'move' as const, subfolder: value.slice(5) };
+  throw new UsageError('--after must be keep, delete or move:SUBFOLDER.');
+}
+
+const PAUSE_PRESETS: Record<string, number> = { '2h': 2, '8h': 8, '24h': 24 };
+
+async function queue(rest: string[], context: Context): Promise<number> {
+  const [action = 'ls', idText] = rest;
+  const { queue: q } = context.engine;
+  const id = idText === undefined ? undefined : Number(idText);
+  if (idText !== undefined && !Number.isInteger(id)) throw new UsageError(`Not an item id: ${idText}`);
+  const needId = () => {
+    if (id === undefined) throw new UsageError(`queue ${action} needs an item ID (see media-sync queue ls).`);
+    return id;
+  };
+  const report = (item: UploadItem | undefined) => {
+    if (!item) throw new Error(`No upload #${id}.`);
+    output(context, summary(item), () => `#${item.id} ${item.fileName}: ${describeState(item)}`);
+    return 0;
+  };
+  switch (action) {
+    case 'ls': {
+      const items = q.list();
+      const status = q.status();
+      output(context, { pausedUntil: status.pausedUntil, items: items.map(summary) }, () => {
+        const head =
+          status.pausedUntil === null
+            ? ''
+            : `Queue paused${Number.isFinite(status.pausedUntil) ? ` until ${new Date(status.pausedUntil).toLocaleString()}` : ''}.\n`;
+        if (items.length === 0) return `${head}The queue is empty.`;
+        return (
+          head + table(items.map((item) => [`#${item.id}`, item.fileName, formatBytes(item.size), describeState(item)]))
+        );
+      });
+      return 0;
+    }
+    case 'pause': {
+      const hours = context.flags.for === undefined ? null : PAUSE_PRESETS[context.flags.for];
+      if (hours === undefined) throw new UsageError('--for must be 2h, 8h or 24h.');
+      const until = hours === null ? null : Date.now() + hours * 3_600_000;
+      if (id !== undefined) return report(await q.pause(id, until));
+      await q.pauseAll(until);
+      output(context, { pausedUntil: until }, () =>
+        until === null ? 'Uploads paused until resumed.' : `Uploads paused until ${new Date(until).toLocaleString()}.`,
+      );
+      return 0;
+    }
+    case 'resume':
+      if (id !== undefined) return report(await q.resume(id));
+      q.resumeAll();
+      output(context, { pausedUntil: null }, () => 'Uploads resumed.');
+      return 0;
+    case 'retry':
+      return report(await q.retry(needId()));
+    case 'cancel':
+      return report(await q.cancel(needId()));
+    case 'clear': {
+      const removed = q.clearFinished();
+      output(context, { removed }, () => `Removed ${removed} finished item(s).`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown queue action "${action}".`);
+  }
+}
+
+// ---- files -------------------------------------------------------------------------
+
+function intFlag(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new UsageError(`--${name} must be a whole number of at least 1.`);
+  return parsed;
+}
+
+function fileRow(file: MediaFile): string[] {
+  return [
+    file.id,
+    file.name,
+    formatBytes(file.size_bytes),
+    isPublicVisibility(file.visibility) ? 'public' : 'private',
+    file.password_protected ? 'password' : '',
+    `${file.downloads} dl`,
+    `${file.stream_views} views`,
+  ];
+}
+
+async function files(rest: string[], context: Context): Promise<number> {
+  const [action = 'ls', id] = rest;
+  const client = requireClient(context);
+  const needId = () => {
+    if (!id) throw new UsageError(`files ${action} needs a file ID.`);
+    return id;
+  };
+  switch (action) {
+    case 'ls': {
+      const page = await client.listFiles({
+        search: context.flags.search,
+        page: intFlag(context.flags.page, 'page'),
+        per_page: intFlag(context.flags['per-page'], 'per-page'),
+      });
+      output(context, page, () => {
+        if (page.data.length === 0) return 'No files.';
+        const meta = page.meta
+          ? `\nPage ${page.meta.current_page} of ${page.meta.last_page} (${page.meta.total} files)`
+          : '';
+        return table(page.data.map(fileRow)) + meta;
+      });
+      return 0;
+    }
+    case 'show': {
+      const file = await client.getFile(needId());
+      output(context, file, () =>
+        table([
+          ['ID', file.id],
+          ['Name', file.name],
+          ['Stored as', file.filename],
+          ['Type', file.mime],
+          ['Size', formatBytes(file.size_bytes)],
+          ['Visibility', isPublicVisibility(file.visibility) ? 'public' : 'private'],
+          ['Password', file.password_protected ? 'yes' : 'no'],
+          ['Online watch', file.allow_online_watch ? 'allowed' : 'not allowed'],
+          ['Downloads', String(file.downloads)],
+          ['Stream views', String(file.stream_views)],
+          ['Page', file.urls.page],
+          ['Watch', file.urls.watch],
+          ['Embed', file.urls.embed],
+          ...(file.description ? [['Description', file.description]] : []),
+        ]),
+      );
+      return 0;
+    }
+    case 'status': {
+      const status = await client.getFileStatus(needId());
+      output(context, status, () => {
+        const c = status.conversion;
+        if (!c) return `${status.file.name}: no conversion.`;
+        const error = describeErrorValue(c.error);
+        return `${status.file.name}: ${c.status} (${c.stage}), attempt ${c.attempts}, updated ${c.updated_at}${error ? `\n${error}` : ''}`;
+      });
+      return 0;
+    }
+    case 'edit': {
+      const body: Record<string, unknown> = {};
+      if (context.flags.name !== undefined) body['name'] = context.flags.name;
+      if (context.flags.description !== undefined) body['description'] = context.flags.description || null;
+      const visibility = visibilityFlag(context.flags);
+      if (visibility !== undefined) body['visibility'] = visibility;
+      const watchFlag = onlineWatchFlag(context.flags);
+      if (watchFlag !== undefined) body['allow_online_watch'] = watchFlag;
+      if (context.flags['remove-password']) body['password'] = null;
+      if (context.flags['password-stdin']) body['password'] = await readStdin(context.io);
+      if (Object.keys(body).length === 0)
+        throw new UsageError('files edit needs something to change (--name, --description, --public, ...).');
+      const fileId = needId();
+      await client.updateFile(fileId, body);
+      output(
+        context,
+        { updated: fileId, fields: Object.keys(body) },
+        () => `Updated ${fileId}: ${Object.keys(body).join(', ')}.`,
+      );
+      return 0;
+    }
+    case 'rm': {
+      const fileId = needId();
+      await client.deleteFile(fileId);
+      output(context, { deleted: fileId }, () => `Deleted ${fileId}.`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`Unknown files action "${action}".`);
+  }
+}
+
+// ---- remote imports ----------------------------------------------------------------
+
+function jobRow(job: RemoteJob): string[] {
+  const progress = job.progress_percent === null ? '' : `${Math.round(job.progress_percent)}%`;
+  const error = describeErrorValue(job.error);
+  return [job.id, job.status, job.stage, progress, job.name, job.file_id ?? '', error ?? ''];
+}
+
+async function importUrls(urls: string[], context: Context): Promise<number> {
+  if (urls.length === 0) throw new UsageError('import needs at least one URL.');
+  const client = requireClient(context);
+  const body = CreateRemoteUploadsBodySchema.safeParse({
+    urls,
+    name: context.flags.name,
+    description: context.flags.description,
+    visibility: visibilityFlag(context.flags),
+    folder_id: context.flags['folder-id'] === undefined ? undefined : Number(context.flags['folder-id']),
+    blocked_countries: context.flags['blocked-countries']
+      ?.split(',')
+      .map((code) => code.trim())
+      .filter(Boolean),
+  });
+  if (!body.success) throw new UsageError(`Cannot import: ${z.prettifyError(body.error).replace(/\n/g, ' ')}`);
+  let jobsList = await client.createRemoteUploads(body.data);
+  if (context.flags.wait) {
+    const deadline = Date.now() + 6 * 3_600_000;
+    while (jobsList.some((job) => !FINAL_REMOTE_JOB_STATUSES.has(job.status)) && Date.now() < deadline) {
+      await new Promise((resolveSleep) => setTimeout(resolveSleep, 2_000));
+      jobsList = await Promise.all(
+        jobsList.map((job) =>
+          FINAL_REMOTE_JOB_STATUSES.has(job.status) ? job : client.getRemoteUpload(job.id, 'background'),
+        ),
+      );
+    }
+  }
+  output(context, { jobs: jobsList }, () => table(jobsList.map(jobRow)));
+  return context.flags.wait && jobsList.some((job) => job.status !== 'completed') ? 1 : 0;
+}
+
+async function jobs(rest: string[], context: Context): Promise<number> {
+  const [action = 'ls', id] = rest;
+  const client = requireClient(context);
+  const needId = () => {
+    if (!id) throw new UsageError(`jobs ${action} needs a job ID.`);
+    return id;
+  };
+  const show = (job: RemoteJob) => {
+    output(context, job, () => table([jobRow(job)]));
+    return 0;
+  };
+  switch (action) {
+    case 'ls': {
+      const page = await client.listRemoteUploads({ page: intFlag(context.flags.page, 'page') });
+      output(context, page, () => (page.data.length === 0 ? 'No imports.' : table(page.data.map(jobRow))));
+      return 0;
+    }
+    case 'show':
+      return show(await client.getRemoteUpload(needId()));
+    case 'cancel':
+    case 'retry': {
+      const jobId = needId();
+      const job = action === 'cancel' ? await client.cancelRemoteUpload(jobId) : await client.retryRemoteUpload(jobId);
+      return show(job ?? (await client.getRemoteUpload(jobId)));
+    }
+    default:
+      throw new UsageError(`Unknown jobs action "${action}".`);
+  }
+}

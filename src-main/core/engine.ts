@@ -1,0 +1,162 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PLAN_FILE_SIZE_LIMIT_BYTES, PLANS, type Account, type Plan } from '../../src-shared/api/index.js';
+import { MediaApiClient, normaliseBaseUrl } from '../api-client/media-api-client.js';
+import { RequestScheduler } from '../api-client/request-scheduler.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import type { Disposable } from '../common/disposable.js';
+import { AccountStore, type AccountRecord } from '../storage/account-store.js';
+import { AppStateStore } from '../storage/app-state-store.js';
+import { openDatabase, type Db } from '../storage/database.js';
+import { FolderStore } from '../storage/folder-store.js';
+import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
+import { SyncIndex } from '../sync/sync-index.js';
+import { SyncService } from '../sync/sync-service.js';
+import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
+import { UploadQueue } from '../uploads/upload-queue.js';
+import { UploadStore } from '../uploads/upload-store.js';
+
+export interface EngineOptions {
+  /** the app's data folder: database, credentials */
+  dataDir: string;
+  clock?: Clock;
+  vault?: TokenVault;
+  /** a token given by the environment (MEDIA_SYNC_TOKEN) for accounts with none stored */
+  envToken?: string;
+  chunkSize?: number;
+  concurrency?: number;
+  bandwidthBytesPerSecond?: number | null;
+  /** settle window of watched folders */
+  settleMs?: number;
+  /** where problems that are not any request's answer go (bad rows, watcher errors); never gets a token */
+  log?: (message: string) => void;
+}
+
+/**
+ * The upload engine, assembled: one database, the accounts with one
+ * RequestScheduler and API client each, the upload queue and folder sync.
+ * Knows nothing of Electron, HTTP transports or terminals: the CLI, the
+ * headless daemon and the desktop app all drive this.
+ */
+export class Engine {
+  readonly accounts: AccountStore;
+  readonly folders: FolderStore;
+  readonly index: SyncIndex;
+  readonly uploads: UploadStore;
+  readonly queue: UploadQueue;
+  readonly sync: SyncService;
+  readonly limiter: BandwidthLimiter;
+  private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
+
+  private constructor(
+    readonly db: Db,
+    private readonly vault: TokenVault,
+    private readonly options: EngineOptions,
+    private readonly clock: Clock,
+  ) {
+    const now = () => clock.wall();
+    const log = options.log ?? (() => undefined);
+    this.accounts = new AccountStore(db, now);
+    this.folders = new FolderStore(db, now);
+    this.index = new SyncIndex(db, now);
+    this.uploads = new UploadStore(db, now, (id, problem) => log(`Skipped upload #${id}: unreadable row (${problem})`));
+    this.limiter = new BandwidthLimiter(options.bandwidthBytesPerSecond ?? null, clock);
+    this.queue = new UploadQueue({
+      store: this.uploads,
+      appState: new AppStateStore(db),
+      clientFor: (id) => this.clients.get(id)?.client ?? null,
+      blockedAccounts: () =>
+        [...this.clients].filter(([, { client }]) => client.scheduler.state().blocked).map(([id]) => id),
+      fileSizeLimitFor: (id) => PLAN_FILE_SIZE_LIMIT_BYTES[this.accounts.get(id)?.plan ?? 'free'],
+      limiter: this.limiter,
+      clock,
+      chunkSize: options.chunkSize,
+      concurrency: options.concurrency,
+    });
+    this.sync = new SyncService({
+      folders: this.folders,
+      index: this.index,
+      queue: this.queue,
+      clock,
+      settleMs: options.settleMs,
+      log,
+    });
+  }
+
+  static async open(options: EngineOptions): Promise<Engine> {
+    await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+    const db = openDatabase(join(options.dataDir, 'media-sync.db'));
+    const vault = options.vault ?? new FileTokenVault(join(options.dataDir, 'credentials'));
+    const engine = new Engine(db, vault, options, options.clock ?? systemClock);
+    for (const account of engine.accounts.list()) {
+      const token = (await vault.get(account.id)) ?? options.envToken ?? null;
+      if (token) engine.connect(account, token);
+    }
+    return engine;
+  }
+
+  /**
+   * Checks `token` with GET /account and remembers the account (the token in
+   * the vault). Signing in again to the same account replaces its token and
+   * lets its paused queue go on.
+   */
+  async signIn(baseUrl: string, token: string, plan?: Plan): Promise<{ account: AccountRecord; remote: Account }> {
+    const url = normaliseBaseUrl(baseUrl);
+    const probe = new MediaApiClient({ baseUrl: url, token });
+    let remote: Account;
+    try {
+      remote = await probe.getAccount();
+    } finally {
+      await probe.close();
+    }
+    const reported = PLANS.find((p) => p === (remote as { plan?: unknown }).plan);
+    const existing = this.accounts.find(url, remote.username);
+    const account = existing ?? this.accounts.add({ baseUrl: url, username: remote.username, plan: 'free' });
+    this.accounts.update(account.id, { username: remote.username, plan: plan ?? reported ?? account.plan });
+    await this.vault.set(account.id, token);
+    const client = this.clients.get(account.id)?.client;
+    if (client) client.setToken(token);
+    else this.connect(this.accounts.get(account.id)!, token);
+    this.queue.poke();
+    return { account: this.accounts.get(account.id)!, remote };
+  }
+
+  async signOut(accountId: string): Promise<void> {
+    await this.vault.delete(accountId);
+    const entry = this.clients.get(accountId);
+    this.clients.delete(accountId);
+    entry?.subscription.dispose();
+    entry?.client.scheduler.dispose();
+    await entry?.client.close();
+    this.accounts.remove(accountId);
+  }
+
+  /** The account a command means when none is named: the first one signed in. */
+  defaultAccount(): AccountRecord | undefined {
+    return this.accounts.list()[0];
+  }
+
+  client(accountId: string): MediaApiClient | undefined {
+    return this.clients.get(accountId)?.client;
+  }
+
+  async close(): Promise<void> {
+    await this.sync.close();
+    await this.queue.stop();
+    for (const { client, subscription } of this.clients.values()) {
+      subscription.dispose();
+      client.scheduler.dispose();
+      await client.close();
+    }
+    this.clients.clear();
+    this.db.close();
+  }
+
+  private connect(account: AccountRecord, token: string): void {
+    const scheduler = new RequestScheduler({ clock: this.clock });
+    const client = new MediaApiClient({ baseUrl: account.baseUrl, token, scheduler });
+    // a gate that reopens or a token that works again lets waiting uploads go
+    const subscription = scheduler.onDidChangeState(() => this.queue.poke());
+    this.clients.set(account.id, { client, subscription });
+  }
+}

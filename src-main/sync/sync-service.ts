@@ -1,0 +1,219 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import {
+  FolderOptionsSchema,
+  type FolderOptionsInput,
+  type WatchedFolder,
+} from '../../src-shared/model/folder-options.js';
+import type { UploadItem } from '../../src-shared/model/upload-state.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import type { Disposable } from '../common/disposable.js';
+import { quickFingerprint } from '../common/file-fingerprint.js';
+import type { FolderStore } from '../storage/folder-store.js';
+import type { UploadQueue } from '../uploads/upload-queue.js';
+import { FolderWatcher, type StableFile } from './folder-watcher.js';
+import type { SyncIndex } from './sync-index.js';
+
+export interface SyncServiceOptions {
+  folders: FolderStore;
+  index: SyncIndex;
+  queue: UploadQueue;
+  clock?: Clock;
+  settleMs?: number;
+  /** a full rescan of every folder this often, for what the watcher missed (sleep, network drives) */
+  rescanIntervalMs?: number;
+  log?: (message: string) => void;
+}
+
+/**
+ * Folder sync (DESIGN.md §5): one FolderWatcher per watched folder; each file
+ * that settles is checked against the SyncIndex and enqueued only if it is
+ * new content for that folder. When its upload is done, the index records it
+ * and the folder's after-upload action runs.
+ *
+ * A file is not uploaded again when it is, in the index, at the same path
+ * with the same size and mtime; or at the same path with the same fingerprint
+ * (touched, not changed); or under another path that no longer exists with
+ * the same size and fingerprint (renamed or moved within the folder).
+ */
+export class SyncService {
+  private readonly watchers = new Map<number, { watcher: FolderWatcher; subscriptions: Disposable[] }>();
+  private readonly clock: Clock;
+  private readonly log: (message: string) => void;
+  private rescanTimer: AbortController | null = null;
+  private readonly queueSubscription: Disposable;
+  /** files being looked at, so two reports of one file do not race each other into the queue */
+  private readonly inspecting = new Set<string>();
+
+  constructor(private readonly options: SyncServiceOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.log = options.log ?? (() => undefined);
+    this.queueSubscription = options.queue.onDidChangeItem((item) => {
+      if (item.state.kind === 'done' && item.folderId !== null) void this.afterUpload(item);
+    });
+  }
+
+  /** Starts watching every folder (each one's first scan finds what arrived while the app was off). */
+  async start(): Promise<void> {
+    await Promise.all(this.options.folders.list().map((folder) => this.watch(folder)));
+    this.scheduleRescan();
+  }
+
+  /**
+   * Watches a new folder. With `uploadExisting: false`, what is in it now is
+   * recorded as already known before watching starts, so only later files go.
+   */
+  async addFolder(accountId: string, path: string, input: FolderOptionsInput = {}): Promise<WatchedFolder> {
+    const root = resolve(path);
+    const info = await stat(root).catch(() => null);
+    if (!info?.isDirectory()) throw new Error(`Not a folder: ${root}`);
+    const existing = this.options.folders.findByPath(root);
+    if (existing) return existing;
+    const options = FolderOptionsSchema.parse(input);
+    const folder = this.options.folders.add(accountId, root, options);
+    if (!options.uploadExisting) {
+      const files = await FolderWatcher.list({
+        root,
+        includeSubfolders: options.includeSubfolders,
+        ...ignoreOf(folder),
+      });
+      this.options.index.recordBaseline(folder.id, files);
+    }
+    await this.watch(folder);
+    return folder;
+  }
+
+  async removeFolder(id: number): Promise<void> {
+    await this.unwatch(id);
+    this.options.folders.remove(id);
+  }
+
+  /** Walks every watched folder again; returns how many files were seen. */
+  async rescan(): Promise<number> {
+    let seen = 0;
+    for (const { watcher } of this.watchers.values()) seen += await watcher.rescan();
+    return seen;
+  }
+
+  async close(): Promise<void> {
+    this.rescanTimer?.abort();
+    this.rescanTimer = null;
+    this.queueSubscription.dispose();
+    await Promise.all([...this.watchers.keys()].map((id) => this.unwatch(id)));
+  }
+
+  private async watch(folder: WatchedFolder): Promise<void> {
+    if (this.watchers.has(folder.id)) return;
+    const watcher = new FolderWatcher({
+      root: folder.path,
+      includeSubfolders: folder.options.includeSubfolders,
+      settleMs: this.options.settleMs,
+      clock: this.clock,
+      ...ignoreOf(folder),
+    });
+    const subscriptions = [
+      watcher.onDidFindFile((file) => void this.consider(folder, file)),
+      watcher.onDidError((error) => this.log(`Watching ${folder.path}: ${error.message}`)),
+    ];
+    this.watchers.set(folder.id, { watcher, subscriptions });
+    await watcher.start();
+  }
+
+  private async unwatch(id: number): Promise<void> {
+    const entry = this.watchers.get(id);
+    if (!entry) return;
+    this.watchers.delete(id);
+    for (const subscription of entry.subscriptions) subscription.dispose();
+    await entry.watcher.close();
+  }
+
+  private async consider(folder: WatchedFolder, file: StableFile): Promise<void> {
+    if (this.inspecting.has(file.absPath)) return;
+    this.inspecting.add(file.absPath);
+    try {
+      const index = this.options.index;
+      const known = index.lookup(folder.id, file.relPath);
+      if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
+      const identity = await quickFingerprint(file.absPath);
+      if (known && known.size === identity.size && known.fingerprint === identity.fingerprint) {
+        index.record({ ...known, mtimeMs: identity.mtimeMs });
+        return;
+      }
+      for (const candidate of index.findByContent(folder.id, identity.size, identity.fingerprint)) {
+        const gone = await stat(join(folder.path, candidate.relPath)).then(
+          () => false,
+          () => true,
+        );
+        if (gone) {
+          index.move(folder.id, candidate.relPath, file.relPath, identity.mtimeMs);
+          return;
+        }
+      }
+      const { item, outcome } = await this.options.queue.enqueue({
+        accountId: folder.accountId,
+        path: file.absPath,
+        visibility: folder.options.visibility === 'public',
+        metadata:
+          folder.options.allowOnlineWatch === null ? {} : { allow_online_watch: folder.options.allowOnlineWatch },
+        folderId: folder.id,
+      });
+      if (outcome === 'done') await this.afterUpload(item);
+    } catch (error) {
+      // gone or unreadable since it settled: the next event or rescan brings it back
+      this.log(`Skipped ${file.absPath}: ${(error as Error).message}`);
+    } finally {
+      this.inspecting.delete(file.absPath);
+    }
+  }
+
+  /** Records an uploaded file in the index, then moves or deletes it if the folder says so. */
+  private async afterUpload(item: UploadItem): Promise<void> {
+    if (item.state.kind !== 'done' || item.folderId === null) return;
+    const folder = this.options.folders.get(item.folderId);
+    if (!folder) return;
+    const relPath = relative(folder.path, item.path).split(sep).join('/');
+    if (relPath.startsWith('..')) return;
+    const index = this.options.index;
+    const known = index.lookup(folder.id, relPath);
+    if (known?.fileId === item.state.fileId) return;
+    index.record({
+      folderId: folder.id,
+      relPath,
+      size: item.size,
+      mtimeMs: item.mtimeMs,
+      fingerprint: item.fingerprint,
+      fileId: item.state.fileId,
+      origin: 'uploaded',
+    });
+    const action = folder.options.afterUpload;
+    try {
+      if (action.kind === 'delete') await rm(item.path, { force: true });
+      if (action.kind === 'move') {
+        const target = join(folder.path, action.subfolder, relPath);
+        await mkdir(dirname(target), { recursive: true });
+        await rename(item.path, target);
+      }
+    } catch (error) {
+      this.log(`Uploaded ${item.path}, but could not ${action.kind} it: ${(error as Error).message}`);
+    }
+  }
+
+  private scheduleRescan(): void {
+    const interval = this.options.rescanIntervalMs ?? 60 * 60_000;
+    const cancel = new AbortController();
+    this.rescanTimer = cancel;
+    const loop = async () => {
+      while (!cancel.signal.aborted) {
+        await this.clock.sleep(interval, cancel.signal);
+        await this.rescan();
+      }
+    };
+    loop().catch(() => undefined);
+  }
+}
+
+/** The watcher's ignore settings for a folder: its globs, and its after-upload subfolder. */
+function ignoreOf(folder: WatchedFolder): { ignoreGlobs: string[]; ignorePrefixes: string[] } {
+  const after = folder.options.afterUpload;
+  return { ignoreGlobs: folder.options.ignoreGlobs, ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [] };
+}

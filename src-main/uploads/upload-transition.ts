@@ -1,0 +1,82 @@
+import type { UploadProblem, UploadState } from '../../src-shared/model/upload-state.js';
+import { backoffDelay, type BackoffPolicy } from '../api-client/retry-policy.js';
+
+/** Attempts of one file before it is `failed`; the count starts over whenever a chunk is acknowledged. */
+export const MAX_FILE_ATTEMPTS = 6;
+/** Per-file backoff: longer than a request's, since the request already retried a few times. */
+export const FILE_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 5 * 60_000 };
+
+export type UploadEvent =
+  | { type: 'start'; totalBytes: number; sentBytes: number }
+  | { type: 'progress'; sentBytes: number; chunkAcked: boolean }
+  | { type: 'bytesSent' }
+  | { type: 'succeed'; fileId: string; now: number }
+  /** `random` in [0, 1) draws the backoff jitter, so the transition stays pure */
+  | { type: 'fail'; problem: UploadProblem; retryable: boolean; now: number; random: number }
+  /** stopped for a reason that is not the file's fault: quit, global pause, the account's token refused */
+  | { type: 'interrupt' }
+  | { type: 'pause'; until: number | null }
+  | { type: 'resume' }
+  | { type: 'cancel' }
+  | { type: 'retry' };
+
+export type UploadEventType = UploadEvent['type'];
+
+/**
+ * The upload state machine (drawn at UploadStateSchema). Pure: the same state
+ * and event always give the same state; an event that does not apply returns
+ * the state unchanged (the very same object), which the runner treats as "ignored".
+ */
+export function transition(state: UploadState, event: UploadEvent): UploadState {
+  switch (event.type) {
+    case 'start':
+      if (state.kind === 'queued' || state.kind === 'retrying') {
+        const attempt = state.kind === 'retrying' ? state.attempt : 0;
+        return { kind: 'uploading', attempt, sentBytes: event.sentBytes, totalBytes: event.totalBytes };
+      }
+      return state;
+    case 'progress':
+      if (state.kind !== 'uploading') return state;
+      return { ...state, sentBytes: event.sentBytes, attempt: event.chunkAcked ? 0 : state.attempt };
+    case 'bytesSent':
+      return state.kind === 'uploading' ? { kind: 'finalizing', attempt: state.attempt } : state;
+    case 'succeed':
+      return state.kind === 'uploading' || state.kind === 'finalizing'
+        ? { kind: 'done', fileId: event.fileId, finishedAt: event.now }
+        : state;
+    case 'fail': {
+      if (state.kind !== 'uploading' && state.kind !== 'finalizing') return state;
+      const attempt = state.attempt + 1;
+      if (!event.retryable || attempt >= MAX_FILE_ATTEMPTS) {
+        const reason = event.retryable
+          ? { ...event.problem, message: `Gave up after ${attempt} attempts: ${event.problem.message}` }
+          : event.problem;
+        return { kind: 'failed', reason };
+      }
+      const retryAt = event.now + backoffDelay(attempt, event.random, FILE_BACKOFF);
+      return { kind: 'retrying', attempt, retryAt, lastError: event.problem };
+    }
+    case 'interrupt':
+      return state.kind === 'uploading' || state.kind === 'finalizing' ? { kind: 'queued' } : state;
+    case 'pause':
+      return isActive(state) ? { kind: 'paused', until: event.until } : state;
+    case 'resume':
+      return state.kind === 'paused' ? { kind: 'queued' } : state;
+    case 'cancel':
+      return isActive(state) || state.kind === 'paused' ? { kind: 'cancelled' } : state;
+    case 'retry':
+      return state.kind === 'failed' || state.kind === 'cancelled' ? { kind: 'queued' } : state;
+    default:
+      return assertNever(event);
+  }
+}
+
+function isActive(state: UploadState): boolean {
+  return (
+    state.kind === 'queued' || state.kind === 'uploading' || state.kind === 'finalizing' || state.kind === 'retrying'
+  );
+}
+
+export function assertNever(value: never): never {
+  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/** What happens to a local file once it is on the service. */
+export const AfterUploadSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('keep') }),
+  /** moved into a subfolder of the watched folder (which is then never watched) */
+  z.object({
+    kind: z.literal('move'),
+    subfolder: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^/\\]+$/, 'must be a folder name, not a path')
+      .refine((name) => name !== '.' && name !== '..', 'must be a folder name'),
+  }),
+  z.object({ kind: z.literal('delete') }),
+]);
+export type AfterUpload = z.infer<typeof AfterUploadSchema>;
+
+/** Per-folder choices (DESIGN.md §5). Defaults are what a newcomer expects: private, keep the file. */
+export const FolderOptionsSchema = z.object({
+  visibility: z.enum(['private', 'public']).default('private'),
+  /** null leaves the server's default */
+  allowOnlineWatch: z.boolean().nullable().default(null),
+  includeSubfolders: z.boolean().default(true),
+  /** false: only files that appear after the folder was added */
+  uploadExisting: z.boolean().default(true),
+  afterUpload: AfterUploadSchema.default({ kind: 'keep' }),
+  ignoreGlobs: z.array(z.string().min(1)).default([]),
+});
+export type FolderOptions = z.output<typeof FolderOptionsSchema>;
+export type FolderOptionsInput = z.input<typeof FolderOptionsSchema>;
+
+export const WatchedFolderSchema = z.object({
+  id: z.int().positive(),
+  accountId: z.string(),
+  path: z.string(),
+  options: FolderOptionsSchema,
+  createdAt: z.number(),
+});
+export type WatchedFolder = z.infer<typeof WatchedFolderSchema>;

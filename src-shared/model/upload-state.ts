@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** A failure as a person reads it: what happened and, for support, the request id. */
+export const UploadProblemSchema = z.object({
+  message: z.string(),
+  code: z.string().nullable(),
+  requestId: z.string().nullable(),
+});
+export type UploadProblem = z.infer<typeof UploadProblemSchema>;
+
+/**
+ * The state of one upload (DESIGN.md §4), a union keyed on `kind`:
+ *
+ * ```
+ *             start                  bytesSent                succeed
+ *   queued ───────────▶ uploading ─────────────▶ finalizing ─────────▶ done
+ *     ▲  ▲                │  │  ▲                    │
+ *     │  │ interrupt      │  │  │ progress           │ fail (retryable, attempts left)
+ *     │  └────────────────┘  │  └──                  ▼
+ *     │          fail ───────┴─────────────────▶ retrying ──start──▶ uploading
+ *     │                                              │ fail (final or out of attempts)
+ *     │ resume / retry                               ▼
+ *   paused, failed, cancelled ◀── pause / cancel ── failed
+ * ```
+ * Times are wall-clock milliseconds because they survive a restart.
+ */
+export const UploadStateSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('queued') }),
+  z.object({
+    kind: z.literal('uploading'),
+    attempt: z.int().min(0),
+    sentBytes: z.number().min(0),
+    totalBytes: z.number().min(0),
+  }),
+  z.object({ kind: z.literal('finalizing'), attempt: z.int().min(0) }),
+  z.object({
+    kind: z.literal('retrying'),
+    attempt: z.int().min(1),
+    retryAt: z.number(),
+    lastError: UploadProblemSchema,
+  }),
+  z.object({ kind: z.literal('paused'), until: z.number().nullable() }),
+  z.object({ kind: z.literal('done'), fileId: z.string(), finishedAt: z.number() }),
+  z.object({ kind: z.literal('failed'), reason: UploadProblemSchema }),
+  z.object({ kind: z.literal('cancelled') }),
+]);
+export type UploadState = z.infer<typeof UploadStateSchema>;
+export type UploadStateKind = UploadState['kind'];
+
+export const UPLOAD_STATE_KINDS = [
+  'queued',
+  'uploading',
+  'finalizing',
+  'retrying',
+  'paused',
+  'done',
+  'failed',
+  'cancelled',
+] as const satisfies readonly UploadStateKind[];
+
+/** States an upload never leaves by itself. */
+export const FINAL_UPLOAD_KINDS: ReadonlySet<UploadStateKind> = new Set(['done', 'failed', 'cancelled']);
+
+/** Metadata the upload request cannot carry: sent with one PATCH once the file exists, only when set. */
+export const UploadMetadataSchema = z.object({
+  name: z.string().optional(),
+  description: z.string().nullable().optional(),
+  allow_online_watch: z.boolean().optional(),
+  password: z.string().nullable().optional(),
+});
+export type UploadMetadata = z.infer<typeof UploadMetadataSchema>;
+
+/** One upload as the queue holds it (one row of `upload_items`). */
+export const UploadItemSchema = z.object({
+  id: z.int().positive(),
+  accountId: z.string(),
+  path: z.string(),
+  fileName: z.string(),
+  size: z.int().min(0),
+  mtimeMs: z.number(),
+  fingerprint: z.string(),
+  /** sent in the upload itself; null leaves the server's default */
+  visibility: z.boolean().nullable(),
+  metadata: UploadMetadataSchema,
+  /** the watched folder it came from, if any */
+  folderId: z.int().nullable(),
+  state: UploadStateSchema,
+  dzuuid: z.string().nullable(),
+  chunkSize: z.int().positive(),
+  ackedChunks: z.array(z.int().min(0)),
+  restarts: z.int().min(0),
+  finalSent: z.boolean(),
+  fileId: z.string().nullable(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+export type UploadItem = z.infer<typeof UploadItemSchema>;
