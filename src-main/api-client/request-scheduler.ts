@@ -91,8 +91,10 @@ const RETRY_AFTER_JITTER_MS = 500;
  * - after a 429 nothing leaves until `Retry-After` (+ jitter) has passed;
  * - after a 503 `API_DISABLED` uploads and polling wait with backoff (interactive calls fail at once);
  * - network errors and 5xx are retried with full-jitter backoff, reset when bytes move;
- * - 401/403 block uploads and polling (not interactive calls) until `unblock()`,
- *   without using up retries.
+ * - 401/403 block the account until `unblock()`: uploads and polling waiting or
+ *   sent meanwhile fail at once with that answer (their callers put the work
+ *   back without using up retries); interactive calls still go, so a person can
+ *   see the problem and try a new token.
  * Highest priority first, then first come. All waits run on the monotonic clock.
  */
 export class RequestScheduler {
@@ -141,6 +143,7 @@ export class RequestScheduler {
         reject,
       };
       if (options.signal?.aborted) return reject(aborted());
+      if (this.blocked && priority !== 'interactive') return reject(blockedError(this.blocked));
       options.signal?.addEventListener('abort', () => this.dropQueued(pending), { once: true });
       this.queue.push(pending);
       this.pump();
@@ -180,12 +183,11 @@ export class RequestScheduler {
     for (;;) {
       const now = this.clock.monotonic();
       this.budget = roll(this.budget, now);
-      const eligible = this.queue.filter((p) => !this.blocked || p.priority === 'interactive');
-      if (eligible.length === 0) return;
-      const ready = eligible.filter((p) => p.notBefore <= now);
+      if (this.queue.length === 0) return;
+      const ready = this.queue.filter((p) => p.notBefore <= now);
       const allowedAt = Math.max(this.gateUntil, earliestSend(this.budget, this.inFlight, now));
       if (ready.length === 0 || allowedAt > now) {
-        const nextReady = Math.min(...eligible.map((p) => p.notBefore));
+        const nextReady = Math.min(...this.queue.map((p) => p.notBefore));
         this.wakeAt(Math.max(allowedAt, nextReady));
         return;
       }
@@ -261,6 +263,11 @@ export class RequestScheduler {
         message: errorMessage(result.body) ?? `The server refused the token (HTTP ${result.status}).`,
         requestId: requestIdOf(result.body),
       };
+      // what waits behind it would be refused the same way: hand it back to its callers now
+      for (const waiting of this.queue.filter((p) => p.priority !== 'interactive')) {
+        this.queue.splice(this.queue.indexOf(waiting), 1);
+        waiting.reject(blockedError(this.blocked));
+      }
       return pending.resolve(result);
     }
     if (isRetryableStatus(result.status) && pending.idempotent && this.canRetry(pending, bytesMoved)) {
@@ -332,6 +339,16 @@ export class RequestScheduler {
  */
 function blocksQueue(code: string | undefined, pending: Pending): boolean {
   return code !== 'TOKEN_ABILITY_DENIED' || pending.blockOnDenied;
+}
+
+function blockedError(reason: BlockReason): ApiError {
+  return new ApiError({
+    status: reason.status,
+    code: reason.code,
+    message: reason.message,
+    requestId: reason.requestId,
+    retryable: false,
+  });
 }
 
 function aborted(): ApiError {

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLAN_FILE_SIZE_LIMIT_BYTES, PLANS, type Account, type Plan } from '../../src-shared/api/index.js';
-import { MediaApiClient, normaliseBaseUrl } from '../api-client/media-api-client.js';
+import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
 import { RequestScheduler } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import type { Disposable } from '../common/disposable.js';
@@ -26,6 +26,8 @@ export interface EngineOptions {
   chunkSize?: number;
   concurrency?: number;
   bandwidthBytesPerSecond?: number | null;
+  /** per-request limits of every API client (tests shorten them) */
+  client?: Pick<MediaApiClientOptions, 'timeouts' | 'noProgressTimeoutMs' | 'uploadHeadersTimeoutMs'>;
   /** settle window of watched folders */
   settleMs?: number;
   /** where problems that are not any request's answer go (bad rows, watcher errors); never gets a token */
@@ -154,7 +156,7 @@ export class Engine {
 
   private connect(account: AccountRecord, token: string): void {
     const scheduler = new RequestScheduler({ clock: this.clock });
-    const client = new MediaApiClient({ baseUrl: account.baseUrl, token, scheduler });
+    const client = new MediaApiClient({ ...this.options.client, baseUrl: account.baseUrl, token, scheduler });
     // a gate that reopens or a token that works again lets waiting uploads go
     const subscription = scheduler.onDidChangeState(() => this.queue.poke());
     this.clients.set(account.id, { client, subscription });

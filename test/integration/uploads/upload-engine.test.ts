@@ -74,4 +74,44 @@ describe('upload engine against the reference server', () => {
       ['plain.mp4', 'public'],
     ]);
   });
+
+  it('a token disabled mid-queue pauses the account with the reason, loses nothing, and a new token resumes it', async () => {
+    fixture = await openEngine(server.baseUrl, server.token, { chunkSize: 1_000_000, concurrency: 1 });
+    const { engine } = fixture;
+    const paths: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      paths.push(join(files.path, `part-${i}.mp4`));
+      await writeRandomFile(paths[i]!, 3_500_000, 40 + i);
+    }
+    const disableAfterFirst = engine.queue.onDidChangeItem((item) => {
+      if (item.state.kind === 'done') {
+        disableAfterFirst.dispose();
+        server.admin(['token', 'disable'], { token: server.token });
+      }
+    });
+    for (const path of paths) await engine.queue.enqueue({ accountId: fixture.accountId, path });
+    engine.queue.start();
+    await engine.queue.whenIdle();
+
+    const blocked = engine.client(fixture.accountId)!.scheduler.state().blocked;
+    expect(blocked).toMatchObject({ status: 403, code: 'TOKEN_DISABLED', message: 'This token has been disabled.' });
+    expect(blocked!.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const kinds = engine.queue.list().map((item) => item.state.kind);
+    expect(kinds[0]).toBe('done');
+    expect(kinds.slice(1)).toEqual(['queued', 'queued', 'queued']);
+
+    const fresh = server.admin(['token', 'create'], { account: 'demo' }).token as string;
+    await engine.signIn(server.baseUrl, fresh);
+    await engine.queue.whenIdle();
+
+    expect(engine.queue.list().map((item) => item.state.kind)).toEqual(['done', 'done', 'done', 'done']);
+    const listed = JSON.parse((await server.api('/files?per_page=100', { token: fresh })).body.toString()) as {
+      data: { id: string; filename: string }[];
+    };
+    expect(listed.data.map((f) => f.filename).sort()).toEqual(paths.map((p) => p.split('/').at(-1)).sort());
+    for (const path of paths) {
+      const file = listed.data.find((f) => f.filename === path.split('/').at(-1))!;
+      expect(await sha256Url(`${server.fileHost}/${file.id}/file`)).toBe(await sha256File(path));
+    }
+  });
 });
