@@ -1,0 +1,296 @@
+import { describe, expect, it } from 'vitest';
+import {
+  FILE_BACKOFF,
+  MAX_FILE_ATTEMPTS,
+  transition,
+  type UploadEvent,
+  type UploadEventType,
+} from '../../../src-main/uploads/upload-transition.js';
+import {
+  UPLOAD_STATE_KINDS,
+  type UploadProblem,
+  type UploadState,
+  type UploadStateKind,
+} from '../../../src-shared/model/upload-state.js';
+
+const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
+const PROBLEM: UploadProblem = { message: 'The server answered 502.', code: 'HTTP_ERROR', requestId: 'req-1' };
+const OLD_PROBLEM: UploadProblem = { message: 'Connection reset.', code: 'NETWORK_ERROR', requestId: null };
+
+/** One state of every kind, with attempt 2 where the kind counts attempts. */
+const STATES: Record<UploadStateKind, UploadState> = {
+  queued: { kind: 'queued' },
+  uploading: { kind: 'uploading', attempt: 2, sentBytes: 100, totalBytes: 1_000 },
+  finalizing: { kind: 'finalizing', attempt: 2 },
+  retrying: { kind: 'retrying', attempt: 2, retryAt: NOW - 1, lastError: OLD_PROBLEM },
+  paused: { kind: 'paused', until: NOW + 3_600_000 },
+  done: { kind: 'done', fileId: 'file-old', finishedAt: NOW - 60_000 },
+  failed: { kind: 'failed', reason: OLD_PROBLEM },
+  cancelled: { kind: 'cancelled' },
+};
+
+/**
+ * Every event type; `fail` twice, since a retryable and a final failure lead to
+ * different states (10 types, 11 rows).
+ */
+const EVENTS = {
+  start: { type: 'start', totalBytes: 1_000, sentBytes: 300 },
+  progress: { type: 'progress', sentBytes: 400, chunkAcked: false },
+  bytesSent: { type: 'bytesSent' },
+  succeed: { type: 'succeed', fileId: 'file-new', now: NOW },
+  failRetryable: { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0.5 },
+  failFinal: { type: 'fail', problem: PROBLEM, retryable: false, now: NOW, random: 0.5 },
+  interrupt: { type: 'interrupt' },
+  pause: { type: 'pause', until: NOW + 60_000 },
+  resume: { type: 'resume' },
+  cancel: { type: 'cancel' },
+  retry: { type: 'retry' },
+} as const satisfies Record<string, UploadEvent>;
+type EventName = keyof typeof EVENTS;
+
+const IGNORED = 'ignored';
+type Expected = UploadState | typeof IGNORED;
+
+// attempt 2 -> 3: delay = floor(0.5 * min(5 min, 2 s * 2^3)) = 8 s
+const RETRYING_AFTER_FAIL: UploadState = { kind: 'retrying', attempt: 3, retryAt: NOW + 8_000, lastError: PROBLEM };
+const FAILED: UploadState = { kind: 'failed', reason: PROBLEM };
+const PAUSED: UploadState = { kind: 'paused', until: NOW + 60_000 };
+const DONE: UploadState = { kind: 'done', fileId: 'file-new', finishedAt: NOW };
+
+const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
+  queued: {
+    start: { kind: 'uploading', attempt: 0, sentBytes: 300, totalBytes: 1_000 },
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: IGNORED,
+    failRetryable: IGNORED,
+    failFinal: IGNORED,
+    interrupt: IGNORED,
+    pause: PAUSED,
+    resume: IGNORED,
+    cancel: { kind: 'cancelled' },
+    retry: IGNORED,
+  },
+  uploading: {
+    start: IGNORED,
+    progress: { kind: 'uploading', attempt: 2, sentBytes: 400, totalBytes: 1_000 },
+    bytesSent: { kind: 'finalizing', attempt: 2 },
+    succeed: DONE,
+    failRetryable: RETRYING_AFTER_FAIL,
+    failFinal: FAILED,
+    interrupt: { kind: 'queued' },
+    pause: PAUSED,
+    resume: IGNORED,
+    cancel: { kind: 'cancelled' },
+    retry: IGNORED,
+  },
+  finalizing: {
+    start: IGNORED,
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: DONE,
+    failRetryable: RETRYING_AFTER_FAIL,
+    failFinal: FAILED,
+    interrupt: { kind: 'queued' },
+    pause: PAUSED,
+    resume: IGNORED,
+    cancel: { kind: 'cancelled' },
+    retry: IGNORED,
+  },
+  retrying: {
+    start: { kind: 'uploading', attempt: 2, sentBytes: 300, totalBytes: 1_000 },
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: IGNORED,
+    failRetryable: IGNORED,
+    failFinal: IGNORED,
+    interrupt: IGNORED,
+    pause: PAUSED,
+    resume: IGNORED,
+    cancel: { kind: 'cancelled' },
+    retry: IGNORED,
+  },
+  paused: {
+    start: IGNORED,
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: IGNORED,
+    failRetryable: IGNORED,
+    failFinal: IGNORED,
+    interrupt: IGNORED,
+    pause: IGNORED,
+    resume: { kind: 'queued' },
+    cancel: { kind: 'cancelled' },
+    retry: IGNORED,
+  },
+  done: {
+    start: IGNORED,
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: IGNORED,
+    failRetryable: IGNORED,
+    failFinal: IGNORED,
+    interrupt: IGNORED,
+    pause: IGNORED,
+    resume: IGNORED,
+    cancel: IGNORED,
+    retry: IGNORED,
+  },
+  failed: {
+    start: IGNORED,
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: IGNORED,
+    failRetryable: IGNORED,
+    failFinal: IGNORED,
+    interrupt: IGNORED,
+    pause: IGNORED,
+    resume: IGNORED,
+    cancel: IGNORED,
+    retry: { kind: 'queued' },
+  },
+  cancelled: {
+    start: IGNORED,
+    progress: IGNORED,
+    bytesSent: IGNORED,
+    succeed: IGNORED,
+    failRetryable: IGNORED,
+    failFinal: IGNORED,
+    interrupt: IGNORED,
+    pause: IGNORED,
+    resume: IGNORED,
+    cancel: IGNORED,
+    retry: { kind: 'queued' },
+  },
+};
+
+const CASES = UPLOAD_STATE_KINDS.flatMap((kind) =>
+  (Object.keys(EVENTS) as EventName[]).map((eventName) => ({ kind, eventName, expected: TABLE[kind][eventName] })),
+);
+
+describe('transition', () => {
+  it('has a row for every state kind and every event type', () => {
+    const eventTypes: UploadEventType[] = [
+      'start',
+      'progress',
+      'bytesSent',
+      'succeed',
+      'fail',
+      'interrupt',
+      'pause',
+      'resume',
+      'cancel',
+      'retry',
+    ];
+    expect(new Set(Object.values(EVENTS).map((event) => event.type))).toEqual(new Set(eventTypes));
+    expect(Object.keys(TABLE).sort()).toEqual([...UPLOAD_STATE_KINDS].sort());
+    expect(CASES).toHaveLength(8 * 11);
+  });
+
+  it.each(CASES)('$kind + $eventName', ({ kind, eventName, expected }) => {
+    const state = STATES[kind];
+    const next = transition(state, EVENTS[eventName]);
+    if (expected === IGNORED) {
+      expect(next).toBe(state);
+    } else {
+      expect(next).not.toBe(state);
+      expect(next).toEqual(expected);
+    }
+  });
+
+  it('counts attempts across fail/start cycles and gives up after MAX_FILE_ATTEMPTS', () => {
+    const seen: UploadState[] = [];
+    let state: UploadState = { kind: 'queued' };
+    for (let i = 0; i < MAX_FILE_ATTEMPTS; i++) {
+      state = transition(state, { type: 'start', totalBytes: 1_000, sentBytes: 0 });
+      seen.push(state);
+      state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
+      seen.push(state);
+    }
+    const retrying = (attempt: number): UploadState => ({
+      kind: 'retrying',
+      attempt,
+      retryAt: NOW,
+      lastError: PROBLEM,
+    });
+    const uploading = (attempt: number): UploadState => ({
+      kind: 'uploading',
+      attempt,
+      sentBytes: 0,
+      totalBytes: 1_000,
+    });
+    expect(MAX_FILE_ATTEMPTS).toBe(6);
+    expect(seen).toEqual([
+      uploading(0),
+      retrying(1),
+      uploading(1),
+      retrying(2),
+      uploading(2),
+      retrying(3),
+      uploading(3),
+      retrying(4),
+      uploading(4),
+      retrying(5),
+      uploading(5),
+      {
+        kind: 'failed',
+        reason: {
+          message: 'Gave up after 6 attempts: The server answered 502.',
+          code: 'HTTP_ERROR',
+          requestId: 'req-1',
+        },
+      },
+    ]);
+  });
+
+  it('counts a failure while finalizing like one while uploading', () => {
+    let state: UploadState = { kind: 'uploading', attempt: MAX_FILE_ATTEMPTS - 2, sentBytes: 1_000, totalBytes: 1_000 };
+    state = transition(state, { type: 'bytesSent' });
+    state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
+    expect(state).toEqual({ kind: 'retrying', attempt: MAX_FILE_ATTEMPTS - 1, retryAt: NOW, lastError: PROBLEM });
+    state = transition(state, { type: 'start', totalBytes: 1_000, sentBytes: 1_000 });
+    state = transition(state, { type: 'bytesSent' });
+    state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
+    expect(state).toEqual({
+      kind: 'failed',
+      reason: { ...PROBLEM, message: `Gave up after ${MAX_FILE_ATTEMPTS} attempts: The server answered 502.` },
+    });
+  });
+
+  it('starts the attempt count over when a chunk is acknowledged, not on mere progress', () => {
+    const uploading: UploadState = { kind: 'uploading', attempt: 4, sentBytes: 0, totalBytes: 270_000_000 };
+    const moved = transition(uploading, { type: 'progress', sentBytes: 45_000_000, chunkAcked: false });
+    expect(moved).toEqual({ kind: 'uploading', attempt: 4, sentBytes: 45_000_000, totalBytes: 270_000_000 });
+    const acked = transition(moved, { type: 'progress', sentBytes: 90_000_000, chunkAcked: true });
+    expect(acked).toEqual({ kind: 'uploading', attempt: 0, sentBytes: 90_000_000, totalBytes: 270_000_000 });
+    const failed = transition(acked, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
+    expect(failed).toEqual({ kind: 'retrying', attempt: 1, retryAt: NOW, lastError: PROBLEM });
+  });
+
+  it('fails at once on a non-retryable failure, keeping the message and request id as they are', () => {
+    const problem: UploadProblem = {
+      message: 'The file type is not allowed.',
+      code: 'VALIDATION_ERROR',
+      requestId: 'req-422',
+    };
+    const state: UploadState = { kind: 'uploading', attempt: 0, sentBytes: 0, totalBytes: 10 };
+    expect(transition(state, { type: 'fail', problem, retryable: false, now: NOW, random: 0.5 })).toEqual({
+      kind: 'failed',
+      reason: { message: 'The file type is not allowed.', code: 'VALIDATION_ERROR', requestId: 'req-422' },
+    });
+  });
+
+  it.each([
+    // attempt after the failure, random, expected delay = floor(random * min(cap, base * 2^attempt))
+    { attempt: 1, random: 0, delay: 0 },
+    { attempt: 1, random: 0.5, delay: 2_000 },
+    { attempt: 1, random: 0.999_999, delay: 3_999 },
+    { attempt: 3, random: 0.25, delay: 4_000 },
+    { attempt: 5, random: 0.999_999, delay: 63_999 },
+  ])('retries at now + $delay ms for attempt $attempt and random $random', ({ attempt, random, delay }) => {
+    const state: UploadState = { kind: 'uploading', attempt: attempt - 1, sentBytes: 0, totalBytes: 10 };
+    const next = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random });
+    expect(next).toEqual({ kind: 'retrying', attempt, retryAt: NOW + delay, lastError: PROBLEM });
+    expect(delay).toBeLessThan(Math.min(FILE_BACKOFF.capMs, FILE_BACKOFF.baseMs * 2 ** attempt));
+  });
+});
