@@ -128,7 +128,17 @@ export class RequestScheduler {
     execute: (context: AttemptContext) => Promise<HttpResult>,
     options: SendOptions = {},
   ): Promise<HttpResult> {
-    return new Promise((resolve, reject) => {
+    return new Promise((resolveSend, rejectSend) => {
+      // the listener goes once the request is settled: a worker's signal outlives hundreds of requests
+      const onAbort = () => this.dropQueued(pending);
+      const resolve = (result: HttpResult) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        resolveSend(result);
+      };
+      const reject = (error: unknown) => {
+        options.signal?.removeEventListener('abort', onAbort);
+        rejectSend(error);
+      };
       const pending: Pending = {
         priority,
         seq: this.seq++,
@@ -144,7 +154,7 @@ export class RequestScheduler {
       };
       if (options.signal?.aborted) return reject(aborted());
       if (this.blocked && priority !== 'interactive') return reject(blockedError(this.blocked));
-      options.signal?.addEventListener('abort', () => this.dropQueued(pending), { once: true });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(pending);
       this.pump();
     });
@@ -185,13 +195,15 @@ export class RequestScheduler {
       this.budget = roll(this.budget, now);
       if (this.queue.length === 0) return;
       const ready = this.queue.filter((p) => p.notBefore <= now);
-      const allowedAt = Math.max(this.gateUntil, earliestSend(this.budget, this.inFlight, now));
+      // an administrator's switch is not a rate limit: interactive calls still go and show the reason
+      const gated = this.gateReason === 'api-disabled' && ready.some((p) => p.priority === 'interactive');
+      const allowedAt = Math.max(gated ? 0 : this.gateUntil, earliestSend(this.budget, this.inFlight, now));
       if (ready.length === 0 || allowedAt > now) {
         const nextReady = Math.min(...this.queue.map((p) => p.notBefore));
         this.wakeAt(Math.max(allowedAt, nextReady));
         return;
       }
-      const next = ready.reduce((best, p) =>
+      const next = (gated ? ready.filter((p) => p.priority === 'interactive') : ready).reduce((best, p) =>
         RANK[p.priority] < RANK[best.priority] || (RANK[p.priority] === RANK[best.priority] && p.seq < best.seq)
           ? p
           : best,
@@ -246,7 +258,9 @@ export class RequestScheduler {
       if (++pending.rateLimited <= this.maxRateLimited) return this.requeue(pending, 0);
       return pending.resolve(result);
     }
-    if (result.status === 503 && code === 'API_DISABLED' && pending.priority !== 'interactive') {
+    if (result.status === 503 && code === 'API_DISABLED') {
+      // a person waiting on the screen is told at once; uploads and polling wait it out
+      if (pending.priority === 'interactive') return pending.resolve(result);
       const hinted = firstHeader(result.headers['retry-after']);
       const waitMs =
         hinted === undefined

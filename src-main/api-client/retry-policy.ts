@@ -32,7 +32,10 @@ export function isRetryableStatus(status: number): boolean {
 export function parseRetryAfter(value: string | undefined, nowWallMs: number, fallbackMs = 60_000): number {
   if (value === undefined) return fallbackMs;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  // seconds; a decimal is not HTTP but is read the way it was obviously meant
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // an HTTP date names a weekday or month; V8's Date.parse would also take "-1" as a year
+  if (!/[a-z]{3}/i.test(trimmed)) return fallbackMs;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return fallbackMs;
   return Math.max(0, date - nowWallMs);

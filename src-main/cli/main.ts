@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import {
+  API_LIMITS,
   CreateRemoteUploadsBodySchema,
   FINAL_REMOTE_JOB_STATUSES,
   PLANS,
@@ -33,7 +34,8 @@ const USAGE = `Usage: media-sync <command> [options]
   import URL... [--name N] [--description D] [--public|--private] [--folder-id N] [--blocked-countries US,DE] [--wait]
   jobs ls [--page N] | show ID | cancel ID | retry ID
 
-Global options: --json (machine-readable output), --data-dir DIR (or MEDIA_SYNC_HOME)`;
+Global options: --json (machine-readable output), --data-dir DIR (or MEDIA_SYNC_HOME),
+  --bandwidth BYTES_PER_SECOND (upload limit, e.g. 5MB), --chunk-size BYTES (default 90000000)`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -62,6 +64,8 @@ const OPTIONS = {
   'blocked-countries': { type: 'string' },
   wait: { type: 'boolean' },
   yes: { type: 'boolean' },
+  bandwidth: { type: 'string' },
+  'chunk-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } satisfies ParseArgsConfig['options'];
 
@@ -86,7 +90,12 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       return flags.help ? 0 : 2;
     }
     const dataDir = resolve(resolveDataDir(flags['data-dir'], io.env));
-    engine = await Engine.open({ dataDir, envToken: io.env['MEDIA_SYNC_TOKEN'] });
+    engine = await Engine.open({
+      dataDir,
+      envToken: io.env['MEDIA_SYNC_TOKEN'],
+      bandwidthBytesPerSecond: byteSize(flags.bandwidth, 'bandwidth') ?? null,
+      chunkSize: chunkSize(flags['chunk-size']),
+    });
     const context: Context = { engine, flags, io, dataDir };
     return await dispatch(command, rest, context);
   } catch (error) {
@@ -96,6 +105,28 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } finally {
     await engine?.close().catch(() => undefined);
   }
+}
+
+const UNITS: Record<string, number> = { '': 1, K: 1e3, KB: 1e3, M: 1e6, MB: 1e6, G: 1e9, GB: 1e9 };
+
+/** `5MB`, `500K`, `90000000`: decimal units, like the spec's "90 MB". */
+function byteSize(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*([KMG]B?)?$/i.exec(value.trim());
+  const unit = UNITS[(match?.[2] ?? '').toUpperCase()];
+  if (!match || unit === undefined) throw new UsageError(`--${flag} must be a size like 5MB or 500000.`);
+  const bytes = Math.floor(Number(match[1]) * unit);
+  if (bytes < 1) throw new UsageError(`--${flag} must be at least 1 byte.`);
+  return bytes;
+}
+
+/** The spec's chunks are 90 MB; smaller ones suit slow links, larger ones would not pass the edge proxy. */
+function chunkSize(value: string | undefined): number | undefined {
+  const bytes = byteSize(value, 'chunk-size');
+  if (bytes !== undefined && bytes > API_LIMITS.chunkSizeBytes) {
+    throw new UsageError(`--chunk-size must be at most ${API_LIMITS.chunkSizeBytes} bytes (90 MB).`);
+  }
+  return bytes;
 }
 
 interface Context {

@@ -25,6 +25,8 @@ export interface EngineOptions {
   envToken?: string;
   chunkSize?: number;
   concurrency?: number;
+  /** chunks of one file in flight (1–3) */
+  chunksPerFile?: number;
   bandwidthBytesPerSecond?: number | null;
   /** per-request limits of every API client (tests shorten them) */
   client?: Pick<MediaApiClientOptions, 'timeouts' | 'noProgressTimeoutMs' | 'uploadHeadersTimeoutMs'>;
@@ -74,6 +76,7 @@ export class Engine {
       clock,
       chunkSize: options.chunkSize,
       concurrency: options.concurrency,
+      chunksPerFile: options.chunksPerFile,
     });
     this.sync = new SyncService({
       folders: this.folders,

@@ -594,8 +594,7 @@ async function runPool<T>(
 export class TooLargeError extends Error {
   constructor(size: number, limit: number) {
     super(
-      `This file is ${formatBytes(size)}; the account's plan accepts files up to ${formatBytes(limit)}. ` +
-        'Nothing was sent.',
+      `This file is ${gibibytes(size)}; the account's plan accepts files up to ${gibibytes(limit)}. Nothing was sent.`,
     );
     this.name = 'TooLargeError';
   }
@@ -633,6 +632,12 @@ function problemOf(error: unknown): UploadProblem {
     return { message: 'The file changed while it was being uploaded; starting it again.', code: null, requestId: null };
   }
   return { message: error instanceof Error ? error.message : String(error), code: null, requestId: null };
+}
+
+/** Plan limits are binary gigabytes: say them the same way. */
+function gibibytes(bytes: number): string {
+  const value = bytes / 1024 ** 3;
+  return `${Number.isInteger(value) ? value : value.toFixed(2)} GiB`;
 }
 
 export function formatBytes(bytes: number): string {

@@ -74,6 +74,6 @@ export async function sha256Url(url: string): Promise<string> {
   const response = await fetch(url);
   if (!response.ok || !response.body) throw new Error(`GET ${url}: ${response.status}`);
   const hash = createHash('sha256');
-  for await (const piece of response.body) hash.update(piece);
+  for await (const piece of response.body as unknown as AsyncIterable<Uint8Array>) hash.update(piece);
   return hash.digest('hex');
 }

@@ -522,6 +522,18 @@ describe('RequestScheduler while the API is disabled', () => {
     expect(request.value).toBe(OK);
   });
 
+  it('answers an interactive request with the 503 at once, and lets it pass a closed api-disabled gate', async () => {
+    const { clock, send } = setup();
+    const upload = new Script(clock, [disabled]);
+    send('upload', upload.execute);
+    await flushMicrotasks();
+    const screen = new Script(clock, [disabled]);
+    const request = send('interactive', screen.execute);
+    await clock.advance(100);
+    expect(screen.calls).toEqual([0]);
+    expect(request.value).toBe(disabled);
+  });
+
   it('waits as long as the Retry-After of the 503 says', async () => {
     const { clock, send } = setup();
     const script = new Script(clock, [{ ...disabled, headers: { 'retry-after': '30' } }]);

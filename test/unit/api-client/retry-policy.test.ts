@@ -53,6 +53,12 @@ describe('parseRetryAfter', () => {
     expect(parseRetryAfter(value, now)).toBe(ms);
   });
 
+  it('reads decimal seconds as meant, and takes neither "-1" nor a bare number with junk for a date', () => {
+    expect(parseRetryAfter('1.5', now)).toBe(1_500);
+    expect(parseRetryAfter('-1', now)).toBe(60_000);
+    expect(parseRetryAfter('12abc', now)).toBe(60_000);
+  });
+
   it('reads an HTTP date relative to the given now', () => {
     expect(parseRetryAfter('Sun, 01 Jun 2025 12:00:30 GMT', now)).toBe(30_000);
     expect(parseRetryAfter(new Date(now + 90_000).toUTCString(), now)).toBe(90_000);

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Engine, type EngineOptions } from '../src-main/core/engine.js';
+
+export interface ServerProcess {
+  baseUrl: string;
+  token: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * The reference server in its own process (as `npm run server` starts it), so
+ * the client's figures are the bench process's alone.
+ */
+export async function startServerProcess(extra: string[] = []): Promise<ServerProcess> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-server-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src-server/cli.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extra],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const lines = createInterface({ input: child.stdout! });
+  const [first] = (await once(lines, 'line')) as [string];
+  const { base_url: baseUrl, token } = JSON.parse(first) as { base_url: string; token: string };
+  return {
+    baseUrl,
+    token,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An Engine in a temp data folder, signed in; removed by `close`. */
+export async function benchEngine(baseUrl: string, token: string, options: Partial<EngineOptions> = {}) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-client-'));
+  const engine = await Engine.open({ dataDir, ...options });
+  const { account } = await engine.signIn(baseUrl, token);
+  return {
+    engine,
+    accountId: account.id,
+    async close() {
+      await engine.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Uploads one file with the engine and returns the seconds it took. */
+export async function timeUpload(
+  engine: Engine,
+  accountId: string,
+  path: string,
+): Promise<{ seconds: number; state: string }> {
+  const started = performance.now();
+  const { item } = await engine.queue.enqueue({ accountId, path, force: true });
+  engine.queue.start();
+  await engine.queue.whenIdle();
+  const seconds = (performance.now() - started) / 1000;
+  return { seconds, state: engine.queue.get(item.id)!.state.kind };
+}
+
+/** Samples this process's RSS every `everyMs`; `stop()` returns the peak in bytes. */
+export function sampleRss(everyMs = 50): { stop(): number } {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, process.memoryUsage.rss());
+    },
+  };
+}
+
+export const MB = 1_000_000;
+
+export function round(value: number, digits = 2): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}

@@ -1,0 +1,122 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+
+const BIN = join(import.meta.dirname, '../../../bin/media-sync.js');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('media-sync CLI', () => {
+  let server: TestServer;
+  let home: Awaited<ReturnType<typeof tempDir>>;
+  let files: Awaited<ReturnType<typeof tempDir>>;
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    home = await tempDir('media-sync-home-');
+    files = await tempDir('media-sync-cli-files-');
+  });
+
+  afterEach(async () => {
+    await server.close();
+    await home.remove();
+    await files.remove();
+  });
+
+  function start(args: string[], input?: string, env: Record<string, string> = {}) {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, MEDIA_SYNC_HOME: home.path, MEDIA_SYNC_TOKEN: '', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (piece: Buffer) => (stdout += piece.toString()));
+    child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
+    child.stdin.end(input ?? '');
+    const done = once(child, 'exit').then(([code, signal]) => ({ code, signal, stdout, stderr }) as Run);
+    return { child, done };
+  }
+
+  const cli = (args: string[], input?: string, env?: Record<string, string>) => start(args, input, env).done;
+
+  it('signs in with a token on stdin, and a bad token or URL gets a clear message and exit code', async () => {
+    const bad = await cli(['login', '--base-url', server.baseUrl], 'not-a-token');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Error: Unauthenticated\. \(request id [0-9a-f-]{36}\)\n$/);
+    expect(bad.stderr).not.toContain('not-a-token');
+
+    const wrongUrl = await cli(['login', '--base-url', 'ftp://example.com'], server.token);
+    expect(wrongUrl.code).toBe(1);
+    expect(wrongUrl.stderr).toContain('must start with http:// or https://');
+
+    const usage = await cli(['upload']);
+    expect(usage.code).toBe(2);
+
+    const good = await cli(['login', '--base-url', server.baseUrl, '--json'], server.token);
+    expect(good.code).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ account: { username: 'demo', plan: 'free' } });
+    const account = await cli(['account']);
+    expect(account.stdout).toMatch(/Username\s+demo/);
+  });
+
+  it('killed with SIGKILL mid-upload, then run again, resumes the same upload with at most 3 chunks re-sent', async () => {
+    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+    const path = join(files.path, 'long take.mp4');
+    await writeRandomFile(path, 100_000_000, 3);
+    const args = ['upload', path, '--chunk-size', '10MB', '--bandwidth', '25MB'];
+
+    const first = start(args);
+    await waitFor(
+      () => (server.server.uploadLog.entries().filter((u) => u.status === 200).length >= 3 ? true : undefined),
+      30_000,
+      'three acknowledged chunks',
+    );
+    first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    const beforeRestart = server.server.uploadLog.entries().length;
+    expect(beforeRestart).toBeLessThan(10);
+
+    const second = await cli(args);
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('long take.mp4: resuming the upload started earlier');
+
+    const chunks = server.server.uploadLog.entries();
+    expect(new Set(chunks.map((c) => c.dzuuid)).size).toBe(1);
+    expect(new Set(chunks.map((c) => c.chunkIndex)).size).toBe(10);
+    expect(chunks.length - 10).toBeLessThanOrEqual(3);
+    const listed = JSON.parse((await server.api('/files')).body.toString()) as { data: { id: string }[] };
+    expect(listed.data.length).toBe(1);
+    expect(await sha256Url(`${server.fileHost}/${listed.data[0]!.id}/file`)).toBe(await sha256File(path));
+
+    // once more: already uploaded, nothing sent
+    const third = await cli(args);
+    expect(third.code).toBe(0);
+    expect(third.stderr).toContain('already uploaded');
+    expect(server.server.uploadLog.entries().length).toBe(chunks.length);
+  });
+
+  it('a file over the plan limit fails before any byte is sent, with a non-zero exit', async () => {
+    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+    const path = join(files.path, 'huge.mp4');
+    // sparse: 4 GiB + 1 byte costs no disk
+    const { open } = await import('node:fs/promises');
+    const handle = await open(path, 'w');
+    await handle.truncate(4 * 1024 ** 3 + 1);
+    await handle.close();
+    const run = await cli(['upload', path]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "This file is 4.00 GiB; the account's plan accepts files up to 4 GiB. Nothing was sent.",
+    );
+    expect(server.server.uploadLog.entries()).toEqual([]);
+  });
+});
