@@ -95,6 +95,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       envToken: io.env['MEDIA_SYNC_TOKEN'],
       bandwidthBytesPerSecond: byteSize(flags.bandwidth, 'bandwidth') ?? null,
       chunkSize: chunkSize(flags['chunk-size']),
+      // for tests and slow disks: how long a file must stay unchanged before it is uploaded
+      settleMs: io.env['MEDIA_SYNC_SETTLE_MS'] ? Number(io.env['MEDIA_SYNC_SETTLE_MS']) : undefined,
     });
     const context: Context = { engine, flags, io, dataDir };
     return await dispatch(command, rest, context);

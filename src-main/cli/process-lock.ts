@@ -18,7 +18,9 @@ export async function acquireProcessLock(dataDir: string): Promise<() => Promise
       if ((error as { code?: string }).code !== 'EEXIST') throw error;
       const pid = Number((await readFile(path, 'utf8').catch(() => '')).trim());
       if (pid > 0 && pid !== process.pid && isAlive(pid)) {
-        throw new Error(`Another media-sync (pid ${pid}) is running the upload queue of ${dataDir}.`);
+        throw new Error(`Another media-sync (pid ${pid}) is running the upload queue of ${dataDir}.`, {
+          cause: error,
+        });
       }
       await rm(path, { force: true });
     }

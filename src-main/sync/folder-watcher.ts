@@ -145,6 +145,11 @@ export class FolderWatcher {
     return files;
   }
 
+  /** Files seen but not yet settled, plus one while a walk is running: 0 means all reported. */
+  get pendingCount(): number {
+    return this.tracker.pendingCount + (this.rescanning ? 1 : 0);
+  }
+
   /**
    * Starts watching. Resolves once chokidar has set up its folder watches
    * ('ready') and the first walk has handed every existing file to the settle

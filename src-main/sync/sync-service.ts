@@ -95,6 +95,17 @@ export class SyncService {
     return seen;
   }
 
+  /**
+   * Resolves once every file the watchers have seen so far has settled and been
+   * looked at (enqueued or found known): what `watch --once` waits for.
+   */
+  async whenSettled(): Promise<void> {
+    const busy = () =>
+      this.inspecting.size > 0 || [...this.watchers.values()].some(({ watcher }) => watcher.pendingCount > 0);
+    // the settle tracker has no "drained" event; a short poll costs nothing next to the settle window
+    while (busy()) await this.clock.sleep(50);
+  }
+
   async close(): Promise<void> {
     this.rescanTimer?.abort();
     this.rescanTimer = null;

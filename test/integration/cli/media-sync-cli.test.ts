@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/local-http-server.js';
@@ -118,5 +119,38 @@ describe('media-sync CLI', () => {
       "This file is 4.00 GiB; the account's plan accepts files up to 4 GiB. Nothing was sent.",
     );
     expect(server.server.uploadLog.entries()).toEqual([]);
+  });
+
+  it('watch uploads what lands in the folder, survives kill -9 and a restart without duplicates; --once exits', async () => {
+    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+    const settle = { MEDIA_SYNC_SETTLE_MS: '300' };
+    const args = ['watch', files.path, '--chunk-size', '5MB', '--bandwidth', '20MB'];
+    const first = start(args, undefined, settle);
+    await writeFile(join(files.path, 'small.mp4'), 'small clip');
+    await writeRandomFile(join(files.path, 'large.mp4'), 30_000_000, 9);
+    await waitFor(
+      () =>
+        server.server.uploadLog.entries().filter((u) => u.fileName === 'large.mp4').length >= 2 ? true : undefined,
+      30_000,
+      'the large file under way',
+    );
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    const second = start(args, undefined, settle);
+    await writeFile(join(files.path, 'later.mp4'), 'arrived while the second run watched');
+    const names = async () =>
+      (JSON.parse((await server.api('/files')).body.toString()) as { data: { filename: string }[] }).data
+        .map((f) => f.filename)
+        .sort();
+    await waitFor(async () => ((await names()).length === 3 ? true : undefined), 30_000, 'three files');
+    second.child.kill('SIGTERM');
+    expect((await second.done).code).toBe(0);
+    expect(await names()).toEqual(['large.mp4', 'later.mp4', 'small.mp4']);
+
+    const once = await cli(['watch', files.path, '--once', '--json'], undefined, settle);
+    expect(once.code).toBe(0);
+    expect(JSON.parse(once.stdout)).toEqual({ uploaded: [] });
+    expect(await names()).toEqual(['large.mp4', 'later.mp4', 'small.mp4']);
   });
 });

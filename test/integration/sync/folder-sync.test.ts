@@ -1,0 +1,163 @@
+import { appendFile, mkdir, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Engine } from '../../../src-main/core/engine.js';
+import { openEngine, sha256File, sha256Url, tempDir, type EngineFixture } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const SETTLE_MS = 300;
+
+interface ListedFile {
+  id: string;
+  filename: string;
+}
+
+describe('folder sync against the reference server', () => {
+  let server: TestServer;
+  let fixture: EngineFixture | undefined;
+  let folder: Awaited<ReturnType<typeof tempDir>>;
+
+  beforeEach(async () => {
+    server = await startTestServer({ rateLimit: 100_000 });
+    folder = await tempDir('media-sync-watched-');
+  });
+
+  afterEach(async () => {
+    await fixture?.close();
+    fixture = undefined;
+    await server.close();
+    await folder.remove();
+  });
+
+  async function serverFiles(): Promise<ListedFile[]> {
+    const all: ListedFile[] = [];
+    for (let page = 1; page <= 100; page++) {
+      const body = JSON.parse((await server.api(`/files?per_page=100&page=${page}`)).body.toString()) as {
+        data: ListedFile[];
+        meta: { last_page: number };
+      };
+      all.push(...body.data);
+      if (page >= body.meta.last_page) break;
+    }
+    return all;
+  }
+
+  /** Waits until `count` uploads are done and the queue has nothing else to do. */
+  async function uploadsDone(engine: Engine, count: number, timeoutMs = 20_000): Promise<void> {
+    await waitFor(
+      () => {
+        const items = engine.queue.list();
+        const done = items.filter((item) => item.state.kind === 'done').length;
+        return done >= count && items.every((item) => item.state.kind === 'done') ? true : undefined;
+      },
+      timeoutMs,
+      `${count} uploads`,
+    );
+  }
+
+  async function watch(options: Parameters<Engine['sync']['addFolder']>[2] = {}) {
+    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });
+    fixture.engine.queue.start();
+    await fixture.engine.sync.addFolder(fixture.accountId, folder.path, options);
+    return fixture.engine;
+  }
+
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('uploads a slowly written file once, complete, after the writer stops', async () => {
+    const engine = await watch();
+    const path = join(folder.path, 'recording.mp4');
+    await writeFile(path, 'start;');
+    for (let i = 0; i < 6; i++) {
+      await pause(150);
+      await appendFile(path, `piece ${i};`.repeat(500));
+    }
+    await uploadsDone(engine, 1);
+    await pause(SETTLE_MS * 3);
+    const listed = await serverFiles();
+    expect(listed.map((f) => f.filename)).toEqual(['recording.mp4']);
+    expect(await sha256Url(`${server.fileHost}/${listed[0]!.id}/file`)).toBe(await sha256File(path));
+    expect(server.server.uploadLog.entries().length).toBe(1);
+  });
+
+  it('ignores a .part download and picks the file up when it is renamed to its real name', async () => {
+    const engine = await watch();
+    const partial = join(folder.path, 'movie.mp4.part');
+    await writeFile(partial, 'downloaded bytes '.repeat(2000));
+    await writeFile(join(folder.path, '.hidden.mp4'), 'hidden');
+    await writeFile(join(folder.path, '~$draft.mp4'), 'office lock');
+    await pause(SETTLE_MS * 3);
+    expect(engine.queue.list()).toEqual([]);
+    await rename(partial, join(folder.path, 'movie.mp4'));
+    await uploadsDone(engine, 1);
+    expect((await serverFiles()).map((f) => f.filename)).toEqual(['movie.mp4']);
+  });
+
+  it('uploads 2,000 files dropped at once, each exactly once', async () => {
+    const engine = await watch();
+    await Promise.all(
+      Array.from({ length: 2_000 }, (_, i) =>
+        writeFile(join(folder.path, `img-${String(i).padStart(4, '0')}.jpg`), `photo ${i}`),
+      ),
+    );
+    await uploadsDone(engine, 2_000, 50_000);
+    const names = (await serverFiles()).map((f) => f.filename);
+    expect(names.length).toBe(2_000);
+    expect(new Set(names).size).toBe(2_000);
+    expect(server.server.uploadLog.entries().length).toBe(2_000);
+  });
+
+  it('finds files added while it was stopped, and does not upload the old ones again', async () => {
+    const engine = await watch();
+    await writeFile(join(folder.path, 'before.mp4'), 'before');
+    await uploadsDone(engine, 1);
+    const dataDir = fixture!.dataDir;
+    await engine.close();
+
+    await writeFile(join(folder.path, 'while-off-1.mp4'), 'one');
+    await mkdir(join(folder.path, 'sub'));
+    await writeFile(join(folder.path, 'sub', 'while-off-2.mp4'), 'two');
+    const reopened = await Engine.open({ dataDir, settleMs: SETTLE_MS });
+    fixture = { ...fixture!, engine: reopened };
+    reopened.queue.start();
+    await reopened.sync.start();
+    await uploadsDone(reopened, 3);
+    await pause(SETTLE_MS * 3);
+    expect((await serverFiles()).map((f) => f.filename).sort()).toEqual([
+      'before.mp4',
+      'while-off-1.mp4',
+      'while-off-2.mp4',
+    ]);
+    expect(server.server.uploadLog.entries().length).toBe(3);
+  });
+
+  it('does not upload a renamed or moved file again', async () => {
+    const engine = await watch();
+    await mkdir(join(folder.path, 'sorted'));
+    await writeFile(join(folder.path, 'a.mp4'), 'the same bytes '.repeat(100));
+    await uploadsDone(engine, 1);
+    await rename(join(folder.path, 'a.mp4'), join(folder.path, 'sorted', 'b.mp4'));
+    await waitFor(() => engine.index.lookup(1, 'sorted/b.mp4'), 10_000, 'the index to follow the rename');
+    await pause(SETTLE_MS * 3);
+    expect(server.server.uploadLog.entries().length).toBe(1);
+    expect(engine.index.lookup(1, 'a.mp4')).toBeUndefined();
+  });
+
+  it('only new files when asked, and moves uploaded files into a subfolder that is not watched', async () => {
+    await writeFile(join(folder.path, 'old.mp4'), 'was here before');
+    const engine = await watch({ uploadExisting: false, afterUpload: { kind: 'move', subfolder: 'Uploaded' } });
+    await writeFile(join(folder.path, 'new.mp4'), 'arrived later');
+    await uploadsDone(engine, 1);
+    await waitFor(
+      async () => ((await readdir(folder.path)).includes('Uploaded') ? true : undefined),
+      5_000,
+      'the move',
+    );
+    await pause(SETTLE_MS * 3);
+    expect((await serverFiles()).map((f) => f.filename)).toEqual(['new.mp4']);
+    expect((await readdir(folder.path)).sort()).toEqual(['Uploaded', 'old.mp4']);
+    expect(await readdir(join(folder.path, 'Uploaded'))).toEqual(['new.mp4']);
+    expect(server.server.uploadLog.entries().length).toBe(1);
+  });
+});
