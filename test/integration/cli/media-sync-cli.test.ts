@@ -89,6 +89,7 @@ describe('media-sync CLI', () => {
     const second = await cli(args);
     expect(second.code).toBe(0);
     expect(second.stderr).toContain('long take.mp4: resuming the upload started earlier');
+    expect(second.stdout + second.stderr).not.toContain(server.token);
 
     const chunks = server.server.uploadLog.entries();
     expect(new Set(chunks.map((c) => c.dzuuid)).size).toBe(1);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import {
@@ -73,6 +73,15 @@ describe('upload engine against the reference server', () => {
       ['Holiday', 'private'],
       ['plain.mp4', 'public'],
     ]);
+    // the token lives in the 0600 vault file, never in the database
+    const stored = await Promise.all(
+      ['media-sync.db', 'media-sync.db-wal'].map((name) =>
+        readFile(join(fixture.dataDir, name)).catch(() => Buffer.alloc(0)),
+      ),
+    );
+    expect(Buffer.concat(stored).includes(server.token)).toBe(false);
+    const vault = (await readdir(join(fixture.dataDir, 'credentials')))[0]!;
+    expect((await stat(join(fixture.dataDir, 'credentials', vault))).mode & 0o777).toBe(0o600);
   });
 
   it('a token disabled mid-queue pauses the account with the reason, loses nothing, and a new token resumes it', async () => {
