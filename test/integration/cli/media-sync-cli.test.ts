@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../helpers/local-http-server.js';
+import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
+import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 
@@ -153,5 +154,49 @@ describe('media-sync CLI', () => {
     expect(once.code).toBe(0);
     expect(JSON.parse(once.stdout)).toEqual({ uploaded: [] });
     expect(await names()).toEqual(['large.mp4', 'later.mp4', 'small.mp4']);
+  });
+
+  it('files ls/show/edit/rm and import --wait / jobs work against the server, with --json for scripts', async () => {
+    await server.close();
+    server = await startTestServer({ allowPrivateTargets: true, conversions: false });
+    const source = await startLocalHttpServer();
+    source.route('/clip.mp4', serve(fakeMp4(50_000), 'video/mp4'));
+    try {
+      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+      const path = join(files.path, 'beach.mp4');
+      await writeFile(path, fakeMp4(10_000));
+      const uploaded = await cli(['upload', path, '--public', '--json']);
+      expect(uploaded.code).toBe(0);
+      const fileId = (JSON.parse(uploaded.stdout) as { uploads: { fileId: string }[] }).uploads[0]!.fileId;
+
+      const listed = await cli(['files', 'ls', '--search', 'beach']);
+      expect(listed.stdout).toMatch(new RegExp(`${fileId}\\s+beach\\.mp4\\s+10\\.0 KB\\s+public`));
+      const edited = await cli(['files', 'edit', fileId, '--name', 'Beach day', '--private']);
+      expect(edited.stdout).toContain(`Updated ${fileId}: name, visibility.`);
+      const shown = JSON.parse((await cli(['files', 'show', fileId, '--json'])).stdout) as Record<string, unknown>;
+      expect(shown).toMatchObject({ id: fileId, name: 'Beach day', visibility: 'private' });
+      const tooLong = await cli(['files', 'edit', fileId, '--name', 'x'.repeat(256)]);
+      expect(tooLong.code).toBe(1);
+      expect(tooLong.stderr).toMatch(/^Error: .*\(request id [0-9a-f-]{36}\)\n$/);
+
+      const badUrl = await cli(['import', 'https://user:pw@example.com/a.mp4']);
+      expect(badUrl.code).toBe(2);
+      expect(badUrl.stderr).toContain('must not contain a user name or password');
+      const imported = await cli(['import', `${source.origin}/clip.mp4`, '--name', 'Clip', '--wait', '--json']);
+      expect(imported.code).toBe(0);
+      const job = (JSON.parse(imported.stdout) as { jobs: { id: string; status: string; file_id: string }[] }).jobs[0]!;
+      expect(job.status).toBe('completed');
+      expect((await cli(['jobs', 'ls'])).stdout).toContain(job.id);
+      const retried = await cli(['jobs', 'retry', job.id]);
+      expect(retried.code).toBe(1);
+      expect(retried.stderr).toContain('Error: ');
+
+      expect((await cli(['files', 'rm', fileId])).stdout).toContain(`Deleted ${fileId}.`);
+      const gone = await cli(['files', 'show', fileId]);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr).toMatch(/not found/i);
+    } finally {
+      await source.close();
+    }
   });
 });

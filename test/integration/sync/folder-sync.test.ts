@@ -160,4 +160,18 @@ describe('folder sync against the reference server', () => {
     expect(await readdir(join(folder.path, 'Uploaded'))).toEqual(['new.mp4']);
     expect(server.server.uploadLog.entries().length).toBe(1);
   });
+
+  it("uploads with the folder's visibility and online-watch choice, then deletes the local file when asked", async () => {
+    const engine = await watch({ visibility: 'public', allowOnlineWatch: false, afterUpload: { kind: 'delete' } });
+    await writeFile(join(folder.path, 'share.mp4'), 'to share');
+    await uploadsDone(engine, 1);
+    await waitFor(async () => ((await readdir(folder.path)).length === 0 ? true : undefined), 5_000, 'the delete');
+    const listed = JSON.parse((await server.api('/files')).body.toString()) as {
+      data: { visibility: string; allow_online_watch: boolean }[];
+    };
+    expect(listed.data).toMatchObject([{ visibility: 'public', allow_online_watch: false }]);
+    // visibility went in the upload, allow_online_watch in one PATCH: two requests for this file
+    const sent = server.server.requestLog.entries().filter((r) => r.method !== 'GET');
+    expect(sent.map((r) => r.method)).toEqual(['POST', 'PATCH']);
+  });
 });

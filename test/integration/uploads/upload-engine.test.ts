@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import {
   openEngine,
@@ -122,5 +123,43 @@ describe('upload engine against the reference server', () => {
       const file = listed.data.find((f) => f.filename === path.split('/').at(-1))!;
       expect(await sha256Url(`${server.fileHost}/${file.id}/file`)).toBe(await sha256File(path));
     }
+  });
+
+  it('pauses and resumes one upload at its next chunk, cancels another, and a timed global pause ends by itself', async () => {
+    fixture = await openEngine(server.baseUrl, server.token, {
+      chunkSize: 1_000_000,
+      bandwidthBytesPerSecond: 4_000_000,
+      concurrency: 1,
+    });
+    const { queue } = fixture.engine;
+    const [slow, other] = [join(files.path, 'slow.mp4'), join(files.path, 'other.mp4')];
+    await writeRandomFile(slow, 6_000_000, 61);
+    await writeRandomFile(other, 2_000_000, 62);
+    const first = (await queue.enqueue({ accountId: fixture.accountId, path: slow })).item;
+    const second = (await queue.enqueue({ accountId: fixture.accountId, path: other })).item;
+    queue.start();
+    await waitFor(() => (queue.get(first.id)!.ackedChunks.length >= 1 ? true : undefined), 10_000, 'a chunk');
+
+    expect((await queue.pause(first.id))!.state).toEqual({ kind: 'paused', until: null });
+    const ackedBeforePause = queue.get(first.id)!.ackedChunks;
+    // the other item takes the free slot; cancel it
+    expect((await queue.cancel(second.id))!.state.kind).toBe('cancelled');
+    await queue.whenIdle();
+    expect(queue.get(first.id)!.state.kind).toBe('paused');
+
+    await queue.pauseAll(Date.now() + 600);
+    expect((await queue.resume(first.id))!.state.kind).toBe('queued');
+    expect(queue.status().pausedUntil).toBeGreaterThan(Date.now());
+    await waitFor(() => (queue.get(first.id)!.state.kind === 'done' ? true : undefined), 15_000, 'the upload');
+
+    const chunks = server.server.uploadLog.entries().filter((u) => u.fileName === 'slow.mp4');
+    expect(new Set(chunks.map((c) => c.dzuuid)).size).toBe(1);
+    // resumed where it stopped: an acknowledged chunk is never sent again; at most the 3 in flight are
+    for (const index of ackedBeforePause) expect(chunks.filter((c) => c.chunkIndex === index).length).toBe(1);
+    expect(chunks.length).toBeLessThanOrEqual(6 + 3);
+    const listed = JSON.parse((await server.api('/files')).body.toString()) as { data: { filename: string }[] };
+    expect(listed.data.map((f) => f.filename)).toEqual(['slow.mp4']);
+    expect(queue.clearFinished()).toBe(2);
+    expect(queue.list()).toEqual([]);
   });
 });
