@@ -15,6 +15,7 @@ import {
   type FileStatus,
   type MediaFile,
   type MediaFileDetail,
+  PaginationMetaSchema,
   type PaginationMeta,
   type RemoteJob,
   type UpdateFileBody,
@@ -158,10 +159,8 @@ export class MediaApiClient {
 
   async listRemoteUploads(query: ListQuery = {}, priority: Priority = 'interactive'): Promise<Page<RemoteJob>> {
     const result = await this.json('GET', `/remote-uploads${queryString(query)}`, RemoteJobPageSchema, { priority });
-    const meta = z.looseObject({ current_page: z.int() }).safeParse(result.meta).success
-      ? (result.meta as PaginationMeta)
-      : null;
-    return { data: result.data, meta };
+    // pagination of job lists is not shown in the spec: kept when it looks like the files' one
+    return { data: result.data, meta: PaginationMetaSchema.safeParse(result.meta).data ?? null };
   }
 
   async getRemoteUpload(id: string, priority: Priority = 'interactive'): Promise<RemoteJob> {
