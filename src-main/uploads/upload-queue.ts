@@ -49,7 +49,7 @@ export interface EnqueueInput {
 
 export interface EnqueueResult {
   item: UploadItem;
-  /** `new`: queued now; `resumed`: an unfinished upload of the same file; `done`: already uploaded */
+  /** `new`: queued now; `resumed`: an unfinished (or failed) upload of the same file; `done`: already uploaded */
   outcome: 'new' | 'resumed' | 'done';
 }
 
@@ -142,10 +142,11 @@ export class UploadQueue {
     if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
     const identity = await quickFingerprint(path);
     const store = this.options.store;
-    const existing = store.findActiveByPath(path);
+    const existing = store.findUnfinishedByPath(path);
     if (existing) {
+      const item = existing.state.kind === 'failed' ? ((await this.retry(existing.id)) ?? existing) : existing;
       this.pump();
-      return { item: existing, outcome: 'resumed' };
+      return { item, outcome: 'resumed' };
     }
     if (!input.force) {
       const done = store.findDone(path, identity);

@@ -133,10 +133,17 @@ export class UploadStore {
     return row.at;
   }
 
-  /** The unfinished upload of this path, if any: enqueuing the same file twice resumes the first. */
-  findActiveByPath(path: string): UploadItem | undefined {
+  /**
+   * The unfinished upload of this path, failed ones included: enqueuing the
+   * same file again resumes it (with its acknowledged chunks) rather than
+   * starting a second upload.
+   */
+  findUnfinishedByPath(path: string): UploadItem | undefined {
     const row = this.db
-      .prepare(`SELECT * FROM upload_items WHERE path = ? AND ${ACTIVE_KINDS_SQL} ORDER BY id LIMIT 1`)
+      .prepare(
+        `SELECT * FROM upload_items WHERE path = ? AND json_extract(state, '$.kind') NOT IN ('done', 'cancelled')
+         ORDER BY id DESC LIMIT 1`,
+      )
       .get(path) as Row | undefined;
     return row && this.parse(row);
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -161,5 +161,27 @@ describe('upload engine against the reference server', () => {
     expect(listed.data.map((f) => f.filename)).toEqual(['slow.mp4']);
     expect(queue.clearFinished()).toBe(2);
     expect(queue.list()).toEqual([]);
+  });
+
+  it('a file gone before its turn fails with a reason a person can act on; enqueued again, the same item goes', async () => {
+    fixture = await openEngine(server.baseUrl, server.token);
+    const { queue } = fixture.engine;
+    const path = join(files.path, 'moved-away.mp4');
+    await writeFile(path, 'soon gone');
+    const { item } = await queue.enqueue({ accountId: fixture.accountId, path });
+    await rm(path);
+    queue.start();
+    await queue.whenIdle();
+    expect(queue.get(item.id)!.state).toEqual({
+      kind: 'failed',
+      reason: { message: `Cannot read ${path}: it no longer exists.`, code: null, requestId: null },
+    });
+
+    await writeFile(path, 'back again');
+    const again = await queue.enqueue({ accountId: fixture.accountId, path });
+    expect(again).toMatchObject({ outcome: 'resumed', item: { id: item.id } });
+    await queue.whenIdle();
+    expect(queue.get(item.id)!.state.kind).toBe('done');
+    expect(queue.list().length).toBe(1);
   });
 });
