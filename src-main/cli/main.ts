@@ -252,7 +252,7 @@ function onlineWatchFlag(flags: Flags): boolean | undefined {
 async function upload(paths: string[], context: Context): Promise<number> {
   if (paths.length === 0) throw new UsageError('upload needs at least one FILE.');
   const current = requireAccount(context);
-  if (!context.engine.client(current.id)) requireClient(context);
+  requireClient(context);
   const metadata: UploadMetadata = {};
   if (context.flags.name !== undefined) metadata.name = context.flags.name;
   if (context.flags.description !== undefined) metadata.description = context.flags.description;
