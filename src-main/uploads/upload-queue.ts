@@ -493,6 +493,7 @@ export class UploadQueue {
     if (Object.keys(patch).length === 0) return;
     if (signal.aborted) throw signal.reason;
     await client.updateFile(fileId, patch, 'upload');
+    if (patch['password'] !== undefined) this.options.store.forgetPassword(item.id);
   }
 
   private async withSlot<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {

@@ -199,6 +199,13 @@ export class UploadStore {
     this.db.prepare('UPDATE upload_items SET file_id = ?, updated_at = ? WHERE id = ?').run(fileId, this.now(), id);
   }
 
+  /** A file password is kept only until the PATCH that sets it has succeeded. */
+  forgetPassword(id: number): void {
+    this.db
+      .prepare(`UPDATE upload_items SET metadata = json_remove(metadata, '$.password'), updated_at = ? WHERE id = ?`)
+      .run(this.now(), id);
+  }
+
   /**
    * Starts the upload over: no dzuuid, no acknowledged chunk. With `identity`
    * the file changed on disk; with `countRestart` the server lost the chunks.

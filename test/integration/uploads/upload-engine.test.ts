@@ -59,7 +59,7 @@ describe('upload engine against the reference server', () => {
     await queue.enqueue({
       accountId: fixture.accountId,
       path: named,
-      metadata: { name: 'Holiday', description: 'Sea' },
+      metadata: { name: 'Holiday', description: 'Sea', password: 'beach-2026' },
     });
     queue.start();
     await queue.whenIdle();
@@ -74,6 +74,11 @@ describe('upload engine against the reference server', () => {
       ['Holiday', 'private'],
       ['plain.mp4', 'public'],
     ]);
+    // the password was set on the server, and forgotten here once it was
+    expect(JSON.parse((await server.api(`/files?search=Holiday`)).body.toString())).toMatchObject({
+      data: [{ password_protected: true }],
+    });
+    expect(queue.list().map((item) => item.metadata)).toEqual([{}, { name: 'Holiday', description: 'Sea' }]);
     // the token lives in the 0600 vault file, never in the database
     const stored = await Promise.all(
       ['media-sync.db', 'media-sync.db-wal'].map((name) =>
