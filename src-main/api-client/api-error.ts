@@ -65,13 +65,7 @@ export class ApiError extends Error {
   }
 }
 
-/** Removes every occurrence of `secret` from `text`; a hostile server could echo the token back. */
-export function redact(text: string, secret: string | undefined): string {
-  if (!secret) return text;
-  return text.split(secret).join('[redacted]');
-}
-
-/** True when `error` is an ApiError a later attempt may get past (network, timeout, 5xx, 429). */
-export function isRetryable(error: unknown): boolean {
-  return error instanceof ApiError && error.retryable;
+/** Cuts every occurrence of `secret` out of `text`: a hostile server could echo the token back. */
+export function redact(text: string, secret: string): string {
+  return secret && text.includes(secret) ? text.split(secret).join('[redacted]') : text;
 }

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
-import { ApiError } from './api-error.js';
+import { ApiError, redact } from './api-error.js';
 import type { HttpResult } from './request-scheduler.js';
 
 export interface TransportTimeouts {
@@ -55,7 +55,7 @@ export async function sendHttp(dispatcher: Dispatcher, input: TransportRequest, 
       headersTimeout: input.headersTimeoutMs,
     });
     const text = await readCapped(response.body, input.onBytes);
-    return { status: response.statusCode, headers: response.headers, body: parseJson(scrub(text, secret)) };
+    return { status: response.statusCode, headers: response.headers, body: parseJson(redact(text, secret)) };
   } catch (error) {
     throw toApiError(error, input.signal, secret);
   }
@@ -86,10 +86,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function scrub(text: string, secret: string): string {
-  return secret && text.includes(secret) ? text.split(secret).join('[redacted]') : text;
-}
-
 const TIMEOUT_ERRORS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiError {
@@ -106,7 +102,7 @@ function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiErr
     });
   }
   const code = (error as { code?: string }).code ?? '';
-  const detail = scrub(error instanceof Error ? error.message : String(error), secret);
+  const detail = redact(error instanceof Error ? error.message : String(error), secret);
   if (TIMEOUT_ERRORS.has(code)) {
     return new ApiError({
       status: null,

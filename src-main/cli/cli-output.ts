@@ -1,6 +1,6 @@
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
-import { formatBytes } from '../uploads/upload-queue.js';
+import { formatBytes } from '../../src-shared/model/format.js';
 
 export interface CliIo {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };

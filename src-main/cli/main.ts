@@ -14,7 +14,7 @@ import {
 import type { UploadItem, UploadMetadata } from '../../src-shared/model/upload-state.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { Engine } from '../core/engine.js';
-import { formatBytes } from '../uploads/upload-queue.js';
+import { formatBytes } from '../../src-shared/model/format.js';
 import { resolveDataDir } from './data-dir.js';
 import { ProgressView, UsageError, describeError, describeState, line, table, type CliIo } from './cli-output.js';
 import { acquireProcessLock } from './process-lock.js';
@@ -314,13 +314,18 @@ async function runUntilSettled(context: Context, ids: Set<number>): Promise<Uplo
   const { queue } = context.engine;
   const view = new ProgressView(context.io.stderr);
   const links = new Map<number, string>();
+  const seen = new Map<number, UploadItem>();
   const subscriptions = [
     queue.onDidUpload(({ item, file }) => {
       if (file) links.set(item.id, file.urls.page);
     }),
-    queue.onDidProgress(({ id }) => {
-      const item = queue.get(id);
-      if (item && ids.has(id) && !context.flags.json) view.update(item);
+    queue.onDidProgress(({ id, state }) => {
+      if (!ids.has(id) || context.flags.json) return;
+      // progress comes every MiB: read the item once, not at every event
+      const item = seen.get(id) ?? queue.get(id);
+      if (!item) return;
+      seen.set(id, item);
+      view.update({ ...item, state });
     }),
     queue.onDidChangeItem((item) => {
       if (!ids.has(item.id) || context.flags.json) return;

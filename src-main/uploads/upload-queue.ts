@@ -10,6 +10,7 @@ import type { MediaFile } from '../../src-shared/api/index.js';
 import { FileChangedError } from '../api-client/multipart-body.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter } from '../common/disposable.js';
+import { formatGibibytes } from '../../src-shared/model/format.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
@@ -596,7 +597,7 @@ async function runPool<T>(
 export class TooLargeError extends Error {
   constructor(size: number, limit: number) {
     super(
-      `This file is ${gibibytes(size)}; the account's plan accepts files up to ${gibibytes(limit)}. Nothing was sent.`,
+      `This file is ${formatGibibytes(size)}; the account's plan accepts files up to ${formatGibibytes(limit)}. Nothing was sent.`,
     );
     this.name = 'TooLargeError';
   }
@@ -634,21 +635,4 @@ function problemOf(error: unknown): UploadProblem {
     return { message: 'The file changed while it was being uploaded; starting it again.', code: null, requestId: null };
   }
   return { message: error instanceof Error ? error.message : String(error), code: null, requestId: null };
-}
-
-/** Plan limits are binary gigabytes: say them the same way. */
-function gibibytes(bytes: number): string {
-  const value = bytes / 1024 ** 3;
-  return `${Number.isInteger(value) ? value : value.toFixed(2)} GiB`;
-}
-
-export function formatBytes(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
 }
