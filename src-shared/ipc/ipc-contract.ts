@@ -1,0 +1,224 @@
+import { z } from 'zod';
+import {
+  AccountSchema,
+  CreateRemoteUploadsBodySchema,
+  FileDetailSchema,
+  FileIdSchema,
+  FileSchema,
+  FileStatusSchema,
+  PLANS,
+  PaginationMetaSchema,
+  RemoteJobSchema,
+  UpdateFileBodySchema,
+} from '../api/index.js';
+import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
+import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
+import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadItem } from '../model/upload-state.js';
+
+/**
+ * The app's own contract between the core and any UI (DESIGN.md §1): one map
+ * of commands, each a request and a response schema, and one map of events.
+ * Both transports (Electron's preload and the headless WebSocket) carry exactly
+ * these, and both ends parse with these schemas: a payload that does not parse
+ * is refused with a clear error and changes nothing. Names are `namespace:verb`.
+ *
+ * A token crosses this boundary once, inward, in `account:signIn`; nothing
+ * that goes out ever holds one.
+ */
+
+// ---- shared shapes -----------------------------------------------------------------
+
+/** An error as it crosses the boundary: what a person reads, and the request id for support. */
+export const IpcErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  requestId: z.string().nullable(),
+});
+export type IpcError = z.infer<typeof IpcErrorSchema>;
+
+const AccountId = z.string().min(1);
+const ItemId = z.int().positive();
+const JobId = z.uuid();
+const PauseHours = z.union([z.literal(2), z.literal(8), z.literal(24)]).nullable();
+
+/** A signed-in account as the UI sees it (never its token). */
+export const AccountViewSchema = z.object({
+  id: AccountId,
+  baseUrl: z.string(),
+  username: z.string().nullable(),
+  plan: z.enum(PLANS),
+  /** why the server refused the token, when it did: the queue of this account waits */
+  blocked: IpcErrorSchema.nullable(),
+  /** how the token is kept, said plainly (e.g. "a file only your user can read", "not encrypted: no keyring") */
+  tokenStorage: z.string(),
+});
+export type AccountView = z.infer<typeof AccountViewSchema>;
+
+/**
+ * An upload as the UI sees it: the file password never leaves the core (the
+ * schema drops it even from a raw item), only whether one will be set.
+ */
+export const UploadItemViewSchema = UploadItemSchema.omit({ metadata: true, fingerprint: true }).extend({
+  metadata: UploadMetadataSchema.omit({ password: true }).extend({ hasPassword: z.boolean().default(false) }),
+});
+export type UploadItemView = z.infer<typeof UploadItemViewSchema>;
+
+export function toUploadItemView(item: UploadItem): UploadItemView {
+  const { password, ...metadata } = item.metadata;
+  return UploadItemViewSchema.parse({ ...item, metadata: { ...metadata, hasPassword: Boolean(password) } });
+}
+
+/** The request budget of an account, for the rate-limit indicator. */
+export const RateLimitViewSchema = z.object({
+  accountId: AccountId,
+  limit: z.int().nullable(),
+  remaining: z.int().nullable(),
+  /** 0 when open; counts down while a Retry-After or an API switch holds requests */
+  gateOpensInMs: z.int().min(0),
+  gateReason: z.enum(['rate-limited', 'api-disabled']).nullable(),
+});
+export type RateLimitView = z.infer<typeof RateLimitViewSchema>;
+
+export const QueueStatusSchema = z.object({
+  /** null when running; epoch ms, or null with `paused: true` for "until resumed" */
+  pausedUntil: z.number().nullable(),
+  paused: z.boolean(),
+  active: z.int().min(0),
+  bandwidthBytesPerSecond: z.int().positive().nullable(),
+});
+export type QueueStatus = z.infer<typeof QueueStatusSchema>;
+
+export const NotificationSchema = z.object({
+  id: z.int().positive(),
+  kind: NotificationKindSchema,
+  title: z.string(),
+  body: z.string(),
+  /** epoch ms */
+  at: z.number(),
+  /** the file page it is about, opened on click */
+  link: z.url().nullable(),
+  requestId: z.string().nullable(),
+});
+export type Notification = z.infer<typeof NotificationSchema>;
+
+const FilePage = z.object({ data: z.array(FileSchema), meta: PaginationMetaSchema.nullable() });
+const JobPage = z.object({ data: z.array(RemoteJobSchema), meta: PaginationMetaSchema.nullable() });
+const Ok = z.object({ ok: z.literal(true) });
+const FileRef = z.object({ accountId: AccountId, fileId: FileIdSchema });
+const JobRef = z.object({ accountId: AccountId, jobId: JobId });
+
+function command<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) {
+  return { request, response };
+}
+
+// ---- commands ----------------------------------------------------------------------
+
+export const IPC_COMMANDS = {
+  'account:signIn': command(
+    z.object({ baseUrl: z.string().min(1), token: z.string().min(1), plan: z.enum(PLANS).optional() }),
+    AccountViewSchema,
+  ),
+  'account:signOut': command(z.object({ accountId: AccountId }), Ok),
+  'account:list': command(z.object({}), z.array(AccountViewSchema)),
+  /** GET /account of one account (interactive priority) */
+  'account:summary': command(z.object({ accountId: AccountId }), AccountSchema),
+  /** starts the bundled reference server on 127.0.0.1 and signs in to it */
+  'account:startDemo': command(z.object({}), AccountViewSchema),
+
+  'folders:list': command(z.object({}), z.array(WatchedFolderSchema)),
+  'folders:add': command(
+    z.object({ accountId: AccountId, path: z.string().min(1), options: FolderOptionsSchema.optional() }),
+    WatchedFolderSchema,
+  ),
+  'folders:update': command(z.object({ id: ItemId, options: FolderOptionsSchema }), WatchedFolderSchema),
+  'folders:remove': command(z.object({ id: ItemId }), Ok),
+
+  /** files or folders dropped on the window */
+  'uploads:addPaths': command(
+    z.object({ accountId: AccountId, paths: z.array(z.string().min(1)).min(1), visibility: z.boolean().optional() }),
+    z.array(UploadItemViewSchema),
+  ),
+  'uploads:list': command(
+    z.object({ offset: z.int().min(0).default(0), limit: z.int().min(1).max(10_000).default(500) }),
+    z.object({ items: z.array(UploadItemViewSchema), total: z.int().min(0) }),
+  ),
+  'uploads:status': command(z.object({}), QueueStatusSchema),
+  'uploads:pauseAll': command(z.object({ hours: PauseHours }), QueueStatusSchema),
+  'uploads:resumeAll': command(z.object({}), QueueStatusSchema),
+  'uploads:pause': command(z.object({ id: ItemId, hours: PauseHours.optional() }), UploadItemViewSchema),
+  'uploads:resume': command(z.object({ id: ItemId }), UploadItemViewSchema),
+  'uploads:cancel': command(z.object({ id: ItemId }), UploadItemViewSchema),
+  'uploads:retry': command(z.object({ id: ItemId }), UploadItemViewSchema),
+  'uploads:clearFinished': command(z.object({}), z.object({ removed: z.int().min(0) })),
+  /** shows the local file in the system's file manager */
+  'uploads:reveal': command(z.object({ id: ItemId }), Ok),
+
+  'files:list': command(
+    z.object({
+      accountId: AccountId,
+      search: z.string().max(255).optional(),
+      page: z.int().min(1).optional(),
+      perPage: z.union([z.literal(25), z.literal(50), z.literal(100)]).optional(),
+    }),
+    FilePage,
+  ),
+  'files:get': command(FileRef, FileDetailSchema),
+  'files:status': command(FileRef, FileStatusSchema),
+  'files:update': command(FileRef.extend({ changes: UpdateFileBodySchema }), FileDetailSchema),
+  'files:delete': command(FileRef, Ok),
+  'files:copyLink': command(FileRef.extend({ kind: z.enum(['page', 'watch', 'embed']) }), z.object({ url: z.url() })),
+  'files:open': command(FileRef.extend({ kind: z.enum(['page', 'watch']) }), Ok),
+
+  'imports:create': command(
+    z.object({ accountId: AccountId, body: CreateRemoteUploadsBodySchema }),
+    z.array(RemoteJobSchema),
+  ),
+  'imports:list': command(z.object({ accountId: AccountId, page: z.int().min(1).optional() }), JobPage),
+  'imports:cancel': command(JobRef, RemoteJobSchema),
+  'imports:retry': command(JobRef, RemoteJobSchema),
+
+  'settings:get': command(z.object({}), SettingsSchema),
+  'settings:update': command(SettingsChangeSchema, SettingsSchema),
+
+  'notifications:list': command(z.object({}), z.array(NotificationSchema)),
+  'notifications:clear': command(z.object({}), Ok),
+
+  'app:rateLimits': command(z.object({}), z.array(RateLimitViewSchema)),
+  /** a JSON report for a support request: versions, settings, queue counts, recent errors; never a token */
+  'app:diagnostics': command(z.object({}), z.object({ fileName: z.string(), json: z.string() })),
+  'app:info': command(
+    z.object({}),
+    z.object({ version: z.string(), shell: z.enum(['electron', 'headless']), dataDir: z.string() }),
+  ),
+} as const;
+
+export type IpcCommandName = keyof typeof IPC_COMMANDS;
+export type IpcRequest<N extends IpcCommandName> = z.input<(typeof IPC_COMMANDS)[N]['request']>;
+export type IpcResponse<N extends IpcCommandName> = z.output<(typeof IPC_COMMANDS)[N]['response']>;
+
+// ---- events ------------------------------------------------------------------------
+
+export const IPC_EVENTS = {
+  'account:changed': z.array(AccountViewSchema),
+  'folders:changed': z.array(WatchedFolderSchema),
+  /** an item was added or changed state */
+  'uploads:itemChanged': UploadItemViewSchema,
+  /** bytes moved; at most 10 per second in all */
+  'uploads:progress': z.array(z.object({ id: ItemId, state: UploadStateSchema })),
+  'uploads:statusChanged': QueueStatusSchema,
+  'imports:changed': z.object({ accountId: AccountId, jobs: z.array(RemoteJobSchema) }),
+  'notifications:added': NotificationSchema,
+  'app:rateLimitChanged': RateLimitViewSchema,
+} as const;
+
+export type IpcEventName = keyof typeof IPC_EVENTS;
+export type IpcEventPayload<N extends IpcEventName> = z.output<(typeof IPC_EVENTS)[N]>;
+
+/** The result of a command as it crosses a transport. */
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+/** What the renderer talks to: one function per command, one subscription per event. */
+export interface MediaSyncBridge {
+  invoke<N extends IpcCommandName>(name: N, request: IpcRequest<N>): Promise<IpcResponse<N>>;
+  on<N extends IpcEventName>(name: N, listener: (payload: IpcEventPayload<N>) => void): () => void;
+}

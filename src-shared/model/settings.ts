@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { API_LIMITS } from '../api/limits.js';
+
+/** The kinds of notification a person can turn off one by one. */
+export const NOTIFICATION_KINDS = [
+  'uploadsDone',
+  'uploadFailed',
+  'importCompleted',
+  'importFailed',
+  'accountProblem',
+] as const;
+export const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
+export type NotificationKind = z.infer<typeof NotificationKindSchema>;
+
+const NotificationSwitchesSchema = z.object(
+  Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, z.boolean()])) as Record<NotificationKind, z.ZodBoolean>,
+);
+
+/** Each setting's rule, without defaults: what a change may contain. */
+const FIELDS = {
+  /** upload requests in flight across all files */
+  concurrency: z.int().min(1).max(6),
+  /** bytes per second for all uploads together; null for no limit */
+  bandwidthBytesPerSecond: z.int().positive().nullable(),
+  chunkSizeBytes: z.int().min(1_000_000).max(API_LIMITS.chunkSizeBytes),
+  notifications: NotificationSwitchesSchema,
+  launchAtLogin: z.boolean(),
+  /** an http(s) proxy for API traffic; null for a direct connection */
+  proxyUrl: z.url({ protocol: /^https?$/ }).nullable(),
+};
+
+/**
+ * App settings, one schema for both shells (electron-store on the desktop,
+ * conf headless). Every field has a default, so an empty or older file parses.
+ */
+export const SettingsSchema = z.object({
+  concurrency: FIELDS.concurrency.default(3),
+  bandwidthBytesPerSecond: FIELDS.bandwidthBytesPerSecond.default(null),
+  chunkSizeBytes: FIELDS.chunkSizeBytes.default(API_LIMITS.chunkSizeBytes),
+  notifications: NotificationSwitchesSchema.partial()
+    .transform((given) => ({ ...Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, true])), ...given }))
+    .pipe(NotificationSwitchesSchema)
+    .prefault({}),
+  launchAtLogin: FIELDS.launchAtLogin.default(false),
+  proxyUrl: FIELDS.proxyUrl.default(null),
+});
+export type Settings = z.output<typeof SettingsSchema>;
+
+/** A change to the settings: only the fields given, each checked; notification switches one by one. */
+export const SettingsChangeSchema = z
+  .object({ ...FIELDS, notifications: NotificationSwitchesSchema.partial() })
+  .partial();
+export type SettingsChange = z.infer<typeof SettingsChangeSchema>;
+
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
