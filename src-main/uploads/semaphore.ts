@@ -1,10 +1,22 @@
 /** At most `capacity` holders at once; waiters are served first come, first served. */
 export class Semaphore {
   private available: number;
+  private capacity: number;
   private readonly waiters: Array<{ grant: () => void; signal: AbortSignal | undefined }> = [];
 
   constructor(capacity: number) {
+    this.capacity = capacity;
     this.available = capacity;
+  }
+
+  /** Changes the capacity now; holders above a lowered capacity keep their slot until they release it. */
+  setCapacity(capacity: number): void {
+    this.available += capacity - this.capacity;
+    this.capacity = capacity;
+    while (this.available > 0 && this.waiters.length > 0) {
+      this.available--;
+      this.waiters.shift()!.grant();
+    }
   }
 
   /** Resolves with a release function; rejects with the signal's reason if aborted while waiting. */
@@ -36,6 +48,11 @@ export class Semaphore {
     return () => {
       if (released) return;
       released = true;
+      // below zero after a lowered capacity: this slot is gone, not handed on
+      if (this.available < 0) {
+        this.available++;
+        return;
+      }
       const next = this.waiters.shift();
       if (next) next.grant();
       else this.available++;

@@ -87,9 +87,9 @@ const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
 export class UploadQueue {
   private readonly clock: Clock;
   private readonly random: () => number;
-  private readonly chunkSize: number;
+  private chunkSize: number;
   private readonly chunksPerFile: number;
-  private readonly concurrency: number;
+  private concurrency: number;
   private readonly slots: Semaphore;
   private readonly workers = new Map<number, { controller: AbortController; done: Promise<void> }>();
   private readonly progress = new Map<number, UploadState>();
@@ -220,6 +220,18 @@ export class UploadQueue {
 
   clearFinished(): number {
     return this.options.store.clearFinished();
+  }
+
+  /** Upload requests in flight across all files, from now on. */
+  setConcurrency(concurrency: number): void {
+    this.concurrency = concurrency;
+    this.slots.setCapacity(concurrency);
+    this.pump();
+  }
+
+  /** The chunk size of uploads queued from now on; queued ones keep theirs, so their chunks still line up. */
+  setChunkSize(bytes: number): void {
+    this.chunkSize = bytes;
   }
 
   /** Looks for runnable items again: call when an account's token was replaced or its gate reopened. */

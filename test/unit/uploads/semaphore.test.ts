@@ -89,3 +89,27 @@ describe('Semaphore', () => {
     expect(granted).toEqual(['a']);
   });
 });
+
+describe('Semaphore capacity changes', () => {
+  it('grants waiters at once when raised, and shrinks as holders release when lowered', async () => {
+    const semaphore = new Semaphore(1);
+    const first = await semaphore.acquire();
+    const granted: string[] = [];
+    const second = semaphore.acquire().then((release) => (granted.push('second'), release));
+    const third = semaphore.acquire().then((release) => (granted.push('third'), release));
+    semaphore.setCapacity(3);
+    const [releaseSecond, releaseThird] = await Promise.all([second, third]);
+    expect(granted).toEqual(['second', 'third']);
+
+    semaphore.setCapacity(1);
+    first();
+    releaseSecond();
+    let fourthGranted = false;
+    const fourth = semaphore.acquire().then((release) => ((fourthGranted = true), release));
+    await Promise.resolve();
+    expect(fourthGranted).toBe(false);
+    releaseThird();
+    (await fourth)();
+    expect(fourthGranted).toBe(true);
+  });
+});
