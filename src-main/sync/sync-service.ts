@@ -83,6 +83,17 @@ export class SyncService {
     return folder;
   }
 
+  /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */
+  async updateFolder(id: number, input: FolderOptionsInput): Promise<WatchedFolder> {
+    const folder = this.options.folders.get(id);
+    if (!folder) throw new Error(`There is no watched folder #${id}.`);
+    await this.unwatch(id);
+    this.options.folders.update(id, FolderOptionsSchema.parse(input));
+    const updated = this.options.folders.get(id)!;
+    await this.watch(updated);
+    return updated;
+  }
+
   async removeFolder(id: number): Promise<void> {
     await this.unwatch(id);
     this.options.folders.remove(id);

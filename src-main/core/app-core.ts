@@ -1,0 +1,405 @@
+import { basename } from 'node:path';
+import { z } from 'zod';
+import {
+  IPC_COMMANDS,
+  IPC_EVENTS,
+  toUploadItemView,
+  type AccountView,
+  type IpcCommandName,
+  type IpcError,
+  type IpcEventName,
+  type IpcEventPayload,
+  type IpcResponse,
+  type IpcResult,
+  type QueueStatus,
+  type RateLimitView,
+} from '../../src-shared/ipc/ipc-contract.js';
+import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
+import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
+import { ApiError } from '../api-client/api-error.js';
+import type { MediaApiClient } from '../api-client/media-api-client.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import { Emitter, type Disposable } from '../common/disposable.js';
+import type { Engine } from './engine.js';
+import { NotificationCenter } from './notification-center.js';
+import type { DemoServerStarter, SettingsStore, ShellPorts } from './ports.js';
+
+export interface AppCoreOptions {
+  engine: Engine;
+  settings: SettingsStore;
+  shell: ShellPorts;
+  info: { version: string; shell: 'electron' | 'headless'; dataDir: string };
+  tokenStorage: string;
+  startDemo?: DemoServerStarter;
+  clock?: Clock;
+  /** successes within this window are one notification (5 s) */
+  notificationMergeMs?: number;
+}
+
+export interface CoreEvent<N extends IpcEventName = IpcEventName> {
+  name: N;
+  payload: IpcEventPayload<N>;
+}
+
+type Handlers = {
+  [N in IpcCommandName]: (request: z.output<(typeof IPC_COMMANDS)[N]['request']>) => Promise<IpcResponse<N>>;
+};
+
+/** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
+const PROGRESS_EVERY_MS = 100;
+
+/**
+ * The application behind every UI (DESIGN.md §1): implements each command
+ * of the ipc contract on the engine's services and emits the contract's
+ * events. Every request is parsed with its schema before anything happens,
+ * and every response and event is parsed on the way out, so nothing the
+ * contract does not allow (a token, a file password) can leave.
+ */
+export class AppCore {
+  readonly notifications: NotificationCenter;
+  private readonly engine: Engine;
+  private readonly clock: Clock;
+  private settingsValue: Settings;
+  private readonly emitter = new Emitter<CoreEvent>();
+  private readonly subscriptions: Disposable[] = [];
+  private readonly progress = new Map<number, UploadState>();
+  private progressTimer: AbortController | null = null;
+  private readonly handlers: Handlers;
+  /** every contract event, already parsed */
+  readonly onDidEmit = this.emitter.event;
+
+  constructor(private readonly options: AppCoreOptions) {
+    this.engine = options.engine;
+    this.clock = options.clock ?? systemClock;
+    this.settingsValue = SettingsSchema.safeParse(options.settings.read()).data ?? SettingsSchema.parse({});
+    this.notifications = new NotificationCenter({
+      clock: this.clock,
+      isEnabled: (kind) => this.settingsValue.notifications[kind],
+      mergeMs: options.notificationMergeMs,
+    });
+    this.applySettings();
+    this.handlers = this.createHandlers();
+    this.watchEngine();
+  }
+
+  /** Starts the queue and folder sync. */
+  async start(): Promise<void> {
+    this.engine.queue.start();
+    await this.engine.sync.start();
+  }
+
+  /**
+   * Runs one command from a transport: `raw` is whatever arrived. Never
+   * throws; a malformed request changes nothing and gets a VALIDATION_ERROR.
+   */
+  async handle(name: string, raw: unknown): Promise<IpcResult<unknown>> {
+    if (!Object.hasOwn(IPC_COMMANDS, name)) {
+      return failure({ code: 'UNKNOWN_COMMAND', message: `There is no command "${name}".`, requestId: null });
+    }
+    const command = IPC_COMMANDS[name as IpcCommandName];
+    const request = command.request.safeParse(raw ?? {});
+    if (!request.success) {
+      const message = `Invalid request for ${name}: ${z.prettifyError(request.error).replace(/\n/g, ' ')}`;
+      return failure({ code: 'VALIDATION_ERROR', message, requestId: null });
+    }
+    try {
+      const handler = this.handlers[name as IpcCommandName] as (request: unknown) => Promise<unknown>;
+      return { ok: true, value: command.response.parse(await handler(request.data)) };
+    } catch (error) {
+      return failure(toIpcError(error));
+    }
+  }
+
+  async dispose(): Promise<void> {
+    this.progressTimer?.abort();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.notifications.flush();
+    this.notifications.dispose();
+    this.emitter.dispose();
+  }
+
+  private emit<N extends IpcEventName>(name: N, payload: unknown): void {
+    this.emitter.fire({ name, payload: IPC_EVENTS[name].parse(payload) as IpcEventPayload<N> });
+  }
+
+  private client(accountId: string): MediaApiClient {
+    const client = this.engine.client(accountId);
+    if (!client) throw new CoreError('NOT_SIGNED_IN', 'This account is not signed in. Sign in again with a token.');
+    return client;
+  }
+
+  private accountViews(): AccountView[] {
+    return this.engine.accounts.list().map((account) => {
+      const blocked = this.engine.client(account.id)?.scheduler.state().blocked ?? null;
+      return {
+        id: account.id,
+        baseUrl: account.baseUrl,
+        username: account.username,
+        plan: account.plan,
+        blocked: blocked && { code: blocked.code, message: blocked.message, requestId: blocked.requestId },
+        tokenStorage: this.options.tokenStorage,
+      };
+    });
+  }
+
+  private queueStatus(): QueueStatus {
+    const status = this.engine.queue.status();
+    return {
+      paused: status.pausedUntil !== null,
+      pausedUntil: status.pausedUntil !== null && Number.isFinite(status.pausedUntil) ? status.pausedUntil : null,
+      active: status.active,
+      bandwidthBytesPerSecond: this.engine.limiter.limit,
+    };
+  }
+
+  private rateLimits(): RateLimitView[] {
+    return this.engine.accounts.list().flatMap((account) => {
+      const state = this.engine.client(account.id)?.scheduler.state();
+      if (!state) return [];
+      const { limit, remaining, gateOpensInMs, gateReason } = state;
+      return [{ accountId: account.id, limit, remaining, gateOpensInMs, gateReason }];
+    });
+  }
+
+  private item(id: number): UploadItem {
+    const item = this.engine.queue.get(id);
+    if (!item) throw new CoreError('NOT_FOUND', `There is no upload #${id}.`);
+    return item;
+  }
+
+  private hoursFromNow(hours: number | null | undefined): number | null {
+    return hours ? this.clock.wall() + hours * 3_600_000 : null;
+  }
+
+  private applySettings(): void {
+    const settings = this.settingsValue;
+    this.engine.limiter.setLimit(settings.bandwidthBytesPerSecond);
+    this.engine.queue.setConcurrency(settings.concurrency);
+    this.engine.queue.setChunkSize(settings.chunkSizeBytes);
+  }
+
+  private createHandlers(): Handlers {
+    const engine = this.engine;
+    const queue = engine.queue;
+    const ok = { ok: true as const };
+    return {
+      'account:signIn': async ({ baseUrl, token, plan }) => {
+        const { account } = await engine.signIn(baseUrl, token, plan);
+        this.emit('account:changed', this.accountViews());
+        return this.accountViews().find((view) => view.id === account.id)!;
+      },
+      'account:signOut': async ({ accountId }) => {
+        await engine.signOut(accountId);
+        this.emit('account:changed', this.accountViews());
+        return ok;
+      },
+      'account:list': async () => this.accountViews(),
+      'account:summary': async ({ accountId }) => this.client(accountId).getAccount(),
+      'account:startDemo': async () => {
+        if (!this.options.startDemo) throw new CoreError('UNAVAILABLE', 'The local demo server is not available here.');
+        const { baseUrl, token } = await this.options.startDemo();
+        return this.handlers['account:signIn']({ baseUrl, token });
+      },
+
+      'folders:list': async () => engine.folders.list(),
+      'folders:add': async ({ accountId, path, options }) => {
+        this.client(accountId);
+        const folder = await engine.sync.addFolder(accountId, path, options);
+        this.emit('folders:changed', engine.folders.list());
+        return folder;
+      },
+      'folders:update': async ({ id, options }) => {
+        const folder = await engine.sync.updateFolder(id, options);
+        this.emit('folders:changed', engine.folders.list());
+        return folder;
+      },
+      'folders:remove': async ({ id }) => {
+        await engine.sync.removeFolder(id);
+        this.emit('folders:changed', engine.folders.list());
+        return ok;
+      },
+
+      'uploads:addPaths': async ({ accountId, paths, visibility }) => {
+        this.client(accountId);
+        const items: UploadItem[] = [];
+        for (const path of paths) {
+          const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null });
+          items.push(item);
+        }
+        return items.map(toUploadItemView);
+      },
+      'uploads:list': async ({ offset, limit }) => {
+        const all = queue.list();
+        return { items: all.slice(offset, offset + limit).map(toUploadItemView), total: all.length };
+      },
+      'uploads:status': async () => this.queueStatus(),
+      'uploads:pauseAll': async ({ hours }) => {
+        await queue.pauseAll(this.hoursFromNow(hours));
+        return this.queueStatus();
+      },
+      'uploads:resumeAll': async () => {
+        queue.resumeAll();
+        return this.queueStatus();
+      },
+      'uploads:pause': async ({ id, hours }) =>
+        toUploadItemView((await queue.pause(id, this.hoursFromNow(hours))) ?? this.item(id)),
+      'uploads:resume': async ({ id }) => toUploadItemView((await queue.resume(id)) ?? this.item(id)),
+      'uploads:cancel': async ({ id }) => toUploadItemView((await queue.cancel(id)) ?? this.item(id)),
+      'uploads:retry': async ({ id }) => toUploadItemView((await queue.retry(id)) ?? this.item(id)),
+      'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
+      'uploads:reveal': async ({ id }) => {
+        await this.options.shell.revealPath(this.item(id).path);
+        return ok;
+      },
+
+      'files:list': async ({ accountId, search, page, perPage }) =>
+        this.client(accountId).listFiles({ search, page, per_page: perPage }),
+      'files:get': async ({ accountId, fileId }) => this.client(accountId).getFile(fileId),
+      'files:status': async ({ accountId, fileId }) => this.client(accountId).getFileStatus(fileId),
+      'files:update': async ({ accountId, fileId, changes }) => {
+        const client = this.client(accountId);
+        await client.updateFile(fileId, changes);
+        return client.getFile(fileId);
+      },
+      'files:delete': async ({ accountId, fileId }) => {
+        await this.client(accountId).deleteFile(fileId);
+        return ok;
+      },
+      'files:copyLink': async ({ accountId, fileId, kind }) => {
+        const url = (await this.client(accountId).getFile(fileId)).urls[kind];
+        await this.options.shell.writeClipboard(url);
+        return { url };
+      },
+      'files:open': async ({ accountId, fileId, kind }) => {
+        const url = (await this.client(accountId).getFile(fileId)).urls[kind];
+        if (!/^https?:\/\//.test(url)) throw new CoreError('UNSAFE_LINK', 'Only http(s) links are opened.');
+        await this.options.shell.openExternal(url);
+        return ok;
+      },
+
+      'imports:create': async ({ accountId, body }) => this.client(accountId).createRemoteUploads(body),
+      'imports:list': async ({ accountId, page }) => this.client(accountId).listRemoteUploads({ page }),
+      'imports:cancel': async ({ accountId, jobId }) => {
+        const client = this.client(accountId);
+        return (await client.cancelRemoteUpload(jobId)) ?? client.getRemoteUpload(jobId);
+      },
+      'imports:retry': async ({ accountId, jobId }) => {
+        const client = this.client(accountId);
+        return (await client.retryRemoteUpload(jobId)) ?? client.getRemoteUpload(jobId);
+      },
+
+      'settings:get': async () => this.settingsValue,
+      'settings:update': async (change) => {
+        const previous = this.settingsValue;
+        this.settingsValue = SettingsSchema.parse({
+          ...previous,
+          ...change,
+          notifications: { ...previous.notifications, ...change.notifications },
+        });
+        this.options.settings.write(this.settingsValue);
+        this.applySettings();
+        if (change.launchAtLogin !== undefined && change.launchAtLogin !== previous.launchAtLogin) {
+          await this.options.shell.setLaunchAtLogin(change.launchAtLogin);
+        }
+        this.emit('uploads:statusChanged', this.queueStatus());
+        return this.settingsValue;
+      },
+
+      'notifications:list': async () => this.notifications.list(),
+      'notifications:clear': async () => {
+        this.notifications.clear();
+        return ok;
+      },
+
+      'app:rateLimits': async () => this.rateLimits(),
+      'app:diagnostics': async () => {
+        const items = queue.list();
+        const counts: Record<string, number> = {};
+        for (const item of items) counts[item.state.kind] = (counts[item.state.kind] ?? 0) + 1;
+        const report = {
+          createdAt: new Date(this.clock.wall()).toISOString(),
+          app: this.options.info,
+          node: process.version,
+          platform: `${process.platform} ${process.arch}`,
+          settings: this.settingsValue,
+          accounts: this.accountViews(),
+          folders: engine.folders.list().map((f) => ({ id: f.id, path: f.path, options: f.options })),
+          queue: { status: this.queueStatus(), counts },
+          failures: items
+            .flatMap((item) => (item.state.kind === 'failed' ? [{ file: item.fileName, ...item.state.reason }] : []))
+            .slice(-50),
+          rateLimits: this.rateLimits(),
+          notifications: this.notifications.list().slice(0, 50),
+        };
+        const stamp = report.createdAt.replace(/[:.]/g, '-');
+        return { fileName: `media-sync-diagnostics-${stamp}.json`, json: JSON.stringify(report, null, 2) };
+      },
+      'app:info': async () => this.options.info,
+    };
+  }
+
+  /** Turns engine happenings into contract events and notifications. */
+  private watchEngine(): void {
+    const queue = this.engine.queue;
+    this.subscriptions.push(
+      queue.onDidChangeItem((item) => {
+        this.progress.delete(item.id);
+        this.emit('uploads:itemChanged', toUploadItemView(item));
+        if (item.state.kind === 'failed') {
+          this.notifications.uploadFailed(basename(item.path), item.state.reason.message, item.state.reason.requestId);
+        }
+      }),
+      queue.onDidUpload(({ item, file }) => this.notifications.uploaded(item.fileName, file?.urls.page ?? null)),
+      queue.onDidProgress(({ id, state }) => {
+        this.progress.set(id, state);
+        this.scheduleProgress();
+      }),
+      queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
+      this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
+    );
+  }
+
+  private scheduleProgress(): void {
+    if (this.progressTimer) return;
+    const timer = new AbortController();
+    this.progressTimer = timer;
+    this.clock.sleep(PROGRESS_EVERY_MS, timer.signal).then(
+      () => {
+        this.progressTimer = null;
+        const batch = [...this.progress].map(([id, state]) => ({ id, state }));
+        this.progress.clear();
+        if (batch.length > 0) this.emit('uploads:progress', batch);
+      },
+      () => undefined,
+    );
+  }
+}
+
+/** An error AppCore raises itself, with a code the UI can act on. */
+export class CoreError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CoreError';
+  }
+}
+
+function failure(error: IpcError): IpcResult<never> {
+  return { ok: false, error };
+}
+
+/** What crosses the boundary for a failure: message and request id, never a stack or a token. */
+export function toIpcError(error: unknown): IpcError {
+  if (error instanceof ApiError) return { code: error.code, message: error.message, requestId: error.requestId };
+  if (error instanceof CoreError) return { code: error.code, message: error.message, requestId: null };
+  if (error instanceof z.ZodError) {
+    return {
+      code: 'INTERNAL_ERROR',
+      message: 'Media Sync produced an answer it does not allow itself to send.',
+      requestId: null,
+    };
+  }
+  return { code: 'FAILED', message: error instanceof Error ? error.message : String(error), requestId: null };
+}

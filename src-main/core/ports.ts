@@ -1,0 +1,37 @@
+import type { Settings } from '../../src-shared/model/settings.js';
+
+/**
+ * What AppCore needs from the shell it runs in (DESIGN.md §1): the desktop
+ * app implements these with Electron, the headless daemon with files and the
+ * browser page. AppCore knows nothing else of either.
+ */
+export interface SettingsStore {
+  /** what was saved, unparsed: AppCore parses it and falls back to defaults */
+  read(): unknown;
+  write(settings: Settings): void;
+}
+
+export interface ShellPorts {
+  /** opens an http(s) link in the person's browser */
+  openExternal(url: string): Promise<void>;
+  /** shows a local file in the system's file manager */
+  revealPath(path: string): Promise<void>;
+  writeClipboard(text: string): Promise<void>;
+  setLaunchAtLogin(enabled: boolean): Promise<void>;
+}
+
+/** The bundled reference server, started on demand for "Try it locally". */
+export type DemoServerStarter = () => Promise<{ baseUrl: string; token: string }>;
+
+/** An in-memory SettingsStore, for tests and for a first run before anything is saved. */
+export class MemorySettingsStore implements SettingsStore {
+  private saved: unknown = {};
+
+  read(): unknown {
+    return this.saved;
+  }
+
+  write(settings: Settings): void {
+    this.saved = structuredClone(settings);
+  }
+}

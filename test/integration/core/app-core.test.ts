@@ -1,0 +1,175 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
+import { Engine } from '../../../src-main/core/engine.js';
+import { MemorySettingsStore } from '../../../src-main/core/ports.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { tempDir } from '../../helpers/engine-fixture.js';
+
+describe('AppCore against the reference server', () => {
+  let server: TestServer;
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  let watched: Awaited<ReturnType<typeof tempDir>>;
+  let engine: Engine;
+  let core: AppCore;
+  let events: CoreEvent[];
+  const opened: string[] = [];
+  const clipboard: string[] = [];
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    data = await tempDir('media-sync-core-');
+    watched = await tempDir('media-sync-core-watched-');
+    engine = await Engine.open({ dataDir: data.path, settleMs: 300 });
+    core = new AppCore({
+      engine,
+      settings: new MemorySettingsStore(),
+      shell: {
+        openExternal: async (url) => void opened.push(url),
+        revealPath: async () => undefined,
+        writeClipboard: async (text) => void clipboard.push(text),
+        setLaunchAtLogin: async () => undefined,
+      },
+      info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
+      tokenStorage: 'a file only your user can read (0600)',
+      notificationMergeMs: 200,
+    });
+    events = [];
+    core.onDidEmit((event) => events.push(event));
+    await core.start();
+  });
+
+  afterEach(async () => {
+    await core.dispose();
+    await engine.close();
+    await server.close();
+    await data.remove();
+    await watched.remove();
+  });
+
+  const call = (name: string, request: unknown = {}) => core.handle(name, request);
+
+  async function signIn() {
+    const result = await call('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    if (!result.ok) throw new Error(result.error.message);
+    return result.value as { id: string };
+  }
+
+  it("signs in with a token and never hands it back; a bad token gets the server's reason and request id", async () => {
+    const bad = await call('account:signIn', { baseUrl: server.baseUrl, token: 'mfs_wrong' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'UNAUTHENTICATED', message: 'Unauthenticated.' } });
+    expect(bad.ok ? null : bad.error.requestId).toMatch(/^[0-9a-f-]{36}$/);
+
+    const account = await signIn();
+    expect(account).toEqual({
+      id: account.id,
+      baseUrl: server.baseUrl,
+      username: 'demo',
+      plan: 'free',
+      blocked: null,
+      tokenStorage: 'a file only your user can read (0600)',
+    });
+    expect(await call('account:summary', { accountId: account.id })).toMatchObject({
+      ok: true,
+      value: { username: 'demo', files: 0 },
+    });
+  });
+
+  it('refuses malformed and unknown commands with a clear error, changing nothing', async () => {
+    const account = await signIn();
+    expect(await call('folders:add', { accountId: account.id })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('Invalid request for folders:add') },
+    });
+    expect(await call('uploads:pauseAll', { hours: 5 })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+    expect(await call('files:delete', { accountId: account.id, fileId: 'a/../b' })).toMatchObject({ ok: false });
+    expect(await call('shell:exec', { command: 'rm -rf /' })).toMatchObject({
+      ok: false,
+      error: { code: 'UNKNOWN_COMMAND' },
+    });
+    expect(await call('folders:list')).toEqual({ ok: true, value: [] });
+    expect(await call('uploads:status')).toMatchObject({ ok: true, value: { paused: false } });
+  });
+
+  it('a file dropped into a watched folder goes from queued to done in the events, with one merged notification', async () => {
+    const account = await signIn();
+    const added = await call('folders:add', {
+      accountId: account.id,
+      path: watched.path,
+      options: { visibility: 'public' },
+    });
+    expect(added).toMatchObject({ ok: true, value: { path: watched.path, options: { visibility: 'public' } } });
+    await writeFile(join(watched.path, 'clip.mp4'), 'a small clip');
+    await waitFor(() => events.find((e) => e.name === 'notifications:added'), 15_000, 'the notification');
+
+    const kinds = events
+      .filter((e) => e.name === 'uploads:itemChanged')
+      .map((e) => (e.payload as { state: { kind: string } }).state.kind);
+    expect(kinds).toEqual(['queued', 'uploading', 'finalizing', 'done']);
+    const notification = events.find((e) => e.name === 'notifications:added')!.payload as {
+      title: string;
+      link: string;
+    };
+    expect(notification).toMatchObject({ title: 'Uploaded', body: 'clip.mp4', kind: 'uploadsDone' });
+    expect(notification.link).toMatch(new RegExp(`^${server.fileHost}/[A-Za-z0-9_-]+/file$`));
+
+    const files = await call('files:list', { accountId: account.id, perPage: 25 });
+    const file = (files.ok ? (files.value as { data: { id: string; visibility: string }[] }).data : [])[0]!;
+    expect(file.visibility).toBe('public');
+    expect(await call('files:copyLink', { accountId: account.id, fileId: file.id, kind: 'watch' })).toEqual({
+      ok: true,
+      value: { url: `${server.fileHost}/${file.id}/watch` },
+    });
+    expect(clipboard).toEqual([`${server.fileHost}/${file.id}/watch`]);
+    const updated = await call('files:update', {
+      accountId: account.id,
+      fileId: file.id,
+      changes: { name: 'Renamed' },
+    });
+    expect(updated).toMatchObject({ ok: true, value: { name: 'Renamed' } });
+    expect(await call('files:delete', { accountId: account.id, fileId: file.id })).toEqual({
+      ok: true,
+      value: { ok: true },
+    });
+  });
+
+  it('settings change the engine at once, and a canary token shows up in no event, setting, export or database', async () => {
+    const account = await signIn();
+    const changed = await call('settings:update', {
+      bandwidthBytesPerSecond: 5_000_000,
+      notifications: { uploadsDone: false },
+    });
+    expect(changed).toMatchObject({ ok: true, value: { bandwidthBytesPerSecond: 5_000_000, concurrency: 3 } });
+    expect(engine.limiter.limit).toBe(5_000_000);
+    expect(await call('uploads:status')).toMatchObject({ ok: true, value: { bandwidthBytesPerSecond: 5_000_000 } });
+
+    const path = join(watched.path, 'canary.mp4');
+    await writeFile(path, 'canary');
+    await call('uploads:addPaths', { accountId: account.id, paths: [path] });
+    await waitFor(
+      () =>
+        events.some((e) => e.name === 'uploads:itemChanged' && JSON.stringify(e.payload).includes('"done"'))
+          ? true
+          : undefined,
+      15_000,
+      'the upload',
+    );
+    const diagnostics = await call('app:diagnostics');
+    const settings = await call('settings:get');
+    const stored = await Promise.all(
+      (await readdir(data.path))
+        .filter((name) => name.startsWith('media-sync.db'))
+        .map((name) => readFile(join(data.path, name))),
+    );
+    const everything =
+      JSON.stringify([events, diagnostics, settings, await call('account:list')]) +
+      Buffer.concat(stored).toString('latin1');
+    expect(everything).not.toContain(server.token);
+    expect(diagnostics.ok && (diagnostics.value as { json: string }).json).toContain('"done": 1');
+  });
+});
