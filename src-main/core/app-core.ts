@@ -20,6 +20,8 @@ import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import type { RemoteJob } from '../../src-shared/api/index.js';
+import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
 import { NotificationCenter } from './notification-center.js';
 import type { DemoServerStarter, SettingsStore, ShellPorts } from './ports.js';
@@ -34,6 +36,8 @@ export interface AppCoreOptions {
   clock?: Clock;
   /** successes within this window are one notification (5 s) */
   notificationMergeMs?: number;
+  /** between two polls of a pending import (10 s) */
+  importPollMs?: number;
 }
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
@@ -57,6 +61,7 @@ const PROGRESS_EVERY_MS = 100;
  */
 export class AppCore {
   readonly notifications: NotificationCenter;
+  readonly imports: RemoteImports;
   private readonly engine: Engine;
   private readonly clock: Clock;
   private settingsValue: Settings;
@@ -77,15 +82,26 @@ export class AppCore {
       isEnabled: (kind) => this.settingsValue.notifications[kind],
       mergeMs: options.notificationMergeMs,
     });
+    this.imports = new RemoteImports({
+      clientFor: (id) => this.engine.client(id),
+      clock: this.clock,
+      pollMs: options.importPollMs,
+      onCompleted: (job, page) => this.notifications.importCompleted(job.name, page),
+      onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
+    });
     this.applySettings();
     this.handlers = this.createHandlers();
     this.watchEngine();
   }
 
-  /** Starts the queue and folder sync. */
+  /** Starts the queue, folder sync, and following imports still running from before. */
   async start(): Promise<void> {
     this.engine.queue.start();
     await this.engine.sync.start();
+    for (const account of this.engine.accounts.list()) {
+      // an account that cannot be reached now is followed once it imports again
+      this.imports.resume(account.id).catch(() => undefined);
+    }
   }
 
   /**
@@ -112,6 +128,7 @@ export class AppCore {
 
   async dispose(): Promise<void> {
     this.progressTimer?.abort();
+    this.imports.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.notifications.flush();
     this.notifications.dispose();
@@ -159,6 +176,11 @@ export class AppCore {
       const { limit, remaining, gateOpensInMs, gateReason } = state;
       return [{ accountId: account.id, limit, remaining, gateOpensInMs, gateReason }];
     });
+  }
+
+  private followed(accountId: string, jobs: RemoteJob[]): RemoteJob[] {
+    this.imports.observe(accountId, jobs);
+    return jobs;
   }
 
   private item(id: number): UploadItem {
@@ -277,15 +299,22 @@ export class AppCore {
         return ok;
       },
 
-      'imports:create': async ({ accountId, body }) => this.client(accountId).createRemoteUploads(body),
-      'imports:list': async ({ accountId, page }) => this.client(accountId).listRemoteUploads({ page }),
+      'imports:create': async ({ accountId, body }) =>
+        this.followed(accountId, await this.client(accountId).createRemoteUploads(body)),
+      'imports:list': async ({ accountId, page }) => {
+        const result = await this.client(accountId).listRemoteUploads({ page });
+        this.imports.observe(accountId, result.data);
+        return result;
+      },
       'imports:cancel': async ({ accountId, jobId }) => {
         const client = this.client(accountId);
-        return (await client.cancelRemoteUpload(jobId)) ?? client.getRemoteUpload(jobId);
+        const job = (await client.cancelRemoteUpload(jobId)) ?? (await client.getRemoteUpload(jobId));
+        return this.followed(accountId, [job])[0]!;
       },
       'imports:retry': async ({ accountId, jobId }) => {
         const client = this.client(accountId);
-        return (await client.retryRemoteUpload(jobId)) ?? client.getRemoteUpload(jobId);
+        const job = (await client.retryRemoteUpload(jobId)) ?? (await client.getRemoteUpload(jobId));
+        return this.followed(accountId, [job])[0]!;
       },
 
       'settings:get': async () => this.settingsValue,
@@ -356,6 +385,7 @@ export class AppCore {
       }),
       queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
+      this.imports.onDidChange((change) => this.emit('imports:changed', change)),
     );
   }
 

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore } from '../../../src-main/core/ports.js';
-import { waitFor } from '../../helpers/local-http-server.js';
+import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
+import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 
@@ -19,7 +20,7 @@ describe('AppCore against the reference server', () => {
   const clipboard: string[] = [];
 
   beforeEach(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ allowPrivateTargets: true, conversions: false });
     data = await tempDir('media-sync-core-');
     watched = await tempDir('media-sync-core-watched-');
     engine = await Engine.open({ dataDir: data.path, settleMs: 300 });
@@ -35,6 +36,7 @@ describe('AppCore against the reference server', () => {
       info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
       tokenStorage: 'a file only your user can read (0600)',
       notificationMergeMs: 200,
+      importPollMs: 200,
     });
     events = [];
     core.onDidEmit((event) => events.push(event));
@@ -171,5 +173,41 @@ describe('AppCore against the reference server', () => {
       Buffer.concat(stored).toString('latin1');
     expect(everything).not.toContain(server.token);
     expect(diagnostics.ok && (diagnostics.value as { json: string }).json).toContain('"done": 1');
+  });
+
+  it('follows imports with one list request per poll, notifies completed (with its link) and failed, then stops polling', async () => {
+    const source = await startLocalHttpServer();
+    source.route('/clip.mp4', serve(fakeMp4(40_000), 'video/mp4'));
+    try {
+      const account = await signIn();
+      const created = await call('imports:create', {
+        accountId: account.id,
+        body: { urls: [`${source.origin}/clip.mp4`, `${source.origin}/missing.mp4`], name: 'Clip' },
+      });
+      expect(created).toMatchObject({ ok: true, value: [{ status: 'pending' }, { status: 'pending' }] });
+      await waitFor(
+        () => (events.filter((e) => e.name === 'notifications:added').length >= 2 ? true : undefined),
+        15_000,
+        'two notifications',
+      );
+      const notes = events
+        .filter((e) => e.name === 'notifications:added')
+        .map((e) => e.payload as Record<string, unknown>);
+      const completed = notes.find((n) => n.kind === 'importCompleted')!;
+      const failed = notes.find((n) => n.kind === 'importFailed')!;
+      expect(completed).toMatchObject({ title: 'Import completed', body: 'Clip' });
+      expect(completed.link).toMatch(new RegExp(`^${server.fileHost}/[A-Za-z0-9_-]+/file$`));
+      expect(failed).toMatchObject({ title: 'Import failed: Clip', body: expect.stringMatching(/404/) });
+
+      // all final: no more list requests
+      const lists = () =>
+        server.server.requestLog.entries().filter((r) => r.path === '/api/v1/remote-uploads' && r.method === 'GET');
+      const settled = lists().length;
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(lists().length).toBe(settled);
+      expect(events.some((e) => e.name === 'imports:changed')).toBe(true);
+    } finally {
+      await source.close();
+    }
   });
 });
