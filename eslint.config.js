@@ -60,10 +60,19 @@ const boundaries = [
             ELECTRON,
             SHELLS,
             layer('src-renderer', 'src-main talks to the UI through the ipc contract only.'),
+            layer(
+              'src-server',
+              'Only src-main/core/demo-server.ts starts the reference server; the rest talks HTTP to it.',
+            ),
           ],
         },
       ],
     },
+  },
+  {
+    // "Try it locally": the one place the app starts the bundled reference server in-process
+    files: ['src-main/core/demo-server.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [ELECTRON, SHELLS] }] },
   },
   {
     files: ['src-renderer/**/*.{ts,tsx}'],
