@@ -37,16 +37,16 @@ describe('the local demo server ("Try it locally")', () => {
     try {
       const first = await core.handle('account:startDemo', {});
       expect(first).toMatchObject({ ok: true, value: { username: 'demo', blocked: null } });
-      const baseUrl = first.ok ? (first.value as { baseUrl: string }).baseUrl : '';
+      const { id, baseUrl } = (first.ok ? first.value : {}) as { id: string; baseUrl: string };
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-      expect(await core.handle('account:summary', { accountId: (first.value as { id: string }).id })).toMatchObject({
+      expect(await core.handle('account:summary', { accountId: id })).toMatchObject({
         ok: true,
         value: { username: 'demo' },
       });
 
       await demo.stop();
       const again = await core.handle('account:startDemo', {});
-      expect(again).toMatchObject({ ok: true, value: { baseUrl, id: (first.value as { id: string }).id } });
+      expect(again).toMatchObject({ ok: true, value: { baseUrl, id } });
       expect(await core.handle('account:list', {})).toMatchObject({ ok: true, value: [{ baseUrl }] });
     } finally {
       await core.dispose();
