@@ -45,7 +45,7 @@ describe('media-sync CLI', () => {
     child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
     child.stdin.end(input ?? '');
     const done = once(child, 'exit').then(([code, signal]) => ({ code, signal, stdout, stderr }) as Run);
-    return { child, done };
+    return { child, done, stderr: () => stderr };
   }
 
   const cli = (args: string[], input?: string, env?: Record<string, string>) => start(args, input, env).done;
@@ -146,6 +146,15 @@ describe('media-sync CLI', () => {
         .map((f) => f.filename)
         .sort();
     await waitFor(async () => ((await names()).length === 3 ? true : undefined), 30_000, 'three files');
+    // the server has them; stop once the watcher has also recorded them as done
+    await waitFor(
+      () =>
+        /uploaded .*large\.mp4/.test(second.stderr()) && /uploaded .*later\.mp4/.test(second.stderr())
+          ? true
+          : undefined,
+      30_000,
+      'the watcher to report both uploads',
+    );
     second.child.kill('SIGTERM');
     expect((await second.done).code).toBe(0);
     expect(await names()).toEqual(['large.mp4', 'later.mp4', 'small.mp4']);
