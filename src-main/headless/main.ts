@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { AppCore } from '../core/app-core.js';
+import { localDemoServer } from '../core/demo-server.js';
+import { Engine } from '../core/engine.js';
+import { FileTokenVault } from '../storage/token-vault.js';
+import { ConfSettingsStore } from './conf-settings-store.js';
+import { startDaemon } from './daemon.js';
+
+export interface ServeIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  env: Record<string, string | undefined>;
+  /** the default data folder when neither --data-dir nor MEDIA_SYNC_HOME is given */
+  defaultDataDir: string;
+  version: string;
+}
+
+const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
+
+/**
+ * `media-sync serve [--port N] [--open] [--data-dir DIR]`: the app without a
+ * desktop. With no account yet it starts the local demo server and signs in
+ * to it, so a newcomer sees a working app at once. Runs until SIGINT/SIGTERM.
+ */
+export async function serve(args: string[], io: ServeIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: { port: { type: 'string', default: '8790' }, open: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    io.stderr.write('Error: --port must be a number from 0 to 65535.\n');
+    return 2;
+  }
+  const dataDir = resolve(values['data-dir'] ?? io.env['MEDIA_SYNC_HOME'] ?? io.defaultDataDir);
+  const vault = new FileTokenVault(join(dataDir, 'credentials'));
+  const engine = await Engine.open({ dataDir, vault, envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined });
+  const demo = localDemoServer(dataDir);
+  const core = new AppCore({
+    engine,
+    settings: new ConfSettingsStore(dataDir),
+    shell: {
+      // the browser page does these itself; the daemon has no desktop to reach
+      openExternal: async () => undefined,
+      revealPath: async () => undefined,
+      writeClipboard: async () => undefined,
+      setLaunchAtLogin: async () => undefined,
+    },
+    info: { version: io.version, shell: 'headless', dataDir },
+    tokenStorage: vault.description,
+    startDemo: demo.start,
+  });
+  await core.start();
+  if (engine.accounts.list().length === 0) {
+    const signedIn = await core.handle('account:startDemo', {});
+    if (signedIn.ok) io.stderr.write('No account yet: signed in to the local demo server.\n');
+  }
+  const daemon = await startDaemon({ core, port, staticDir: existsSync(UI_DIR) ? UI_DIR : undefined });
+  io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
+  if (values.open) openBrowser(daemon.url);
+  await new Promise<void>((resolveStop) => {
+    process.once('SIGINT', resolveStop);
+    process.once('SIGTERM', resolveStop);
+  });
+  await daemon.close();
+  await core.dispose();
+  await engine.close();
+  await demo.stop();
+  return 0;
+}
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  spawn(command, [url], { detached: true, stdio: 'ignore' })
+    .on('error', () => undefined)
+    .unref();
+}
