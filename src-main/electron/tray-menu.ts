@@ -1,0 +1,80 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import { formatBytes } from '../../src-shared/model/format.js';
+import type { UploadItem } from '../../src-shared/model/upload-state.js';
+
+export type TrayKind = 'idle' | 'uploading' | 'paused' | 'error';
+
+export interface TrayState {
+  kind: TrayKind;
+  tooltip: string;
+}
+
+/** What the tray icon shows: an error wins, then paused, then uploading (with progress), else idle. */
+export function trayState(status: QueueStatus, items: readonly UploadItem[], blockedReason: string | null): TrayState {
+  if (blockedReason) return { kind: 'error', tooltip: `Media Sync: uploads paused, ${blockedReason}` };
+  const failed = items.filter((item) => item.state.kind === 'failed').length;
+  if (status.paused) {
+    const until = status.pausedUntil === null ? '' : ` until ${new Date(status.pausedUntil).toLocaleTimeString()}`;
+    return { kind: 'paused', tooltip: `Media Sync: paused${until}` };
+  }
+  const running = items.filter((item) => item.state.kind === 'uploading');
+  if (running.length > 0) {
+    const sent = running.reduce((sum, item) => sum + (item.state.kind === 'uploading' ? item.state.sentBytes : 0), 0);
+    const total = running.reduce((sum, item) => sum + item.size, 0);
+    const waiting = items.filter((item) => item.state.kind === 'queued' || item.state.kind === 'retrying').length;
+    return {
+      kind: 'uploading',
+      tooltip: `Media Sync: uploading ${running.length} file(s), ${formatBytes(sent)} of ${formatBytes(total)}${waiting ? `, ${waiting} waiting` : ''}`,
+    };
+  }
+  if (failed > 0) return { kind: 'error', tooltip: `Media Sync: ${failed} upload(s) failed` };
+  return { kind: 'idle', tooltip: 'Media Sync: up to date' };
+}
+
+export interface TrayActions {
+  open(): void;
+  pause(hours: 2 | 8 | 24 | null): void;
+  resume(): void;
+  openLink(url: string): void;
+  quit(): void;
+}
+
+/** The tray menu: open, pause 2/8/24 h or resume, recent uploads (their pages), quit. */
+export function trayMenuTemplate(
+  state: TrayState,
+  recent: ReadonlyArray<{ name: string; link: string | null }>,
+  actions: TrayActions,
+): MenuItemConstructorOptions[] {
+  const pauseItems: MenuItemConstructorOptions[] =
+    state.kind === 'paused'
+      ? [{ label: 'Resume uploads', click: () => actions.resume() }]
+      : [
+          {
+            label: 'Pause uploads',
+            submenu: [
+              { label: 'For 2 hours', click: () => actions.pause(2) },
+              { label: 'For 8 hours', click: () => actions.pause(8) },
+              { label: 'For 24 hours', click: () => actions.pause(24) },
+              { label: 'Until resumed', click: () => actions.pause(null) },
+            ],
+          },
+        ];
+  const recentItems: MenuItemConstructorOptions[] =
+    recent.length === 0
+      ? [{ label: 'No uploads yet', enabled: false }]
+      : recent.slice(0, 5).map(({ name, link }) => ({
+          label: name,
+          enabled: link !== null,
+          click: () => link && actions.openLink(link),
+        }));
+  return [
+    { label: state.tooltip.replace(/^Media Sync: /, ''), enabled: false },
+    { type: 'separator' },
+    { label: 'Open Media Sync', click: () => actions.open() },
+    ...pauseItems,
+    { label: 'Recent uploads', submenu: recentItems },
+    { type: 'separator' },
+    { label: 'Quit', click: () => actions.quit() },
+  ];
+}
