@@ -1,0 +1,135 @@
+// The desktop app's entry point: a thin adapter from Electron to AppCore.
+// Everything it wires is tested elsewhere with fakes; this file only connects.
+import {
+  BrowserWindow,
+  Menu,
+  Notification,
+  Tray,
+  app,
+  clipboard,
+  ipcMain,
+  nativeImage,
+  safeStorage,
+  shell,
+} from 'electron';
+import Store from 'electron-store';
+import { join } from 'node:path';
+import { AppCore } from '../core/app-core.js';
+import { localDemoServer } from '../core/demo-server.js';
+import { Engine } from '../core/engine.js';
+import { registerContractHandlers } from './ipc-bridge.js';
+import { SafeStorageVault } from './safe-storage-vault.js';
+import { hardenContents, isAllowedExternal, secureWindowOptions } from './security.js';
+import { trayMenuTemplate, trayState } from './tray-menu.js';
+
+const HERE = import.meta.dirname;
+const RENDERER_INDEX = join(HERE, '../renderer/index.html');
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  let window: BrowserWindow | null = null;
+  const showWindow = () => {
+    if (!window) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+  app.on('second-instance', showWindow);
+  // closing the window keeps uploads going in the tray
+  app.on('window-all-closed', () => undefined);
+
+  void app.whenReady().then(async () => {
+    const dataDir = app.getPath('userData');
+    const store = new Store<Record<string, unknown>>({ name: 'media-sync' });
+    const vault = new SafeStorageVault(safeStorage, store);
+    const engine = await Engine.open({ dataDir, vault, envToken: process.env['MEDIA_SYNC_TOKEN'] || undefined });
+    const demo = localDemoServer(dataDir);
+    const fileHosts = () => engine.accounts.list().map((account) => new URL(account.baseUrl).origin);
+    const openExternal = async (url: string) => {
+      if (isAllowedExternal(url, fileHosts())) await shell.openExternal(url);
+    };
+    const core = new AppCore({
+      engine,
+      settings: { read: () => store.get('settings', {}), write: (settings) => store.set('settings', settings) },
+      shell: {
+        openExternal,
+        revealPath: async (path) => shell.showItemInFolder(path),
+        writeClipboard: async (text) => clipboard.writeText(text),
+        setLaunchAtLogin: async (enabled) => app.setLoginItemSettings({ openAtLogin: enabled }),
+      },
+      info: { version: app.getVersion(), shell: 'electron', dataDir },
+      tokenStorage: vault.description,
+      startDemo: demo.start,
+    });
+    await core.start();
+
+    window = new BrowserWindow(secureWindowOptions(join(HERE, 'preload.cjs')));
+    hardenContents(window.webContents, window.webContents.session, { appOrigin: 'file://', fileHosts, openExternal });
+    registerContractHandlers(
+      ipcMain,
+      core,
+      (url) => url.startsWith('file://'),
+      () => window?.webContents ?? null,
+    );
+    window.once('ready-to-show', showWindow);
+    window.on('close', (event) => {
+      event.preventDefault();
+      window?.hide();
+    });
+    await window.loadFile(RENDERER_INDEX);
+
+    const tray = new Tray(nativeImage.createFromPath(join(HERE, '../../assets/icon.svg')));
+    const recent: Array<{ name: string; link: string | null }> = [];
+    const refreshTray = () => {
+      const blocked = engine.accounts
+        .list()
+        .map((a) => engine.client(a.id)?.scheduler.state().blocked)
+        .find(Boolean);
+      const status = engine.queue.status();
+      const state = trayState(
+        {
+          paused: status.pausedUntil !== null,
+          pausedUntil: Number.isFinite(status.pausedUntil) ? status.pausedUntil : null,
+          active: status.active,
+          bandwidthBytesPerSecond: engine.limiter.limit,
+        },
+        engine.queue.list(),
+        blocked?.message ?? null,
+      );
+      tray.setToolTip(state.tooltip);
+      tray.setContextMenu(
+        Menu.buildFromTemplate(
+          trayMenuTemplate(state, recent, {
+            open: showWindow,
+            pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
+            resume: () => void core.handle('uploads:resumeAll', {}),
+            openLink: (url) => void openExternal(url),
+            quit: () => app.exit(0),
+          }),
+        ),
+      );
+    };
+    engine.queue.onDidUpload(({ item, file }) => {
+      recent.unshift({ name: item.fileName, link: file?.urls.page ?? null });
+      recent.length = Math.min(recent.length, 5);
+    });
+    core.onDidEmit(({ name }) => {
+      if (name !== 'uploads:progress') refreshTray();
+    });
+    refreshTray();
+
+    core.notifications.onDidAdd((notification) => {
+      const toast = new Notification({ title: notification.title, body: notification.body });
+      toast.on('click', () => (notification.link ? void openExternal(notification.link) : showWindow()));
+      toast.show();
+    });
+
+    app.on('before-quit', () => {
+      void core
+        .dispose()
+        .then(() => engine.close())
+        .then(() => demo.stop());
+    });
+  });
+}
