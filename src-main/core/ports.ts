@@ -20,6 +20,14 @@ export interface ShellPorts {
   setLaunchAtLogin(enabled: boolean): Promise<void>;
 }
 
+/** For a shell with no desktop to reach (the headless daemon: its page does these itself), and for tests. */
+export const NO_DESKTOP: ShellPorts = {
+  openExternal: async () => undefined,
+  revealPath: async () => undefined,
+  writeClipboard: async () => undefined,
+  setLaunchAtLogin: async () => undefined,
+};
+
 /** The bundled reference server, started on demand for "Try it locally". */
 export type DemoServerStarter = () => Promise<{ baseUrl: string; token: string }>;
 

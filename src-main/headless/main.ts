@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
+import { NO_DESKTOP } from '../core/ports.js';
 import { Engine } from '../core/engine.js';
 import { FileTokenVault } from '../storage/token-vault.js';
 import { ConfSettingsStore } from './conf-settings-store.js';
@@ -43,13 +44,7 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
   const core = new AppCore({
     engine,
     settings: new ConfSettingsStore(dataDir),
-    shell: {
-      // the browser page does these itself; the daemon has no desktop to reach
-      openExternal: async () => undefined,
-      revealPath: async () => undefined,
-      writeClipboard: async () => undefined,
-      setLaunchAtLogin: async () => undefined,
-    },
+    shell: NO_DESKTOP,
     info: { version: io.version, shell: 'headless', dataDir },
     tokenStorage: vault.description,
     startDemo: demo.start,

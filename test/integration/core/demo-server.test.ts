@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../src-main/core/app-core.js';
 import { localDemoServer } from '../../../src-main/core/demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore } from '../../../src-main/core/ports.js';
+import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 
 describe('the local demo server ("Try it locally")', () => {
@@ -24,12 +24,7 @@ describe('the local demo server ("Try it locally")', () => {
     const core = new AppCore({
       engine,
       settings: new MemorySettingsStore(),
-      shell: {
-        openExternal: async () => undefined,
-        revealPath: async () => undefined,
-        writeClipboard: async () => undefined,
-        setLaunchAtLogin: async () => undefined,
-      },
+      shell: NO_DESKTOP,
       info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
       tokenStorage: 'a file only your user can read (0600)',
       startDemo: demo.start,

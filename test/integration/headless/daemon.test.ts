@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore } from '../../../src-main/core/ports.js';
+import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
 import { IPC_COMMANDS, type IpcCommandName } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
@@ -36,12 +36,7 @@ describe('the headless daemon', () => {
     core = new AppCore({
       engine,
       settings: new MemorySettingsStore(),
-      shell: {
-        openExternal: async () => undefined,
-        revealPath: async () => undefined,
-        writeClipboard: async () => undefined,
-        setLaunchAtLogin: async () => undefined,
-      },
+      shell: NO_DESKTOP,
       info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
       tokenStorage: 'a file only your user can read (0600)',
     });

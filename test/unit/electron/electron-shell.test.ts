@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { IpcMainInvokeEvent, Session, WebContents } from 'electron';
 import { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore } from '../../../src-main/core/ports.js';
+import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { commandChannel, registerContractHandlers } from '../../../src-main/electron/ipc-bridge.js';
 import { BRIDGE_GLOBAL, exposeBridge } from '../../../src-main/electron/preload-bridge.js';
 import { SafeStorageVault } from '../../../src-main/electron/safe-storage-vault.js';
@@ -149,12 +149,7 @@ describe('the contract over Electron ipc', () => {
     const core = new AppCore({
       engine,
       settings: new MemorySettingsStore(),
-      shell: {
-        openExternal: async () => undefined,
-        revealPath: async () => undefined,
-        writeClipboard: async () => undefined,
-        setLaunchAtLogin: async () => undefined,
-      },
+      shell: NO_DESKTOP,
       info: { version: '0.1.0', shell: 'electron', dataDir },
       tokenStorage: 'encrypted with the desktop keyring (gnome_libsecret)',
     });
