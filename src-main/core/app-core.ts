@@ -145,7 +145,8 @@ export class AppCore {
     return client;
   }
 
-  private accountViews(): AccountView[] {
+  /** The signed-in accounts as the UI (and the tray) sees them: never a token. */
+  accountViews(): AccountView[] {
     return this.engine.accounts.list().map((account) => {
       const blocked = this.engine.client(account.id)?.scheduler.state().blocked ?? null;
       return {
@@ -159,7 +160,8 @@ export class AppCore {
     });
   }
 
-  private queueStatus(): QueueStatus {
+  /** The queue as the UI (and the tray) sees it. */
+  queueStatus(): QueueStatus {
     const status = this.engine.queue.status();
     return {
       paused: status.pausedUntil !== null,

@@ -81,22 +81,10 @@ if (!app.requestSingleInstanceLock()) {
 
     const tray = new Tray(nativeImage.createFromPath(join(HERE, '../../assets/icon.svg')));
     const recent: Array<{ name: string; link: string | null }> = [];
+    let trayRefreshPending = false;
     const refreshTray = () => {
-      const blocked = engine.accounts
-        .list()
-        .map((a) => engine.client(a.id)?.scheduler.state().blocked)
-        .find(Boolean);
-      const status = engine.queue.status();
-      const state = trayState(
-        {
-          paused: status.pausedUntil !== null,
-          pausedUntil: Number.isFinite(status.pausedUntil) ? status.pausedUntil : null,
-          active: status.active,
-          bandwidthBytesPerSecond: engine.limiter.limit,
-        },
-        engine.queue.list(),
-        blocked?.message ?? null,
-      );
+      const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
+      const state = trayState(core.queueStatus(), engine.queue.list(), blocked?.message ?? null);
       tray.setToolTip(state.tooltip);
       tray.setContextMenu(
         Menu.buildFromTemplate(
@@ -115,7 +103,14 @@ if (!app.requestSingleInstanceLock()) {
       recent.length = Math.min(recent.length, 5);
     });
     core.onDidEmit(({ name }) => {
-      if (name !== 'uploads:progress') refreshTray();
+      // the tray reads the whole queue: once a second at most, not at every item event
+      if (name !== 'uploads:progress' && !trayRefreshPending) {
+        trayRefreshPending = true;
+        setTimeout(() => {
+          trayRefreshPending = false;
+          refreshTray();
+        }, 1_000);
+      }
     });
     refreshTray();
 
