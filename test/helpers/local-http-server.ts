@@ -47,18 +47,19 @@ export async function startLocalHttpServer(): Promise<LocalHttpServer> {
   };
 }
 
-/** Polls `check` every 50 ms until it returns a value, or fails after `timeoutMs`. */
+/** Polls `check` every `intervalMs` (50) until it returns a value, or fails after `timeoutMs`. */
 export async function waitFor<T>(
   check: () => Promise<T | undefined> | T | undefined,
   timeoutMs = 10_000,
   what = 'condition',
+  intervalMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  const maxAttempts = Math.ceil(timeoutMs / 50) + 1;
+  const maxAttempts = Math.ceil(timeoutMs / intervalMs) + 1;
   for (let attempt = 0; attempt < maxAttempts && Date.now() < deadline; attempt++) {
     const value = await check();
     if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { nthRequestTo, requestsTo, startFaultProxy, type FaultProxy } from '../helpers/fault-proxy.js';
 import { multipart, rawRequest, type RawRequest, type RawResponse } from '../helpers/raw-http.js';
 import { sha256, startTestServer, type TestServer } from '../helpers/test-server.js';
+import { waitFor } from '../helpers/local-http-server.js';
 
 const UPLOAD = '/api/v1/files/upload';
 
@@ -43,16 +44,6 @@ function uploadViaProxy(content: Buffer, dzuuid: string, filename = 'clip.mp4'):
     { filename, content, contentType: 'video/mp4' },
   );
   return viaProxy('/files/upload', { method: 'POST', body, headers: { 'Content-Type': contentType } });
-}
-
-/** Polls `read` every 10 ms until it returns something, for at most 5 s. */
-async function eventually<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('gave up waiting');
 }
 
 const uploadsOf = (dzuuid: string) => t.server.uploadLog.entries().filter((entry) => entry.dzuuid === dzuuid);
@@ -114,7 +105,7 @@ describe('reset-mid-body', () => {
     proxy.addRule({ match: nthRequestTo(UPLOAD, 0), fault: { kind: 'reset-mid-body', afterBytes: 300_000 } });
 
     await expect(uploadViaProxy(content, dzuuid)).rejects.toMatchObject({ code: expect.stringMatching(/^E/) });
-    const aborted = await eventually(() => uploadsOf(dzuuid)[0]);
+    const aborted = await waitFor(() => uploadsOf(dzuuid)[0], 5_000, 'the log entry', 10);
     expect(aborted).toMatchObject({ chunkIndex: 0, status: 0 });
     expect(aborted.bytes).toBeGreaterThan(0);
     expect(aborted.bytes).toBeLessThan(300_000);
@@ -130,7 +121,12 @@ describe('reset-mid-body', () => {
     proxy.addRule({ match: requestsTo(UPLOAD), fault: { kind: 'reset-mid-body', afterBytes: 0 } });
     const dzuuid = randomUUID();
     await expect(uploadViaProxy(randomBytes(100_000), dzuuid)).rejects.toThrow();
-    const request = await eventually(() => t.server.requestLog.entries().find((entry) => entry.path === UPLOAD));
+    const request = await waitFor(
+      () => t.server.requestLog.entries().find((entry) => entry.path === UPLOAD),
+      5_000,
+      'the log entry',
+      10,
+    );
     expect(request.status).toBe(0);
     // Whether the handler started before the reset or not, it read no field and no byte.
     for (const upload of t.server.uploadLog.entries())
@@ -183,7 +179,7 @@ describe('stall', () => {
   it('with Infinity is released by close()', async () => {
     proxy.addRule({ match: () => true, fault: { kind: 'stall', ms: Infinity } });
     const pending = viaProxy('/account');
-    await eventually(() => proxy.requests[0]);
+    await waitFor(() => proxy.requests[0], 5_000, 'the log entry', 10);
     await proxy.close();
     await expect(pending).rejects.toThrow();
   });

@@ -6,22 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadLogEntry } from '../../../src-server/http/traffic-log.js';
 import { multipart } from '../../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { waitFor } from '../../helpers/local-http-server.js';
 
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer({ rateLimit: 3, rateWindowMs: 60_000, conversions: false });
 });
 afterAll(() => t.close());
-
-/** Polls `read` every 10 ms until it returns something, for at most 5 s. */
-async function eventually<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('gave up waiting');
-}
 
 function uploadsOf(dzuuid: string): UploadLogEntry[] {
   return t.server.uploadLog.entries().filter((entry) => entry.dzuuid === dzuuid);
@@ -114,14 +105,22 @@ describe('upload log', () => {
     socket.write(body.subarray(0, 200_000));
     // Leave only once the handler is storing the file part, so the request surely reached it.
     const tmp = join(t.dataDir, 'tmp');
-    await eventually(() => (readdirSync(tmp).some((name) => statSync(join(tmp, name)).size > 0) ? true : undefined));
+    await waitFor(
+      () => (readdirSync(tmp).some((name) => statSync(join(tmp, name)).size > 0) ? true : undefined),
+      5_000,
+      'the first bytes on disk',
+      10,
+    );
     socket.destroy();
 
-    const entry = await eventually(() => uploadsOf(dzuuid)[0]);
+    const entry = await waitFor(() => uploadsOf(dzuuid)[0], 5_000, 'the log entry', 10);
     expect(entry).toMatchObject({ dzuuid, chunkIndex: 0, totalChunks: 1, fileName: 'cut.bin', status: 0 });
     expect(entry.bytes).toBeLessThan(content.length);
-    const request = await eventually(() =>
-      t.server.requestLog.entries().find((e) => e.path === '/api/v1/files/upload' && e.status === 0),
+    const request = await waitFor(
+      () => t.server.requestLog.entries().find((e) => e.path === '/api/v1/files/upload' && e.status === 0),
+      5_000,
+      'the log entry',
+      10,
     );
     expect(request.method).toBe('POST');
   });
