@@ -109,6 +109,10 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     files: ['src-server/file-host/assets/*.js'],
     languageOptions: { sourceType: 'script', globals: { ...globals.browser } },
   },

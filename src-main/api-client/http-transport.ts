@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { Agent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import { ApiError, redact } from './api-error.js';
 import type { HttpResult } from './request-scheduler.js';
 
@@ -27,14 +27,18 @@ export interface TransportRequest {
   onBytes?: () => void;
 }
 
-/** One connection pool per account, so one account's stalled upload never holds another's sockets. */
-export function createDispatcher(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS): Dispatcher {
-  return new Agent({
+/**
+ * One connection pool per account, so one account's stalled upload never holds
+ * another's sockets; through an http(s) proxy when the settings name one.
+ */
+export function createDispatcher(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS, proxyUrl?: string | null): Dispatcher {
+  const options = {
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 4_000,
-  });
+  };
+  return proxyUrl ? new ProxyAgent({ ...options, uri: proxyUrl }) : new Agent(options);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface MediaApiClientOptions {
   noProgressTimeoutMs?: number;
   /** the last chunk waits for the server to assemble the file */
   uploadHeadersTimeoutMs?: number;
+  /** an http(s) proxy for every request; null or absent for a direct connection */
+  proxyUrl?: string | null;
 }
 
 /** The dz* fields of one chunk (spec: POST /files/upload, chunked). */
@@ -105,7 +107,8 @@ export class MediaApiClient {
   readonly baseUrl: string;
   readonly scheduler: RequestScheduler;
   private token: string;
-  private readonly dispatcher: Dispatcher;
+  private dispatcher: Dispatcher;
+  private readonly timeouts: TransportTimeouts;
   private readonly noProgressTimeoutMs: number;
   private readonly uploadHeadersTimeoutMs: number;
 
@@ -113,7 +116,8 @@ export class MediaApiClient {
     this.baseUrl = normaliseBaseUrl(options.baseUrl);
     this.token = options.token;
     this.scheduler = options.scheduler ?? new RequestScheduler();
-    this.dispatcher = createDispatcher(options.timeouts ?? DEFAULT_TIMEOUTS);
+    this.timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+    this.dispatcher = createDispatcher(this.timeouts, options.proxyUrl);
     this.noProgressTimeoutMs = options.noProgressTimeoutMs ?? 60_000;
     this.uploadHeadersTimeoutMs = options.uploadHeadersTimeoutMs ?? 10 * 60_000;
   }
@@ -122,6 +126,13 @@ export class MediaApiClient {
   setToken(token: string): void {
     this.token = token;
     this.scheduler.unblock();
+  }
+
+  /** Send new requests through `proxyUrl` (null: directly); requests under way finish on the old route. */
+  setProxy(proxyUrl: string | null): void {
+    const previous = this.dispatcher;
+    this.dispatcher = createDispatcher(this.timeouts, proxyUrl);
+    void previous.close().catch(() => undefined);
   }
 
   async getAccount(priority: Priority = 'interactive'): Promise<Account> {

@@ -200,6 +200,7 @@ export class AppCore {
     this.engine.limiter.setLimit(settings.bandwidthBytesPerSecond);
     this.engine.queue.setConcurrency(settings.concurrency);
     this.engine.queue.setChunkSize(settings.chunkSizeBytes);
+    this.engine.setProxy(settings.proxyUrl);
   }
 
   private createHandlers(): Handlers {

@@ -32,6 +32,10 @@ export interface EngineOptions {
   client?: Pick<MediaApiClientOptions, 'timeouts' | 'noProgressTimeoutMs' | 'uploadHeadersTimeoutMs'>;
   /** settle window of watched folders */
   settleMs?: number;
+  /** an http(s) proxy for API traffic (settings: proxy) */
+  proxyUrl?: string | null;
+  /** better-sqlite3's native module built for this runtime (Electron's ABI differs from Node's) */
+  nativeBinding?: string;
   /** where problems that are not any request's answer go (bad rows, watcher errors); never gets a token */
   log?: (message: string) => void;
 }
@@ -51,6 +55,7 @@ export class Engine {
   readonly sync: SyncService;
   readonly limiter: BandwidthLimiter;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
+  private proxyUrl: string | null;
 
   private constructor(
     readonly db: Db,
@@ -58,6 +63,7 @@ export class Engine {
     private readonly options: EngineOptions,
     private readonly clock: Clock,
   ) {
+    this.proxyUrl = options.proxyUrl ?? null;
     const now = () => clock.wall();
     const log = options.log ?? (() => undefined);
     this.accounts = new AccountStore(db, now);
@@ -90,7 +96,7 @@ export class Engine {
 
   static async open(options: EngineOptions): Promise<Engine> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-    const db = openDatabase(join(options.dataDir, 'media-sync.db'));
+    const db = openDatabase(join(options.dataDir, 'media-sync.db'), options.nativeBinding);
     const vault = options.vault ?? new FileTokenVault(join(options.dataDir, 'credentials'));
     const engine = new Engine(db, vault, options, options.clock ?? systemClock);
     for (const account of engine.accounts.list()) {
@@ -107,7 +113,7 @@ export class Engine {
    */
   async signIn(baseUrl: string, token: string, plan?: Plan): Promise<{ account: AccountRecord; remote: Account }> {
     const url = normaliseBaseUrl(baseUrl);
-    const probe = new MediaApiClient({ baseUrl: url, token });
+    const probe = new MediaApiClient({ baseUrl: url, token, proxyUrl: this.proxyUrl });
     let remote: Account;
     try {
       remote = await probe.getAccount();
@@ -136,6 +142,13 @@ export class Engine {
     this.accounts.remove(accountId);
   }
 
+  /** Route every account's API traffic through `proxyUrl` from now on (null: directly). */
+  setProxy(proxyUrl: string | null): void {
+    if (proxyUrl === this.proxyUrl) return;
+    this.proxyUrl = proxyUrl;
+    for (const { client } of this.clients.values()) client.setProxy(proxyUrl);
+  }
+
   /** The account a command means when none is named: the first one signed in. */
   defaultAccount(): AccountRecord | undefined {
     return this.accounts.list()[0];
@@ -159,7 +172,13 @@ export class Engine {
 
   private connect(account: AccountRecord, token: string): void {
     const scheduler = new RequestScheduler({ clock: this.clock });
-    const client = new MediaApiClient({ ...this.options.client, baseUrl: account.baseUrl, token, scheduler });
+    const client = new MediaApiClient({
+      ...this.options.client,
+      baseUrl: account.baseUrl,
+      token,
+      scheduler,
+      proxyUrl: this.proxyUrl,
+    });
     // a gate that reopens or a token that works again lets waiting uploads go
     const subscription = scheduler.onDidChangeState(() => this.queue.poke());
     this.clients.set(account.id, { client, subscription });

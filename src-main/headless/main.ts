@@ -22,14 +22,20 @@ export interface ServeIo {
 const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
 
 /**
- * `media-sync serve [--port N] [--open] [--data-dir DIR]`: the app without a
- * desktop. With no account yet it starts the local demo server and signs in
- * to it, so a newcomer sees a working app at once. Runs until SIGINT/SIGTERM.
+ * `media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo]`: the app
+ * without a desktop. With no account yet it starts the local demo server and
+ * signs in to it, so a newcomer sees a working app at once (`--no-demo`
+ * shows the sign-in page instead). Runs until SIGINT/SIGTERM.
  */
 export async function serve(args: string[], io: ServeIo): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { port: { type: 'string', default: '8790' }, open: { type: 'boolean' }, 'data-dir': { type: 'string' } },
+    options: {
+      port: { type: 'string', default: '8790' },
+      open: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      'no-demo': { type: 'boolean' },
+    },
     strict: true,
   });
   const port = Number(values.port);
@@ -50,7 +56,7 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     startDemo: demo.start,
   });
   await core.start();
-  if (engine.accounts.list().length === 0) {
+  if (engine.accounts.list().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) io.stderr.write('No account yet: signed in to the local demo server.\n');
   }

@@ -72,8 +72,8 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /** Opens (creating if needed) the database at `path` in WAL mode and migrates it. */
-export function openDatabase(path: string): Db {
-  const db = new Database(path);
+export function openDatabase(path: string, nativeBinding?: string): Db {
+  const db = new Database(path, nativeBinding ? { nativeBinding } : {});
   db.pragma('journal_mode = WAL');
   // NORMAL is durable across a process kill under WAL; only a power cut can lose the last commit.
   db.pragma('synchronous = NORMAL');

@@ -1,0 +1,166 @@
+import { useEffect, useState } from 'react';
+import type { AccountView } from '../src-shared/ipc/ipc-contract.js';
+import { useConnection, useEvent, useQuery } from './bridge/bridge-context.js';
+import { DropUpload } from './components/drop-upload.js';
+import { ErrorNote } from './components/error-note.js';
+import { Toaster } from './components/toaster.js';
+import { accountLabel } from './model/account-label.js';
+import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
+import { AccountPage } from './views/account-view.js';
+import { ActivityPanel } from './views/activity-panel.js';
+import { FilesView } from './views/files-view.js';
+import { FirstRunView } from './views/first-run-view.js';
+import { ImportsView } from './views/imports-view.js';
+import { QueueView } from './views/queue-view.js';
+import { SettingsView } from './views/settings-view.js';
+
+const SELECTED_ACCOUNT_KEY = 'media-sync.account';
+
+function useHashView(): ViewId {
+  const [view, setView] = useState(() => viewFromHash(location.hash));
+  useEffect(() => {
+    const update = () => setView(viewFromHash(location.hash));
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return view;
+}
+
+/**
+ * The main window: first run until an account exists, then the views with
+ * the account switcher, banners for a lost connection or a refused token,
+ * the activity panel and toasts.
+ */
+export function App() {
+  const accounts = useQuery('account:list', {});
+  useEvent('account:changed', accounts.set);
+  const view = useHashView();
+  const [selectedId, setSelectedId] = useState(() => localStorage.getItem(SELECTED_ACCOUNT_KEY));
+  // the sign-in page over the app: to add an account, or a new token for a refused one
+  const [signIn, setSignIn] = useState<{ baseUrl?: string } | null>(null);
+  const [activityOpen, setActivityOpen] = useState(false);
+
+  const select = (id: string) => {
+    localStorage.setItem(SELECTED_ACCOUNT_KEY, id);
+    setSelectedId(id);
+  };
+
+  if (!accounts.data) {
+    return (
+      <main className="app app--loading" aria-busy={!accounts.error}>
+        <ConnectionBanner />
+        {accounts.error ? <ErrorNote error={accounts.error} /> : <p className="muted">Starting Media Sync…</p>}
+      </main>
+    );
+  }
+  const list = accounts.data;
+  const account = list.find((candidate) => candidate.id === selectedId) ?? list[0];
+  if (!account || signIn) {
+    return (
+      <FirstRunView
+        initialBaseUrl={signIn?.baseUrl}
+        onSignedIn={(signedIn) => {
+          select(signedIn.id);
+          setSignIn(null);
+        }}
+        onCancel={account ? () => setSignIn(null) : undefined}
+      />
+    );
+  }
+
+  return (
+    <DropUpload account={account}>
+      <div className="app">
+        <header className="app__header">
+          <div className="app__brand">
+            <img src="./favicon.svg" alt="" width="28" height="28" />
+            <span>Media Sync</span>
+          </div>
+          <nav aria-label="Views" className="app__nav">
+            {VIEWS.map((item) => (
+              <a key={item.id} href={`#/${item.id}`} aria-current={item.id === view ? 'page' : undefined}>
+                {item.label}
+              </a>
+            ))}
+          </nav>
+          <div className="app__tools">
+            <select
+              aria-label="Account"
+              className="account-switcher"
+              value={account.id}
+              onChange={(event) => (event.target.value === '+' ? setSignIn({}) : select(event.target.value))}
+            >
+              {list.map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {accountLabel(candidate)}
+                </option>
+              ))}
+              <option value="+">Add an account…</option>
+            </select>
+            <button
+              type="button"
+              className="button"
+              aria-expanded={activityOpen}
+              aria-controls="activity-panel"
+              onClick={() => setActivityOpen((open) => !open)}
+            >
+              Activity
+            </button>
+          </div>
+        </header>
+        <ConnectionBanner />
+        <BlockedBanner accounts={list} onSignIn={(baseUrl) => setSignIn({ baseUrl })} />
+        <main className="app__main" id="main">
+          <CurrentView view={view} account={account} accounts={list} onAddAccount={() => setSignIn({})} />
+        </main>
+        <ActivityPanel open={activityOpen} onClose={() => setActivityOpen(false)} />
+        <Toaster />
+      </div>
+    </DropUpload>
+  );
+}
+
+function CurrentView(props: { view: ViewId; account: AccountView; accounts: AccountView[]; onAddAccount: () => void }) {
+  switch (props.view) {
+    case 'queue':
+      return <QueueView account={props.account} accounts={props.accounts} />;
+    case 'files':
+      return <FilesView key={props.account.id} account={props.account} />;
+    case 'imports':
+      return <ImportsView key={props.account.id} account={props.account} />;
+    case 'account':
+      return <AccountPage account={props.account} accounts={props.accounts} onAddAccount={props.onAddAccount} />;
+    case 'settings':
+      return <SettingsView account={props.account} accounts={props.accounts} />;
+  }
+}
+
+function ConnectionBanner() {
+  const connection = useConnection();
+  if (connection === 'open') return null;
+  return (
+    <div className="banner banner--warning" role="status">
+      {connection === 'connecting' ? 'Connecting to Media Sync…' : 'Lost the connection to Media Sync. Reconnecting…'}
+    </div>
+  );
+}
+
+/** A refused token stops that account's queue: say so until a new token is signed in. */
+function BlockedBanner({ accounts, onSignIn }: { accounts: AccountView[]; onSignIn: (baseUrl: string) => void }) {
+  const blocked = accounts.filter((account) => account.blocked);
+  if (blocked.length === 0) return null;
+  return (
+    <div className="banner banner--error" role="alert">
+      {blocked.map((account) => (
+        <div key={account.id}>
+          <strong>{accountLabel(account)}:</strong> {account.blocked!.message} Uploads for this account wait, and
+          nothing is lost.{' '}
+          <button type="button" className="button button--small" onClick={() => onSignIn(account.baseUrl)}>
+            Sign in with a new token
+          </button>
+          {account.blocked!.requestId && <span className="muted"> (request id {account.blocked!.requestId})</span>}
+        </div>
+      ))}
+    </div>
+  );
+}

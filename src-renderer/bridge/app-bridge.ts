@@ -1,0 +1,16 @@
+import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
+
+export type ConnectionState = 'connecting' | 'open' | 'closed';
+
+/**
+ * What the views talk to: the contract (MediaSyncBridge) plus what differs
+ * between the shells. In Electron the preload is always there; in a browser
+ * the WebSocket to the daemon can drop and come back.
+ */
+export interface AppBridge extends MediaSyncBridge {
+  readonly shell: 'electron' | 'headless';
+  connection(): ConnectionState;
+  onConnectionChange(listener: (state: ConnectionState) => void): () => void;
+  /** The local path of a file dropped on the window, when the shell can see it (Electron only). */
+  pathForFile(file: File): string | null;
+}

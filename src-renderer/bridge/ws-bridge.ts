@@ -1,0 +1,163 @@
+import {
+  IPC_COMMANDS,
+  IPC_EVENTS,
+  type IpcCommandName,
+  type IpcEventName,
+  type IpcEventPayload,
+  type IpcRequest,
+  type IpcResponse,
+} from '../../src-shared/ipc/ipc-contract.js';
+import { WS_PATH, WsEventSchema, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
+import { BridgeError } from './bridge-error.js';
+import type { AppBridge, ConnectionState } from './app-bridge.js';
+
+type SocketLike = Pick<WebSocket, 'send' | 'close' | 'readyState'> & {
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+};
+
+interface Pending {
+  name: IpcCommandName;
+  resolve: (value: unknown) => void;
+  reject: (error: BridgeError) => void;
+}
+
+const RECONNECT_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000];
+
+/**
+ * The contract over the headless daemon's WebSocket. The session cookie set
+ * when the page was opened authorises the socket. Answers and events are
+ * parsed with the contract's schemas; a dropped socket fails the commands in
+ * flight (the UI says so) and reconnects with backoff, and the UI reloads
+ * what it shows once the connection is back.
+ */
+export class WsBridge implements AppBridge {
+  readonly shell = 'headless';
+  private socket: SocketLike | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
+  private state: ConnectionState = 'connecting';
+  private failures = 0;
+  private disposed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly createSocket: (url: string) => SocketLike = (url) => new WebSocket(url),
+  ) {
+    this.connect();
+  }
+
+  /** The daemon's socket address for a page served by it. */
+  static urlFor(location: Pick<Location, 'protocol' | 'host'>): string {
+    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WS_PATH}`;
+  }
+
+  connection(): ConnectionState {
+    return this.state;
+  }
+
+  onConnectionChange(listener: (state: ConnectionState) => void): () => void {
+    this.connectionListeners.add(listener);
+    return () => this.connectionListeners.delete(listener);
+  }
+
+  invoke<N extends IpcCommandName>(name: N, request: IpcRequest<N>): Promise<IpcResponse<N>> {
+    const socket = this.socket;
+    if (!socket || this.state !== 'open') {
+      return Promise.reject(
+        new BridgeError({
+          code: 'DISCONNECTED',
+          message: 'Not connected to Media Sync. Reconnecting…',
+          requestId: null,
+        }),
+      );
+    }
+    const id = this.nextId++;
+    return new Promise<IpcResponse<N>>((resolve, reject) => {
+      this.pending.set(id, { name, resolve: resolve as (value: unknown) => void, reject });
+      socket.send(JSON.stringify({ id, name, request }));
+    });
+  }
+
+  on<N extends IpcEventName>(name: N, listener: (payload: IpcEventPayload<N>) => void): () => void {
+    const set = this.listeners.get(name) ?? new Set();
+    this.listeners.set(name, set);
+    const untyped = listener as (payload: unknown) => void;
+    set.add(untyped);
+    return () => set.delete(untyped);
+  }
+
+  pathForFile(): string | null {
+    // a browser never reveals where a dropped file lives
+    return null;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.socket?.close();
+  }
+
+  private connect(): void {
+    const socket = this.createSocket(this.url);
+    this.socket = socket;
+    socket.onopen = () => {
+      this.failures = 0;
+      this.setState('open');
+    };
+    socket.onmessage = (event) => this.receive(String(event.data));
+    socket.onclose = () => {
+      this.socket = null;
+      for (const [id, pending] of this.pending) {
+        this.pending.delete(id);
+        pending.reject(
+          new BridgeError({
+            code: 'DISCONNECTED',
+            message: 'The connection to Media Sync dropped before it answered.',
+            requestId: null,
+          }),
+        );
+      }
+      if (this.disposed) return;
+      this.setState('closed');
+      const delay = RECONNECT_DELAYS_MS[Math.min(this.failures++, RECONNECT_DELAYS_MS.length - 1)]!;
+      setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  private receive(text: string): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const event = WsEventSchema.safeParse(message);
+    if (event.success) {
+      const schema = IPC_EVENTS[event.data.event as IpcEventName];
+      const payload = schema?.safeParse(event.data.payload);
+      if (!payload?.success) return;
+      for (const listener of this.listeners.get(event.data.event) ?? []) listener(payload.data);
+      return;
+    }
+    const result = WsResultSchema.safeParse(message);
+    if (!result.success || result.data.id === null) return;
+    const pending = this.pending.get(result.data.id);
+    if (!pending) return;
+    this.pending.delete(result.data.id);
+    if (!result.data.result.ok) return pending.reject(new BridgeError(result.data.result.error));
+    const value = IPC_COMMANDS[pending.name].response.safeParse(result.data.result.value);
+    if (value.success) pending.resolve(value.data);
+    else
+      pending.reject(
+        new BridgeError({ code: 'BAD_RESPONSE', message: `Media Sync sent an unexpected answer.`, requestId: null }),
+      );
+  }
+
+  private setState(state: ConnectionState): void {
+    this.state = state;
+    for (const listener of this.connectionListeners) listener(state);
+  }
+}

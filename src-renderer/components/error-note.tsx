@@ -1,0 +1,24 @@
+import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import { explainError } from '../model/explain-error.js';
+
+/** An error as the UI shows it everywhere: the message, the next step, and the request id for support. */
+export function ErrorNote({ error, onDismiss }: { error: IpcError | null; onDismiss?: () => void }) {
+  if (!error) return null;
+  const { message, hint } = explainError(error);
+  return (
+    <div className="error-note" role="alert">
+      <p className="error-note__message">{message}</p>
+      {hint && <p className="error-note__hint">{hint}</p>}
+      {error.requestId && (
+        <p className="error-note__request">
+          Request id <code>{error.requestId}</code>
+        </p>
+      )}
+      {onDismiss && (
+        <button type="button" className="button button--quiet" onClick={onDismiss}>
+          Dismiss
+        </button>
+      )}
+    </div>
+  );
+}

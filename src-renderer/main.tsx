@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app.js';
+import type { AppBridge } from './bridge/app-bridge.js';
+import { BridgeProvider } from './bridge/bridge-context.js';
+import { ElectronBridge, type PreloadApi } from './bridge/electron-bridge.js';
+import { WsBridge } from './bridge/ws-bridge.js';
+import './styles.css';
+
+/** Electron's preload puts the contract on window.mediaSync; in a browser the daemon's socket carries it. */
+function createBridge(): AppBridge {
+  const preload = (window as { mediaSync?: PreloadApi }).mediaSync;
+  if (preload) return new ElectronBridge(preload);
+  // the session key has been turned into a cookie by now: keep it out of the address bar and history
+  if (new URL(location.href).searchParams.has('key')) history.replaceState(null, '', location.pathname + location.hash);
+  return new WsBridge(WsBridge.urlFor(location));
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <BridgeProvider bridge={createBridge()}>
+      <App />
+    </BridgeProvider>
+  </StrictMode>,
+);

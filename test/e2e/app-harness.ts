@@ -1,0 +1,132 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { ServerOptionsInput } from '../../src-server/options.js';
+import { launchChromium } from '../helpers/browser.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { connectContract, type WsContractClient } from '../helpers/ws-client.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
+
+export interface AppHarness {
+  /** the reference server the app talks to */
+  server: TestServer;
+  /** the daemon's address, with the session key */
+  url: string;
+  /** the daemon's data folder */
+  dataDir: string;
+  /** a scratch folder for watched folders and files */
+  scratch: string;
+  /** the contract over the daemon's socket, for set-up and checks a person would not do by hand */
+  contract: WsContractClient;
+  /** the daemon's output so far (checked for tokens) */
+  output(): string;
+  /** a fresh page with the app loaded, in the given colour scheme */
+  open(colorScheme?: 'light' | 'dark'): Promise<Page>;
+  close(): Promise<void>;
+}
+
+/**
+ * The app as a person runs it: `media-sync serve` as its own process (the
+ * real daemon, SQLite and watcher) against the reference server on port 0,
+ * driven in Debian's Chromium. `signIn` signs the daemon in to the
+ * reference server first; without it the page opens on the sign-in form.
+ */
+export async function startApp(
+  options: { signIn?: boolean; server?: Partial<ServerOptionsInput> } = {},
+): Promise<AppHarness> {
+  const scratch = await mkdtemp(join(tmpdir(), 'media-sync-e2e-'));
+  const dataDir = join(scratch, 'app-data');
+  await mkdir(dataDir);
+  const server = await startTestServer({ rateLimit: 1000, ...options.server });
+  const daemon = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo'],
+    { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  daemon.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = await waitForUrl(daemon, () => output);
+  const contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
+  if (options.signIn) {
+    const result = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    if (!result.ok) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
+  }
+  const browser: Browser = await launchChromium();
+  return {
+    server,
+    url,
+    dataDir,
+    scratch,
+    contract,
+    output: () => output,
+    async open(colorScheme = 'light') {
+      // axe needs a page of a context made with newContext()
+      const context = await browser.newContext({ colorScheme, viewport: { width: 1200, height: 800 } });
+      const page = await context.newPage();
+      page.once('close', () => void context.close());
+      await page.goto(url);
+      return page;
+    },
+    async close() {
+      contract.close();
+      await browser.close();
+      await stop(daemon);
+      await server.close();
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitForUrl(daemon: ChildProcess, output: () => string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output());
+    if (match) return match[1]!;
+    if (daemon.exitCode !== null) throw new Error(`media-sync serve exited: ${output()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`media-sync serve printed no address in 30 s: ${output()}`);
+}
+
+async function stop(daemon: ChildProcess): Promise<void> {
+  if (daemon.exitCode !== null) return;
+  const exited = new Promise((r) => daemon.once('exit', r));
+  daemon.kill('SIGTERM');
+  const timer = setTimeout(() => daemon.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Writes the page as `<name>-<scheme>.png` under test-results/screenshots. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: true });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** axe-core's WCAG 2 A/AA checks on the page as it is, in both colour schemes; returns readable violations. */
+export async function accessibilityViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const result = await new AxeBuilder({ page: page as never })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
+    for (const violation of result.violations) {
+      found.push(
+        `${scheme}: ${violation.id}: ${violation.help} (${violation.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+      );
+    }
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  return found;
+}
