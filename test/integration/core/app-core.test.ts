@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore } from '../../../src-main/core/ports.js';
+import { startHttpProxy } from '../../helpers/http-proxy.js';
 import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -208,6 +209,25 @@ describe('AppCore against the reference server', () => {
       expect(events.some((e) => e.name === 'imports:changed')).toBe(true);
     } finally {
       await source.close();
+    }
+  });
+
+  it('sends API traffic through the proxy named in settings, and directly again once it is cleared', async () => {
+    const account = await signIn();
+    const proxy = await startHttpProxy();
+    try {
+      const host = new URL(server.baseUrl).host;
+      expect((await call('settings:update', { proxyUrl: proxy.url })).ok).toBe(true);
+      const through = await call('account:summary', { accountId: account.id });
+      expect(through.ok).toBe(true);
+      expect(proxy.carried).toContain(host);
+
+      const carriedBefore = proxy.carried.length;
+      expect((await call('settings:update', { proxyUrl: null })).ok).toBe(true);
+      expect((await call('account:summary', { accountId: account.id })).ok).toBe(true);
+      expect(proxy.carried).toHaveLength(carriedBefore);
+    } finally {
+      await proxy.close();
     }
   });
 });

@@ -1,0 +1,131 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BridgeError } from '../../../src-renderer/bridge/bridge-error.js';
+import { ElectronBridge } from '../../../src-renderer/bridge/electron-bridge.js';
+import { WsBridge } from '../../../src-renderer/bridge/ws-bridge.js';
+
+const ACCOUNT = {
+  id: 'acc-1',
+  baseUrl: 'http://127.0.0.1:9/api/v1',
+  username: 'demo',
+  plan: 'free',
+  blocked: null,
+  tokenStorage: 'a file only your user can read',
+};
+
+/** A scripted socket: records what the page sends, and lets the test answer or drop it. */
+class FakeSocket {
+  static all: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<{ id: number; name: string; request: unknown }> = [];
+  onopen: ((event: Event) => void) | null = null;
+  onclose: ((event: CloseEvent) => void) | null = null;
+  onmessage: ((event: MessageEvent) => void) | null = null;
+
+  constructor(readonly url: string) {
+    FakeSocket.all.push(this);
+  }
+  send(text: string) {
+    this.sent.push(JSON.parse(text));
+  }
+  close() {
+    this.onclose?.({} as CloseEvent);
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({} as Event);
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) } as MessageEvent);
+  }
+}
+
+describe('the WebSocket bridge', () => {
+  beforeEach(() => {
+    FakeSocket.all = [];
+    vi.useFakeTimers();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const connect = () => {
+    const bridge = new WsBridge('ws://127.0.0.1:1/ipc', (url) => new FakeSocket(url));
+    const socket = FakeSocket.all[0]!;
+    socket.open();
+    return { bridge, socket };
+  };
+
+  it('answers a command with the parsed response, and a refusal as an error with its request id', async () => {
+    const { bridge, socket } = connect();
+    const list = bridge.invoke('account:list', {});
+    const signIn = bridge.invoke('account:signIn', { baseUrl: 'http://x/api/v1', token: 't' });
+    expect(socket.sent.map((message) => message.name)).toEqual(['account:list', 'account:signIn']);
+    socket.receive({
+      id: socket.sent[1]!.id,
+      result: { ok: false, error: { code: 'UNAUTHENTICATED', message: 'No.', requestId: 'req-9' } },
+    });
+    socket.receive({ id: socket.sent[0]!.id, result: { ok: true, value: [ACCOUNT] } });
+    expect(await list).toEqual([ACCOUNT]);
+    await expect(signIn).rejects.toMatchObject({ code: 'UNAUTHENTICATED', message: 'No.', requestId: 'req-9' });
+  });
+
+  it('refuses an answer that does not fit the contract instead of handing it to a view', async () => {
+    const { bridge, socket } = connect();
+    const list = bridge.invoke('account:list', {});
+    socket.receive({ id: socket.sent[0]!.id, result: { ok: true, value: [{ id: 42 }] } });
+    await expect(list).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+
+  it('delivers events that parse, to listeners of that event only, and drops malformed ones', () => {
+    const { bridge, socket } = connect();
+    const seen: unknown[] = [];
+    const stop = bridge.on('account:changed', (accounts) => seen.push(accounts));
+    bridge.on('folders:changed', () => seen.push('wrong listener'));
+    socket.receive({ event: 'account:changed', payload: [ACCOUNT] });
+    socket.receive({ event: 'account:changed', payload: [{ token: 'leak' }] });
+    socket.receive('not json at all');
+    stop();
+    socket.receive({ event: 'account:changed', payload: [] });
+    expect(seen).toEqual([[ACCOUNT]]);
+  });
+
+  it('fails commands in flight when the socket drops, says so, and reconnects with backoff', async () => {
+    const { bridge, socket } = connect();
+    const states: string[] = [];
+    bridge.onConnectionChange((state) => states.push(state));
+    const pending = bridge.invoke('settings:get', {});
+    socket.close();
+    await expect(pending).rejects.toBeInstanceOf(BridgeError);
+    await expect(bridge.invoke('settings:get', {})).rejects.toMatchObject({ code: 'DISCONNECTED' });
+    expect(FakeSocket.all).toHaveLength(1);
+    vi.advanceTimersByTime(250);
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1]!.open();
+    expect(states).toEqual(['closed', 'open']);
+    expect(bridge.connection()).toBe('open');
+  });
+});
+
+describe('the Electron bridge', () => {
+  it('unwraps the preload result, raises refusals, and filters events by name', async () => {
+    const listeners: Array<(event: unknown) => void> = [];
+    const bridge = new ElectronBridge({
+      commands: {
+        'account:list': async () => ({ ok: true, value: [ACCOUNT] }),
+        'settings:get': async () => ({ ok: false, error: { code: 'FORBIDDEN', message: 'No.', requestId: null } }),
+      },
+      onEvent: (listener) => {
+        listeners.push(listener);
+        return () => undefined;
+      },
+    });
+    expect(await bridge.invoke('account:list', {})).toEqual([ACCOUNT]);
+    await expect(bridge.invoke('settings:get', {})).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const seen: unknown[] = [];
+    bridge.on('account:changed', (accounts) => seen.push(accounts));
+    for (const listener of listeners) {
+      listener({ name: 'folders:changed', payload: [] });
+      listener({ name: 'account:changed', payload: [ACCOUNT] });
+    }
+    expect(seen).toEqual([[ACCOUNT]]);
+    expect(bridge.pathForFile({} as File)).toBeNull();
+  });
+});
