@@ -7,19 +7,15 @@ import { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
-import { IPC_COMMANDS, type IpcCommandName } from '../../../src-shared/ipc/ipc-contract.js';
+import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
+import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { connectContract, type WsContractClient } from '../../helpers/ws-client.js';
 
 const KEY = 'k'.repeat(32);
-
-/** Each answer of the server has its own request id; the rest must be the same. */
-function withoutRequestId(result: unknown): unknown {
-  return JSON.parse(JSON.stringify(result).replace(/"requestId":"[^"]*"/g, '"requestId":"…"'));
-}
 
 describe('the headless daemon', () => {
   let server: TestServer;
@@ -94,54 +90,13 @@ describe('the headless daemon', () => {
     const signedIn = await client.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     expect(signedIn.ok).toBe(true);
     const accountId = (signedIn as { value: { id: string } }).value.id;
-    const file = { accountId, fileId: 'nope' };
-    const job = { accountId, jobId: '00000000-0000-4000-8000-000000000000' };
-    const requests: Record<IpcCommandName, unknown> = {
-      'account:signIn': { baseUrl: server.baseUrl, token: 'mfs_wrong' },
-      'account:signOut': { accountId: 'unknown' },
-      'account:list': {},
-      'account:summary': { accountId },
-      'account:startDemo': {},
-      'folders:list': {},
-      'folders:add': { accountId, path: join(data.path, 'missing') },
-      'folders:update': { id: 99, options: {} },
-      'folders:remove': { id: 99 },
-      'uploads:addPaths': { accountId, paths: [join(data.path, 'missing.mp4')] },
-      'uploads:list': {},
-      'uploads:status': {},
-      'uploads:pauseAll': { hours: 2 },
-      'uploads:resumeAll': {},
-      'uploads:pause': { id: 99 },
-      'uploads:resume': { id: 99 },
-      'uploads:cancel': { id: 99 },
-      'uploads:retry': { id: 99 },
-      'uploads:clearFinished': {},
-      'uploads:reveal': { id: 99 },
-      'files:list': { accountId, perPage: 25 },
-      'files:get': file,
-      'files:status': file,
-      'files:update': { ...file, changes: { name: 'x' } },
-      'files:delete': file,
-      'files:copyLink': { ...file, kind: 'page' },
-      'files:open': { ...file, kind: 'page' },
-      'imports:create': { accountId, body: { urls: ['http://127.0.0.1:9/a.mp4'] } },
-      'imports:list': { accountId },
-      'imports:cancel': job,
-      'imports:retry': job,
-      'settings:get': {},
-      'settings:update': { concurrency: 2 },
-      'notifications:list': {},
-      'notifications:clear': {},
-      'app:rateLimits': {},
-      'app:diagnostics': {},
-      'app:info': {},
-    };
+    const requests = requestForEveryCommand({ accountId, baseUrl: server.baseUrl, dataDir: data.path });
+    const file = requests['files:get'];
     expect(Object.keys(requests).sort()).toEqual(Object.keys(IPC_COMMANDS).sort());
-    const volatile = new Set(['app:rateLimits', 'app:diagnostics', 'uploads:pauseAll', 'imports:list']);
     for (const [name, request] of Object.entries(requests)) {
       const overSocket = await client.invoke(name, request);
       expect(WsResultSchema.shape.result.safeParse(overSocket).success, name).toBe(true);
-      if (!volatile.has(name))
+      if (!VOLATILE_COMMANDS.has(name))
         expect(withoutRequestId(overSocket), name).toEqual(withoutRequestId(await core.handle(name, request)));
     }
     expect(await client.invoke('files:get', file)).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });

@@ -1,0 +1,70 @@
+import { join } from 'node:path';
+import type { IpcCommandName } from '../../src-shared/ipc/ipc-contract.js';
+
+/**
+ * One request for every contract command, for the round trips over both
+ * transports. They are chosen to be harmless against a fresh app: most refer
+ * to things that do not exist and get the core's clear error back.
+ */
+export function requestForEveryCommand(context: {
+  accountId: string;
+  baseUrl: string;
+  dataDir: string;
+}): Record<IpcCommandName, unknown> {
+  const { accountId, baseUrl, dataDir } = context;
+  const file = { accountId, fileId: 'nope' };
+  const job = { accountId, jobId: '00000000-0000-4000-8000-000000000000' };
+  return {
+    'account:signIn': { baseUrl, token: 'mfs_wrong' },
+    'account:signOut': { accountId: 'unknown' },
+    'account:list': {},
+    'account:summary': { accountId },
+    'account:startDemo': {},
+    'folders:list': {},
+    'folders:add': { accountId, path: join(dataDir, 'missing') },
+    'folders:update': { id: 99, options: {} },
+    'folders:remove': { id: 99 },
+    'uploads:addPaths': { accountId, paths: [join(dataDir, 'missing.mp4')] },
+    'uploads:list': {},
+    'uploads:status': {},
+    'uploads:pauseAll': { hours: 2 },
+    'uploads:resumeAll': {},
+    'uploads:pause': { id: 99 },
+    'uploads:resume': { id: 99 },
+    'uploads:cancel': { id: 99 },
+    'uploads:retry': { id: 99 },
+    'uploads:clearFinished': {},
+    'uploads:reveal': { id: 99 },
+    'files:list': { accountId, perPage: 25 },
+    'files:get': file,
+    'files:status': file,
+    'files:update': { ...file, changes: { name: 'x' } },
+    'files:delete': file,
+    'files:copyLink': { ...file, kind: 'page' },
+    'files:open': { ...file, kind: 'page' },
+    'imports:create': { accountId, body: { urls: ['http://127.0.0.1:9/a.mp4'] } },
+    'imports:list': { accountId },
+    'imports:cancel': job,
+    'imports:retry': job,
+    'settings:get': {},
+    'settings:update': { concurrency: 2 },
+    'notifications:list': {},
+    'notifications:clear': {},
+    'app:rateLimits': {},
+    'app:diagnostics': {},
+    'app:info': {},
+  };
+}
+
+/** Commands whose answer changes from one call to the next (time, counters, the server's own state). */
+export const VOLATILE_COMMANDS: ReadonlySet<string> = new Set([
+  'app:rateLimits',
+  'app:diagnostics',
+  'uploads:pauseAll',
+  'imports:list',
+]);
+
+/** Each answer of the server has its own request id; the rest must be the same. */
+export function withoutRequestId(result: unknown): unknown {
+  return JSON.parse(JSON.stringify(result).replace(/"requestId":"[^"]*"/g, '"requestId":"…"'));
+}

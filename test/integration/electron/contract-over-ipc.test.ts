@@ -1,0 +1,136 @@
+import type { IpcMainInvokeEvent } from 'electron';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppCore } from '../../../src-main/core/app-core.js';
+import { Engine } from '../../../src-main/core/engine.js';
+import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
+import { registerContractHandlers } from '../../../src-main/electron/ipc-bridge.js';
+import { BRIDGE_GLOBAL, exposeBridge } from '../../../src-main/electron/preload-bridge.js';
+import { ElectronBridge, type PreloadApi } from '../../../src-renderer/bridge/electron-bridge.js';
+import type { IpcCommandName, IpcEventName } from '../../../src-shared/ipc/ipc-contract.js';
+import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
+import { tempDir } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+type Handler = (event: IpcMainInvokeEvent, raw: unknown) => Promise<unknown>;
+type Listener = (event: unknown, payload: unknown) => void;
+
+/**
+ * The desktop app's whole contract path without Electron: the page's
+ * ElectronBridge → the preload's exposed API → a fake ipcRenderer/ipcMain
+ * pair (structured clone, as Electron's IPC copies values) → the handlers →
+ * AppCore, and events back the other way.
+ */
+function electronPair(core: AppCore): { bridge: ElectronBridge; dispose(): void } {
+  const handlers = new Map<string, Handler>();
+  const listeners = new Map<string, Set<Listener>>();
+  const ownFrame = { senderFrame: { url: 'file:///app/dist/renderer/index.html', parent: null } };
+  const registration = registerContractHandlers(
+    {
+      handle: (channel: string, handler: Handler) => handlers.set(channel, handler),
+      removeHandler: () => undefined,
+    } as never,
+    core,
+    (url) => url.startsWith('file:///app/'),
+    () =>
+      ({
+        isDestroyed: () => false,
+        send: (channel: string, payload: unknown) => {
+          for (const listener of listeners.get(channel) ?? []) listener({}, structuredClone(payload));
+        },
+      }) as never,
+  );
+  let exposed: PreloadApi | undefined;
+  exposeBridge(
+    {
+      exposeInMainWorld: (name: string, api: unknown) => void (name === BRIDGE_GLOBAL && (exposed = api as PreloadApi)),
+    },
+    {
+      invoke: async (channel: string, request: unknown) =>
+        structuredClone(await handlers.get(channel)!(ownFrame as never, structuredClone(request))),
+      on: (channel: string, listener: Listener) => {
+        listeners.set(channel, (listeners.get(channel) ?? new Set()).add(listener));
+        return undefined as never;
+      },
+      removeListener: (channel: string, listener: Listener) => {
+        listeners.get(channel)?.delete(listener);
+        return undefined as never;
+      },
+    } as never,
+    { getPathForFile: () => '' },
+  );
+  return { bridge: new ElectronBridge(exposed!), dispose: () => registration.dispose() };
+}
+
+describe('the contract over a fake Electron ipc pair', () => {
+  let server: TestServer;
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  let engine: Engine;
+  let core: AppCore;
+  let pair: ReturnType<typeof electronPair>;
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    data = await tempDir('media-sync-ipc-');
+    engine = await Engine.open({ dataDir: data.path, settleMs: 300 });
+    core = new AppCore({
+      engine,
+      settings: new MemorySettingsStore(),
+      shell: NO_DESKTOP,
+      info: { version: '0.1.0', shell: 'electron', dataDir: data.path },
+      tokenStorage: 'encrypted with the desktop keyring (gnome_libsecret)',
+    });
+    await core.start();
+    pair = electronPair(core);
+  });
+
+  afterEach(async () => {
+    pair.dispose();
+    await core.dispose();
+    await engine.close();
+    await server.close();
+    await data.remove();
+  });
+
+  /** A command as the page sees it: the value, or the error it throws, in the transports' result shape. */
+  async function viaPage(name: string, request: unknown) {
+    try {
+      return { ok: true, value: await pair.bridge.invoke(name as IpcCommandName, request as never) };
+    } catch (error) {
+      const { code, message, requestId } = error as { code: string; message: string; requestId: string | null };
+      return { ok: false, error: { code, message, requestId } };
+    }
+  }
+
+  it('carries every command exactly as in process, parsed on both sides', async () => {
+    const account = await pair.bridge.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    const requests = requestForEveryCommand({ accountId: account.id, baseUrl: server.baseUrl, dataDir: data.path });
+    for (const [name, request] of Object.entries(requests)) {
+      const overIpc = await viaPage(name, request);
+      if (!VOLATILE_COMMANDS.has(name)) {
+        const inProcess = await core.handle(name, request);
+        // the page sees what the contract's response schema makes of the core's answer
+        expect(withoutRequestId(overIpc), name).toEqual(withoutRequestId(JSON.parse(JSON.stringify(inProcess))));
+      }
+    }
+    expect(await viaPage('uploads:pauseAll', { hours: 'forever' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+  });
+
+  it('brings events to the page: a dropped file is seen going from queued to done', async () => {
+    const account = await pair.bridge.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    const seen: Array<{ name: IpcEventName; state?: string }> = [];
+    pair.bridge.on('uploads:itemChanged', (item) => seen.push({ name: 'uploads:itemChanged', state: item.state.kind }));
+    pair.bridge.on('notifications:added', () => seen.push({ name: 'notifications:added' }));
+    const path = join(data.path, 'clip.mp4');
+    await writeFile(path, Buffer.alloc(64 * 1024, 7));
+    const [item] = await pair.bridge.invoke('uploads:addPaths', { accountId: account.id, paths: [path] });
+    expect(item?.state.kind).toBe('queued');
+    await waitFor(() => seen.some((event) => event.state === 'done') || undefined, 20_000, 'the upload to finish');
+    expect(seen.map((event) => event.state).filter(Boolean)).toContain('done');
+  });
+});
