@@ -1,11 +1,16 @@
 import { build } from 'esbuild';
+import { cp } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
 /**
  * Bundles the Electron main process and the preload into dist/electron.
  * The preload runs sandboxed, where only `electron` can be required: it is
  * bundled whole, as CommonJS. The main process keeps node_modules external
- * (better-sqlite3 is native; fastify and pino load files at run time).
+ * (better-sqlite3 is native; fastify and pino load files at run time), so
+ * they must be production dependencies: electron-builder packs only those.
+ * The reference server (the "try it locally" demo) is bundled into main.js,
+ * and its player page reads `./assets/*` beside the module that asks: those
+ * files are copied next to main.js.
  */
 export async function buildDesktop(
   outDir = fileURLToPath(new URL('../dist/electron', import.meta.url)),
@@ -17,6 +22,9 @@ export async function buildDesktop(
     outfile: `${outDir}/main.js`,
     format: 'esm',
     packages: 'external',
+  });
+  await cp(fileURLToPath(new URL('../src-server/file-host/assets', import.meta.url)), `${outDir}/assets`, {
+    recursive: true,
   });
   await build({
     ...common,

@@ -7,12 +7,15 @@ import {
   Tray,
   app,
   clipboard,
+  dialog,
   ipcMain,
   nativeImage,
   safeStorage,
   shell,
+  type NativeImage,
 } from 'electron';
 import Store from 'electron-store';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
@@ -20,9 +23,11 @@ import { Engine } from '../core/engine.js';
 import { registerContractHandlers } from './ipc-bridge.js';
 import { SafeStorageVault } from './safe-storage-vault.js';
 import { hardenContents, isAllowedExternal, secureWindowOptions } from './security.js';
-import { trayMenuTemplate, trayState } from './tray-menu.js';
+import { chooseNativeBinding, nativeModuleProblem, runtimePaths, windowIconPath } from './runtime-paths.js';
+import { trayIconPath, trayMenuTemplate, trayState, type TrayKind } from './tray-menu.js';
 
 const HERE = import.meta.dirname;
+// the renderer and the preload load fine from inside app.asar; real files (assets, .node) come from `paths`
 const RENDERER_INDEX = join(HERE, '../renderer/index.html');
 
 if (!app.requestSingleInstanceLock()) {
@@ -40,10 +45,26 @@ if (!app.requestSingleInstanceLock()) {
   app.on('window-all-closed', () => undefined);
 
   void app.whenReady().then(async () => {
+    const location = { isPackaged: app.isPackaged, mainDir: HERE, resourcesPath: process.resourcesPath };
+    const paths = runtimePaths(location);
     const dataDir = app.getPath('userData');
     const store = new Store<Record<string, unknown>>({ name: 'media-sync' });
     const vault = new SafeStorageVault(safeStorage, store);
-    const engine = await Engine.open({ dataDir, vault, envToken: process.env['MEDIA_SYNC_TOKEN'] || undefined });
+    let engine: Engine;
+    try {
+      engine = await Engine.open({
+        dataDir,
+        vault,
+        envToken: process.env['MEDIA_SYNC_TOKEN'] || undefined,
+        nativeBinding: chooseNativeBinding(paths.nativeBinding, existsSync),
+      });
+    } catch (error) {
+      // without this the app would sit in the background with no window and no tray
+      const problem = nativeModuleProblem(error, location) ?? (error instanceof Error ? error.message : String(error));
+      dialog.showErrorBox('Media Sync cannot start', problem);
+      app.exit(1);
+      return;
+    }
     const demo = localDemoServer(dataDir);
     const fileHosts = () => engine.accounts.list().map((account) => new URL(account.baseUrl).origin);
     const openExternal = async (url: string) => {
@@ -64,7 +85,9 @@ if (!app.requestSingleInstanceLock()) {
     });
     await core.start();
 
-    window = new BrowserWindow(secureWindowOptions(join(HERE, 'preload.cjs')));
+    window = new BrowserWindow(
+      secureWindowOptions(join(HERE, 'preload.cjs'), windowIconPath(process.platform, paths.assetsDir)),
+    );
     hardenContents(window.webContents, window.webContents.session, { appOrigin: 'file://', fileHosts, openExternal });
     registerContractHandlers(
       ipcMain,
@@ -79,12 +102,21 @@ if (!app.requestSingleInstanceLock()) {
     });
     await window.loadFile(RENDERER_INDEX);
 
-    const tray = new Tray(nativeImage.createFromPath(join(HERE, '../../assets/icon.svg')));
+    const trayImages = new Map<TrayKind, NativeImage>();
+    const trayImage = (kind: TrayKind) => {
+      let image = trayImages.get(kind);
+      if (!image) trayImages.set(kind, (image = nativeImage.createFromPath(trayIconPath(kind, paths.assetsDir))));
+      return image;
+    };
+    let trayKind: TrayKind = 'idle';
+    const tray = new Tray(trayImage(trayKind));
     const recent: Array<{ name: string; link: string | null }> = [];
     let trayRefreshPending = false;
     const refreshTray = () => {
       const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
       const state = trayState(core.queueStatus(), engine.queue.list(), blocked?.message ?? null);
+      // only on a change of state: some Linux trays flicker when the image is set again
+      if (state.kind !== trayKind) tray.setImage(trayImage((trayKind = state.kind)));
       tray.setToolTip(state.tooltip);
       tray.setContextMenu(
         Menu.buildFromTemplate(

@@ -1,4 +1,4 @@
-import type { ContextBridge, IpcRenderer, IpcRendererEvent } from 'electron';
+import type { ContextBridge, IpcRenderer, IpcRendererEvent, WebUtils } from 'electron';
 import { IPC_COMMANDS } from '../../src-shared/ipc/ipc-contract.js';
 import { commandChannel, EVENT_CHANNEL } from './ipc-bridge.js';
 
@@ -8,11 +8,16 @@ export const BRIDGE_GLOBAL = 'mediaSync';
 /**
  * What the preload exposes with contextBridge: one function per contract
  * command and one event subscription, never `ipcRenderer` itself, so a page
- * that went wrong can still reach nothing but the contract.
+ * that went wrong can still reach nothing but the contract. Plus
+ * `pathForFile`: a sandboxed page sees a dropped file's bytes but not where
+ * it is, and uploads stream from disk by path, so the preload asks Electron
+ * (`webUtils`, usable in a sandboxed preload) for the path of a File the page
+ * already holds. It reveals nothing the user did not drop or pick.
  */
 export function exposeBridge(
   contextBridge: Pick<ContextBridge, 'exposeInMainWorld'>,
   ipcRenderer: Pick<IpcRenderer, 'invoke' | 'on' | 'removeListener'>,
+  webUtils: Pick<WebUtils, 'getPathForFile'>,
 ): void {
   const commands = Object.fromEntries(
     Object.keys(IPC_COMMANDS).map((name) => [
@@ -26,6 +31,10 @@ export function exposeBridge(
       const forward = (_event: IpcRendererEvent, payload: unknown) => listener(payload);
       ipcRenderer.on(EVENT_CHANNEL, forward);
       return () => ipcRenderer.removeListener(EVENT_CHANNEL, forward);
+    },
+    /** the file's path on disk; '' for a File that is not on disk (made by the page) */
+    pathForFile(file: File): string {
+      return webUtils.getPathForFile(file);
     },
   });
 }

@@ -5,8 +5,9 @@ import type { BrowserWindowConstructorOptions, Session, WebContents } from 'elec
  * isolated, has no Node, may not navigate away or open windows, gets no
  * permission, and can ask to open only http(s) links on a signed-in file host.
  */
-export function secureWindowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function secureWindowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
   return {
+    ...(icon ? { icon } : {}),
     width: 1100,
     height: 760,
     minWidth: 720,

@@ -1,9 +1,12 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import { join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 
-export type TrayKind = 'idle' | 'uploading' | 'paused' | 'error';
+/** The four faces of the tray icon; assets/tray has a PNG (1x and @2x) for each. */
+export const TRAY_KINDS = ['idle', 'uploading', 'paused', 'error'] as const;
+export type TrayKind = (typeof TRAY_KINDS)[number];
 
 export interface TrayState {
   kind: TrayKind;
@@ -30,6 +33,15 @@ export function trayState(status: QueueStatus, items: readonly UploadItem[], blo
   }
   if (failed > 0) return { kind: 'error', tooltip: `Media Sync: ${failed} upload(s) failed` };
   return { kind: 'idle', tooltip: 'Media Sync: up to date' };
+}
+
+/**
+ * The tray image of a state. Electron's nativeImage cannot read SVG, so these
+ * are PNGs (from assets/tray/*.svg, `npm run make-icons`); nativeImage picks
+ * the `@2x` file beside it by itself on high-DPI screens.
+ */
+export function trayIconPath(kind: TrayKind, assetsDir: string): string {
+  return join(assetsDir, 'tray', `tray-${kind}.png`);
 }
 
 export interface TrayActions {

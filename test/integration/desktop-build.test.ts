@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildDesktop } from '../../scripts/build-desktop.js';
 import { tempDir } from '../helpers/engine-fixture.js';
@@ -22,5 +23,31 @@ describe('the desktop build (Electron cannot start here: the bundles are checked
     const main = await readFile(join(out.path, 'main.js'), 'utf8');
     expect(main).toMatch(/from "electron"/);
     expect(main).toContain('requestSingleInstanceLock');
+  });
+
+  it('the main bundle needs only production dependencies, and has the files it reads beside it', async () => {
+    await buildDesktop(out.path);
+    const main = await readFile(join(out.path, 'main.js'), 'utf8');
+    const { dependencies } = JSON.parse(await readFile(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    // electron-builder packs `dependencies` only: a devDependency here would be missing in the installed app
+    const external = new Set(
+      [...main.matchAll(/(?:from|import\() ?"([^".][^"]*)"/g)]
+        .map(([, specifier]) => specifier!)
+        .filter((specifier) => !specifier.startsWith('node:') && specifier !== 'electron')
+        .map((specifier) =>
+          specifier
+            .split('/')
+            .slice(0, specifier.startsWith('@') ? 2 : 1)
+            .join('/'),
+        ),
+    );
+    expect(external).toContain('better-sqlite3');
+    expect([...external].filter((name) => !(name in dependencies))).toEqual([]);
+    // the bundled demo server opens files relative to its module, now main.js (its player page's script and style)
+    const relative = [...main.matchAll(/new URL\("(\.\/[^"]+)", import\.meta\.url\)/g)].map(([, path]) => path!);
+    expect(relative).toEqual(expect.arrayContaining(['./assets/player.js', './assets/player.css']));
+    for (const path of relative) expect(existsSync(join(out.path, path)), path).toBe(true);
   });
 });

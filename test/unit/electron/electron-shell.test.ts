@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +16,7 @@ import {
   isAllowedExternal,
   secureWindowOptions,
 } from '../../../src-main/electron/security.js';
-import { trayMenuTemplate, trayState } from '../../../src-main/electron/tray-menu.js';
+import { TRAY_KINDS, trayIconPath, trayMenuTemplate, trayState } from '../../../src-main/electron/tray-menu.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
 
@@ -37,6 +38,11 @@ describe('window security', () => {
       spellcheck: false,
     });
     expect(APP_CSP).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+
+  it('gives the window an icon only when one is passed (Linux)', () => {
+    expect(secureWindowOptions('/app/preload.js', '/app/assets/icon.png').icon).toBe('/app/assets/icon.png');
+    expect(secureWindowOptions('/app/preload.js')).not.toHaveProperty('icon');
   });
 
   it('opens externally only http(s) links on a signed-in file host', () => {
@@ -197,21 +203,46 @@ describe('the contract over Electron ipc', () => {
     }
   });
 
-  it('the preload exposes one function per command and an event subscription, never ipcRenderer', async () => {
+  function exposedApi(getPathForFile: (file: File) => string = () => '') {
     let exposed: Record<string, unknown> = {};
     const invoked: unknown[][] = [];
-    exposeBridge({ exposeInMainWorld: (name: string, api: unknown) => (exposed = { name, api }) as never }, {
-      invoke: async (...args: unknown[]) => void invoked.push(args),
-      on: () => undefined as never,
-      removeListener: () => undefined as never,
-    } as never);
-    expect(exposed['name']).toBe(BRIDGE_GLOBAL);
-    const api = exposed['api'] as { commands: Record<string, (request: unknown) => Promise<unknown>> };
-    expect(Object.keys(api).sort()).toEqual(['commands', 'onEvent']);
+    exposeBridge(
+      { exposeInMainWorld: (name: string, api: unknown) => (exposed = { name, api }) as never },
+      {
+        invoke: async (...args: unknown[]) => void invoked.push(args),
+        on: () => undefined as never,
+        removeListener: () => undefined as never,
+      } as never,
+      { getPathForFile },
+    );
+    return { name: exposed['name'], api: exposed['api'] as PreloadApi, invoked };
+  }
+  type PreloadApi = {
+    commands: Record<string, (request: unknown) => Promise<unknown>>;
+    pathForFile(file: File): string;
+  };
+
+  it('the preload exposes one function per command, an event subscription and pathForFile, never ipcRenderer', async () => {
+    const { name, api, invoked } = exposedApi();
+    expect(name).toBe(BRIDGE_GLOBAL);
+    expect(Object.keys(api).sort()).toEqual(['commands', 'onEvent', 'pathForFile']);
     expect(Object.keys(api.commands).sort()).toEqual(Object.keys(IPC_COMMANDS).sort());
     expect(Object.values(api.commands).every((fn) => typeof fn === 'function')).toBe(true);
     await api.commands['files:list']!({ accountId: 'a' });
     expect(invoked).toEqual([['ipc:files:list', { accountId: 'a' }]]);
+  });
+
+  it("gives the page a dropped file's path through Electron's webUtils, and '' for a file not on disk", () => {
+    const onDisk = new File(['x'], 'clip.mp4');
+    const madeByPage = new File(['y'], 'note.txt');
+    const asked: File[] = [];
+    const { api } = exposedApi((file) => {
+      asked.push(file);
+      return file === onDisk ? '/home/me/Videos/clip.mp4' : '';
+    });
+    expect(api.pathForFile(onDisk)).toBe('/home/me/Videos/clip.mp4');
+    expect(api.pathForFile(madeByPage)).toBe('');
+    expect(asked).toEqual([onDisk, madeByPage]);
   });
 });
 
@@ -284,5 +315,20 @@ describe('the tray', () => {
     ]);
     const paused = trayMenuTemplate({ kind: 'paused', tooltip: 'Media Sync: paused' }, [], actions);
     expect(paused.map((entry) => entry.label)).toContain('Resume uploads');
+  });
+
+  it('shows a PNG of its own for each state, with a 2x version beside it', () => {
+    const assetsDir = join(import.meta.dirname, '../../../assets');
+    const paths = TRAY_KINDS.map((kind) => trayIconPath(kind, assetsDir));
+    expect(paths.map((path) => path.slice(assetsDir.length))).toEqual([
+      '/tray/tray-idle.png',
+      '/tray/tray-uploading.png',
+      '/tray/tray-paused.png',
+      '/tray/tray-error.png',
+    ]);
+    for (const path of paths) {
+      expect(existsSync(path), path).toBe(true);
+      expect(existsSync(path.replace(/\.png$/, '@2x.png')), path).toBe(true);
+    }
   });
 });
