@@ -25,7 +25,12 @@ export function useBridge(): AppBridge {
 export function useConnection(): ConnectionState {
   const bridge = useBridge();
   const [state, setState] = useState(bridge.connection());
-  useEffect(() => bridge.onConnectionChange(setState), [bridge]);
+  useEffect(() => {
+    const unsubscribe = bridge.onConnectionChange(setState);
+    // the socket may have opened between the first render and this effect
+    setState(bridge.connection());
+    return unsubscribe;
+  }, [bridge]);
   return state;
 }
 

@@ -13,6 +13,8 @@ afterAll(async () => {
 describe('first run', () => {
   it('signs in with a token after a clear message for a wrong one, and shows the account', async () => {
     const page = await app.open();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
     await page.getByRole('heading', { name: 'Welcome to Media Sync' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'first-run');
@@ -35,6 +37,8 @@ describe('first run', () => {
     );
     expect(await page.content()).not.toContain(app.server.token);
     expect(app.output()).not.toContain(app.server.token);
+    // no CSP violation, no failed script: the page runs under the daemon's strict policy
+    expect(consoleErrors).toEqual([]);
     await page.close();
   });
 
