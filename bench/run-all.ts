@@ -6,7 +6,13 @@ import { once } from 'node:events';
  * count in another's RSS), one after the other (so they do not share the two
  * cores). Each prints one JSON line of figures.
  */
-const BENCHES = ['upload-throughput.ts', 'upload-rss.ts', 'rate-limited-small-files.ts', 'watcher-scan.ts'];
+const BENCHES = [
+  'upload-throughput.ts',
+  'upload-rss.ts',
+  'rate-limited-small-files.ts',
+  'watcher-scan.ts',
+  'queue-render.ts',
+];
 const only = process.argv.slice(2);
 
 let failed = 0;

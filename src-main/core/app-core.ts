@@ -68,6 +68,9 @@ export class AppCore {
   private readonly emitter = new Emitter<CoreEvent>();
   private readonly subscriptions: Disposable[] = [];
   private readonly progress = new Map<number, UploadState>();
+  /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
+  private readonly lastRateLimit = new Map<string, string>();
+  private readonly lastBlocked = new Map<string, string | null>();
   private progressTimer: AbortController | null = null;
   private readonly handlers: Handlers;
   /** every contract event, already parsed */
@@ -254,8 +257,8 @@ export class AppCore {
         return items.map(toUploadItemView);
       },
       'uploads:list': async ({ offset, limit }) => {
-        const all = queue.list();
-        return { items: all.slice(offset, offset + limit).map(toUploadItemView), total: all.length };
+        const { items, total } = queue.page(offset, limit);
+        return { items: items.map(toUploadItemView), total };
       },
       'uploads:status': async () => this.queueStatus(),
       'uploads:pauseAll': async ({ hours }) => {
@@ -387,6 +390,21 @@ export class AppCore {
         this.scheduleProgress();
       }),
       queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
+      this.engine.onDidChangeAccountState(({ accountId, state }) => {
+        const { limit, remaining, gateOpensInMs, gateReason } = state;
+        const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };
+        const key = JSON.stringify(view);
+        if (this.lastRateLimit.get(accountId) !== key) {
+          this.lastRateLimit.set(accountId, key);
+          this.emit('app:rateLimitChanged', view);
+        }
+        // a token refused (or accepted again) mid-queue: the UI's banner follows without a reload
+        const blocked = state.blocked?.code ?? null;
+        if ((this.lastBlocked.get(accountId) ?? null) !== blocked) {
+          this.lastBlocked.set(accountId, blocked);
+          this.emit('account:changed', this.accountViews());
+        }
+      }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
     );

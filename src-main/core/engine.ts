@@ -2,9 +2,9 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLAN_FILE_SIZE_LIMIT_BYTES, PLANS, type Account, type Plan } from '../../src-shared/api/index.js';
 import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
-import { RequestScheduler } from '../api-client/request-scheduler.js';
+import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import type { Disposable } from '../common/disposable.js';
+import { Emitter, type Disposable } from '../common/disposable.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { openDatabase, type Db } from '../storage/database.js';
@@ -56,6 +56,9 @@ export class Engine {
   readonly limiter: BandwidthLimiter;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   private proxyUrl: string | null;
+  private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
+  /** an account's request budget, Retry-After gate or refused token changed (after every request) */
+  readonly onDidChangeAccountState = this.accountStateEmitter.event;
 
   private constructor(
     readonly db: Db,
@@ -167,6 +170,7 @@ export class Engine {
       await client.close();
     }
     this.clients.clear();
+    this.accountStateEmitter.dispose();
     this.db.close();
   }
 
@@ -180,7 +184,10 @@ export class Engine {
       proxyUrl: this.proxyUrl,
     });
     // a gate that reopens or a token that works again lets waiting uploads go
-    const subscription = scheduler.onDidChangeState(() => this.queue.poke());
+    const subscription = scheduler.onDidChangeState((state) => {
+      this.queue.poke();
+      this.accountStateEmitter.fire({ accountId: account.id, state });
+    });
     this.clients.set(account.id, { client, subscription });
   }
 }

@@ -1,9 +1,16 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { PLAN_FILE_SIZE_LIMIT_BYTES } from '../../src-shared/api/index.js';
+import { formatGibibytes } from '../../src-shared/model/format.js';
+import type { IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import {
+  DROP_PATH,
   SESSION_COOKIE,
   SESSION_KEY_PARAM,
   WS_PATH,
@@ -21,6 +28,11 @@ export interface DaemonOptions {
   staticDir?: string;
   /** fixed in tests; random otherwise */
   sessionKey?: string;
+  /**
+   * where files dropped on the page in a browser are written before they are
+   * queued (`POST /drop`); without it the page cannot upload dropped files
+   */
+  dropDir?: string;
 }
 
 export interface Daemon {
@@ -83,6 +95,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       'Cache-Control': 'no-store',
     };
     if (given) headers['Set-Cookie'] = `${SESSION_COOKIE}=${key}; HttpOnly; SameSite=Strict; Path=/`;
+    if (url.pathname === DROP_PATH) {
+      await receiveDrop(request, response, url, headers);
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, headers).end();
       return;
@@ -95,6 +111,67 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     response.writeHead(url.pathname === '/' ? 200 : 404, { ...headers, 'Content-Type': TYPES['.html']! });
     response.end(url.pathname === '/' ? MISSING_UI : 'Not found');
+  }
+
+  /**
+   * A file dropped on the page: written under `dropDir/<random>/<name>`, then
+   * queued like a path dropped on the desktop window. Only the page itself may
+   * send one (same origin, with the session key); the name is reduced to a
+   * plain file name, and the body may not exceed the account's plan limit.
+   */
+  async function receiveDrop(
+    request: IncomingMessage,
+    response: ServerResponse,
+    url: URL,
+    headers: Record<string, string>,
+  ): Promise<void> {
+    const answer = (status: number, result: IpcResult<UploadItemView[]>) => {
+      if (status >= 400) response.setHeader('Connection', 'close');
+      response.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(result));
+    };
+    const refuse = (status: number, code: string, message: string) =>
+      answer(status, { ok: false, error: { code, message, requestId: null } satisfies IpcError });
+    if (request.method !== 'POST') return refuse(405, 'METHOD_NOT_ALLOWED', 'Send the dropped file with POST.');
+    // a page of another site must not upload through the person's cookie
+    if (request.headers.origin !== origin) return refuse(403, 'FORBIDDEN', 'Only the Media Sync page may drop files.');
+    if (!options.dropDir) return refuse(503, 'UNAVAILABLE', 'Dropping files is not available here.');
+    const name = safeFileName(url.searchParams.get('name') ?? '');
+    if (!name) return refuse(400, 'VALIDATION_ERROR', 'The dropped file has no usable name.');
+    const accountId = url.searchParams.get('account') ?? '';
+    const account = options.core.accountViews().find((candidate) => candidate.id === accountId);
+    if (!account) return refuse(400, 'NOT_SIGNED_IN', 'Choose a signed-in account for the dropped file.');
+    const limit = Math.min(PLAN_FILE_SIZE_LIMIT_BYTES[account.plan], MAX_DROP_BYTES);
+    const tooLarge = `${name} is larger than the ${formatGibibytes(limit)} the account's plan allows for one file.`;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return refuse(413, 'FILE_TOO_LARGE', tooLarge);
+
+    const folder = join(options.dropDir, randomBytes(12).toString('hex'));
+    const path = join(folder, name);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
+    let received = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        received += chunk.length;
+        callback(received > limit ? new DropTooLargeError() : null, chunk);
+      },
+    });
+    try {
+      await pipeline(request, counter, createWriteStream(path, { mode: 0o600 }));
+    } catch (error) {
+      await rm(folder, { recursive: true, force: true });
+      if (error instanceof DropTooLargeError) return refuse(413, 'FILE_TOO_LARGE', tooLarge);
+      return refuse(400, 'DROP_FAILED', 'The dropped file did not arrive completely. Try again.');
+    }
+    if (received === 0) {
+      await rm(folder, { recursive: true, force: true });
+      return refuse(400, 'VALIDATION_ERROR', `${name} is empty: there is nothing to upload.`);
+    }
+    const queued = await options.core.handle('uploads:addPaths', { accountId, paths: [path] });
+    if (!queued.ok) {
+      await rm(folder, { recursive: true, force: true });
+      return answer(400, queued);
+    }
+    answer(200, queued as IpcResult<UploadItemView[]>);
   }
 
   server.on('upgrade', (request, socket, head) => {
@@ -136,9 +213,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
   }
 
+  const dropRoot = options.dropDir && resolve(options.dropDir) + sep;
   const subscription = options.core.onDidEmit(({ name, payload }) => {
     const text = JSON.stringify({ event: name, payload } satisfies WsEvent);
     for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    // the daemon's copy of a dropped file has done its job once the file is on the service
+    if (name === 'uploads:itemChanged' && dropRoot) {
+      const item = payload as UploadItemView;
+      if (item.state.kind === 'done' && item.path.startsWith(dropRoot)) {
+        void rm(dirname(item.path), { recursive: true, force: true }).catch(() => undefined);
+      }
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -161,6 +246,31 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The cap of one dropped file whatever the plan: the largest plan's limit (15 GiB). */
+const MAX_DROP_BYTES = Math.max(...Object.values(PLAN_FILE_SIZE_LIMIT_BYTES));
+
+class DropTooLargeError extends Error {}
+
+/**
+ * A dropped file's name as a plain file name: the last part of any path, no
+ * control characters (NUL included), not `.` or `..`, at most 255 bytes of
+ * UTF-8 (the extension kept). Empty when nothing usable is left.
+ */
+export function safeFileName(given: string): string {
+  const last = given.split(/[/\\]/).at(-1) ?? '';
+  // eslint-disable-next-line no-control-regex
+  let name = last.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  if (name === '.' || name === '..' || /^\.+$/.test(name)) return '';
+  const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+  if (bytes(name) > 255) {
+    const extension = extname(name).length <= 16 ? extname(name) : '';
+    let stem = name.slice(0, name.length - extension.length);
+    while (bytes(stem + extension) > 255) stem = [...stem].slice(0, -1).join('');
+    name = stem + extension;
+  }
+  return name;
 }
 
 function hasKey(request: IncomingMessage, given: string | null, key: string): boolean {

@@ -22,10 +22,11 @@ export interface ServeIo {
 const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
 
 /**
- * `media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo]`: the app
+ * `media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--ui-dir DIR]`: the app
  * without a desktop. With no account yet it starts the local demo server and
  * signs in to it, so a newcomer sees a working app at once (`--no-demo`
- * shows the sign-in page instead). Runs until SIGINT/SIGTERM.
+ * shows the sign-in page instead; `--ui-dir` serves another build of the UI
+ * than dist/renderer). Runs until SIGINT/SIGTERM.
  */
 export async function serve(args: string[], io: ServeIo): Promise<number> {
   const { values } = parseArgs({
@@ -35,6 +36,7 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
       open: { type: 'boolean' },
       'data-dir': { type: 'string' },
       'no-demo': { type: 'boolean' },
+      'ui-dir': { type: 'string' },
     },
     strict: true,
   });
@@ -60,7 +62,13 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) io.stderr.write('No account yet: signed in to the local demo server.\n');
   }
-  const daemon = await startDaemon({ core, port, staticDir: existsSync(UI_DIR) ? UI_DIR : undefined });
+  const uiDir = values['ui-dir'] ? resolve(values['ui-dir']) : UI_DIR;
+  const daemon = await startDaemon({
+    core,
+    port,
+    staticDir: existsSync(uiDir) ? uiDir : undefined,
+    dropDir: join(dataDir, 'dropped'),
+  });
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
   if (values.open) openBrowser(daemon.url);
   await new Promise<void>((resolveStop) => {

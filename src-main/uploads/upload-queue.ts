@@ -172,6 +172,12 @@ export class UploadQueue {
     return this.options.store.list().map((item) => this.withProgress(item));
   }
 
+  /** One page of the queue (queue order) with the running items' progress, and the queue's length. */
+  page(offset: number, limit: number): { items: UploadItem[]; total: number } {
+    const { items, total } = this.options.store.page(offset, limit);
+    return { items: items.map((item) => this.withProgress(item)), total };
+  }
+
   get(id: number): UploadItem | undefined {
     const item = this.options.store.get(id);
     return item && this.withProgress(item);

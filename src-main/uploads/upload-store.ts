@@ -99,6 +99,16 @@ export class UploadStore {
   }
 
   /**
+   * One page of the whole queue in queue order, and how many items there are:
+   * the UI pages through 10,000 items without the core reading them all.
+   */
+  page(offset: number, limit: number): { items: UploadItem[]; total: number } {
+    const { total } = this.db.prepare('SELECT COUNT(*) AS total FROM upload_items').get() as { total: number };
+    const rows = this.db.prepare('SELECT * FROM upload_items ORDER BY id LIMIT ? OFFSET ?').all(limit, offset) as Row[];
+    return { items: rows.flatMap((row) => this.parse(row) ?? []), total };
+  }
+
+  /**
    * Up to `limit` items that may start now, oldest first: queued, due for a
    * retry, or paused until a time that has passed. Items of `skipAccounts`
    * (blocked) and `skipIds` (running) are left out.

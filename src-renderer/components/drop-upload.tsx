@@ -1,6 +1,195 @@
-import type { ReactNode } from 'react';
-import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type DragEvent,
+  type ReactNode,
+} from 'react';
+import {
+  IPC_COMMANDS,
+  type AccountView,
+  type IpcError,
+  type UploadItemView,
+} from '../../src-shared/ipc/ipc-contract.js';
+import { DROP_PATH, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
+import { useBridge } from '../bridge/bridge-context.js';
+import { BridgeError, toIpcError } from '../bridge/bridge-error.js';
+import { accountLabel } from '../model/account-label.js';
+import { ErrorNote } from './error-note.js';
+import './drop-upload.css';
 
-export function DropUpload({ children }: { account: AccountView; children: ReactNode }) {
-  return <>{children}</>;
+interface DropUploadApi {
+  /** queues these files for the current account */
+  addFiles(files: File[]): Promise<void>;
+  busy: boolean;
+}
+
+const DropUploadContext = createContext<DropUploadApi | null>(null);
+
+/**
+ * Files dropped anywhere on the window are uploaded to the current account.
+ * In Electron the shell knows each file's path, and the core reads it from
+ * disk; in a browser it does not, so each file is streamed to the daemon
+ * (`POST /drop`), which keeps a copy until the upload is done.
+ */
+export function DropUpload({ account, children }: { account: AccountView; children: ReactNode }) {
+  const bridge = useBridge();
+  const [dragging, setDragging] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<IpcError | null>(null);
+  // dragenter/dragleave fire for every child crossed: count them to know when the drag really left
+  const depth = useRef(0);
+
+  const addFiles = useCallback(
+    async (files: File[]) => {
+      if (files.length === 0) return;
+      setBusy(true);
+      setError(null);
+      let added = 0;
+      try {
+        const paths = files.map((file) => bridge.pathForFile(file));
+        if (paths.every((path): path is string => path !== null)) {
+          setStatus(`Adding ${plural(files.length, 'file')}…`);
+          added = (await bridge.invoke('uploads:addPaths', { accountId: account.id, paths })).length;
+        } else {
+          for (const [index, file] of files.entries()) {
+            setStatus(`Sending ${file.name} to Media Sync (${index + 1} of ${files.length})…`);
+            added += (await sendToDaemon(file, account.id)).length;
+          }
+        }
+        setStatus(`Added ${plural(added, 'file')} to the queue for ${accountLabel(account)}.`);
+      } catch (problem) {
+        setError(toIpcError(problem));
+        setStatus(added > 0 ? `Added ${plural(added, 'file')} to the queue before the problem below.` : '');
+      } finally {
+        setBusy(false);
+      }
+    },
+    [bridge, account],
+  );
+
+  // the outcome of a drop stays a few seconds; the queue shows the files themselves
+  useEffect(() => {
+    if (busy || !status) return;
+    const timer = setTimeout(() => setStatus(''), 8_000);
+    return () => clearTimeout(timer);
+  }, [busy, status]);
+
+  const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files');
+
+  return (
+    <DropUploadContext.Provider value={{ addFiles, busy }}>
+      <div
+        className="drop-upload"
+        onDragEnter={(event) => {
+          if (!hasFiles(event)) return;
+          event.preventDefault();
+          depth.current++;
+          setDragging(true);
+        }}
+        onDragOver={(event) => {
+          if (!hasFiles(event)) return;
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }}
+        onDragLeave={() => {
+          depth.current = Math.max(0, depth.current - 1);
+          if (depth.current === 0) setDragging(false);
+        }}
+        onDrop={(event) => {
+          if (!hasFiles(event)) return;
+          event.preventDefault();
+          depth.current = 0;
+          setDragging(false);
+          void addFiles([...event.dataTransfer.files]);
+        }}
+      >
+        {children}
+        {dragging && (
+          <div className="drop-upload__overlay" aria-hidden="true">
+            <div className="drop-upload__target">
+              <strong>Drop to upload</strong>
+              <span>to {accountLabel(account)}</span>
+            </div>
+          </div>
+        )}
+        <div className="drop-upload__status">
+          <p role="status" className={status ? 'drop-upload__message' : 'visually-hidden'}>
+            {status}
+          </p>
+          <ErrorNote error={error} onDismiss={() => setError(null)} />
+        </div>
+      </div>
+    </DropUploadContext.Provider>
+  );
+}
+
+/** The keyboard's way to what dropping does: pick files in the system's dialog. */
+export function AddFilesButton({ className }: { className?: string }) {
+  const api = useContext(DropUploadContext);
+  const input = useRef<HTMLInputElement>(null);
+  if (!api) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className={className ?? 'button'}
+        disabled={api.busy}
+        onClick={() => input.current?.click()}
+      >
+        Add files…
+      </button>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        aria-label="Files to upload"
+        onChange={(event) => {
+          const files = [...(event.target.files ?? [])];
+          event.target.value = '';
+          void api.addFiles(files);
+        }}
+      />
+    </>
+  );
+}
+
+const addPathsResponse = IPC_COMMANDS['uploads:addPaths'].response;
+
+/** Streams one file to the daemon, which queues it; the answer is parsed like any contract answer. */
+async function sendToDaemon(file: File, accountId: string): Promise<UploadItemView[]> {
+  const query = new URLSearchParams({ name: file.name, account: accountId });
+  let response: Response;
+  try {
+    response = await fetch(`${DROP_PATH}?${query}`, {
+      method: 'POST',
+      body: file,
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+  } catch {
+    throw new BridgeError({
+      code: 'DISCONNECTED',
+      message: `Could not send ${file.name} to Media Sync.`,
+      requestId: null,
+    });
+  }
+  const parsed = WsResultSchema.shape.result.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) {
+    throw new BridgeError({
+      code: 'FAILED',
+      message: `Media Sync did not accept ${file.name} (HTTP ${response.status}).`,
+      requestId: null,
+    });
+  }
+  if (!parsed.data.ok) throw new BridgeError(parsed.data.error);
+  return addPathsResponse.parse(parsed.data.value);
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

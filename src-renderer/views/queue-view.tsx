@@ -1,7 +1,392 @@
-import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import { formatBytes } from '../../src-shared/model/format.js';
+import { useBridge, useConnection, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { toIpcError } from '../bridge/bridge-error.js';
+import { AddFilesButton } from '../components/drop-upload.js';
+import { ErrorNote } from '../components/error-note.js';
+import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
+import { gateLeftMs, RateLimitIndicator, useRateLimits } from '../components/rate-limit-indicator.js';
+import { VirtualList } from '../components/virtual-list.js';
+import { accountLabel } from '../model/account-label.js';
+import { describeRow, queuePausedText, type RowAction } from '../model/queue-row-text.js';
+import { QueueRows } from '../model/queue-rows.js';
+import { bytesPerSecond, etaSeconds, formatRate, observe, type RateMeter } from '../model/transfer-rate.js';
+import './queue-view.css';
 
+/** Must match `.queue-row` in queue-view.css. */
+const ROW_HEIGHT = 88;
+
+/**
+ * The upload queue: every item, live, in a virtualized list that stays
+ * smooth with 10,000 of them. Pages load as they scroll into view; item
+ * events and progress batches (≤ 10 Hz) update the loaded rows in place.
+ */
 export function QueueView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
-  void account;
-  void accounts;
-  return <h1>QueueView</h1>;
+  const bridge = useBridge();
+  const connection = useConnection();
+  const rows = useRef(new QueueRows());
+  const [, setVersion] = useState(0);
+  const meters = useRef(new Map<number, RateMeter>());
+  const range = useRef({ start: 0, end: 30 });
+  const [error, setError] = useState<IpcError | null>(null);
+  const [note, setNote] = useState('');
+  const status = useQuery('uploads:status', {});
+  useEvent('uploads:statusChanged', status.set);
+  const limits = useRateLimits();
+  const now = useNow(1_000);
+
+  const changed = useCallback(() => setVersion(rows.current.version), []);
+
+  const loadPage = useCallback(
+    (page: number) => {
+      const store = rows.current;
+      bridge.invoke('uploads:list', { offset: page * store.pageSize, limit: store.pageSize }).then(
+        ({ items, total }) => {
+          if (rows.current !== store) return;
+          store.applyPage(page, items, total);
+          for (const item of items) track(meters.current, item, performance.now());
+          // the total may have grown into rows already on screen
+          for (const next of store.takeMissingPages(range.current.start, range.current.end)) loadPage(next);
+          changed();
+        },
+        (problem: unknown) => {
+          store.pageFailed(page);
+          setError(toIpcError(problem));
+        },
+      );
+    },
+    [bridge, changed],
+  );
+
+  const loadVisible = useCallback(
+    (start: number, end: number) => {
+      range.current = { start, end };
+      const store = rows.current;
+      if (!store.ready) return;
+      for (const page of store.takeMissingPages(start, end)) loadPage(page);
+    },
+    [loadPage],
+  );
+
+  // (re)start from the first page whenever the connection (re)opens
+  useEffect(() => {
+    if (connection !== 'open') return;
+    rows.current = new QueueRows();
+    meters.current.clear();
+    changed();
+    loadPage(0);
+  }, [connection, loadPage, changed]);
+
+  // an item beyond the loaded pages changed: learn the new total from the last page, at most every half second
+  const refreshTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refreshEnd = useCallback(() => {
+    if (refreshTimer.current) return;
+    refreshTimer.current = setTimeout(() => {
+      refreshTimer.current = null;
+      const store = rows.current;
+      loadPage(Math.floor(Math.max(0, store.total - 1) / store.pageSize));
+    }, 500);
+  }, [loadPage]);
+  useEffect(
+    () => () => {
+      if (refreshTimer.current) clearTimeout(refreshTimer.current);
+    },
+    [],
+  );
+
+  useEvent('uploads:itemChanged', (item) => {
+    track(meters.current, item, performance.now());
+    const outcome = rows.current.applyItem(item);
+    if (outcome === 'unknown') refreshEnd();
+    if (outcome === 'updated' || outcome === 'appended') changed();
+  });
+  useEvent('uploads:progress', (batch) => {
+    const at = performance.now();
+    for (const { id, state } of batch) track(meters.current, { id, state }, at);
+    if (rows.current.applyProgress(batch)) changed();
+  });
+
+  async function act(action: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await action();
+    } catch (problem) {
+      setError(toIpcError(problem));
+    }
+  }
+
+  async function rowAction(item: UploadItemView, action: RowAction | 'reveal' | 'copyPath') {
+    await act(async () => {
+      switch (action) {
+        case 'pause':
+          return rows.current.applyItem(await bridge.invoke('uploads:pause', { id: item.id }));
+        case 'resume':
+          return rows.current.applyItem(await bridge.invoke('uploads:resume', { id: item.id }));
+        case 'cancel':
+          return rows.current.applyItem(await bridge.invoke('uploads:cancel', { id: item.id }));
+        case 'retry':
+        case 'retryNow':
+          return rows.current.applyItem(await bridge.invoke('uploads:retry', { id: item.id }));
+        case 'copyLink': {
+          if (item.state.kind !== 'done') return;
+          const { url } = await bridge.invoke('files:copyLink', {
+            accountId: item.accountId,
+            fileId: item.state.fileId,
+            kind: 'page',
+          });
+          const copied = await writeClipboard(url);
+          return setNote(
+            copied ? `Copied the link to ${item.fileName}: ${url}` : `The link to ${item.fileName}: ${url}`,
+          );
+        }
+        case 'reveal':
+          return bridge.invoke('uploads:reveal', { id: item.id });
+        case 'copyPath': {
+          const copied = await writeClipboard(item.path);
+          return setNote(
+            copied ? `Copied the path of ${item.fileName}: ${item.path}` : `${item.fileName} is at ${item.path}`,
+          );
+        }
+      }
+    });
+    changed();
+  }
+
+  async function pauseAll(hours: PauseChoice) {
+    await act(async () => status.set(await bridge.invoke('uploads:pauseAll', { hours })));
+  }
+
+  async function resumeAll() {
+    await act(async () => status.set(await bridge.invoke('uploads:resumeAll', {})));
+  }
+
+  async function clearFinished() {
+    await act(async () => {
+      const { removed } = await bridge.invoke('uploads:clearFinished', {});
+      setNote(
+        removed === 0
+          ? 'Nothing finished to clear.'
+          : `Cleared ${removed} finished ${removed === 1 ? 'upload' : 'uploads'}.`,
+      );
+      rows.current = new QueueRows();
+      changed();
+      loadPage(0);
+    });
+  }
+
+  const store = rows.current;
+  const blockedBy = new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null]));
+  const wallNow = Date.now();
+  const perfNow = performance.now();
+  const totalSpeed = [...meters.current.values()].reduce(
+    (sum, meter) => sum + (bytesPerSecond(meter, perfNow) ?? 0),
+    0,
+  );
+  void now;
+
+  function renderRow(index: number) {
+    const item = store.at(index);
+    if (!item) {
+      return (
+        <div className="queue-row queue-row--loading" aria-busy="true">
+          <span className="muted">Loading…</span>
+        </div>
+      );
+    }
+    const meter = meters.current.get(item.id);
+    const gate = limits.get(item.accountId);
+    const text = describeRow(item, {
+      now: wallNow,
+      queuePaused: status.data?.paused ?? false,
+      accountBlocked: blockedBy.get(item.accountId) ?? null,
+      accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
+      speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
+      eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
+    });
+    return (
+      <div className={`queue-row queue-row--${text.tone}`}>
+        <div className="queue-row__main">
+          <div className="queue-row__title">
+            <span className="queue-row__name" title={item.path}>
+              {item.fileName}
+            </span>
+            <span className="queue-row__size muted">{formatBytes(item.size)}</span>
+            <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
+          </div>
+          <progress
+            value={text.progress.value}
+            max={Math.max(1, text.progress.max)}
+            aria-label={`Progress of ${item.fileName}`}
+          />
+          {text.problem ? (
+            <p className="queue-row__problem">
+              {text.problem.message}
+              {text.problem.requestId && (
+                <span className="muted">
+                  {' '}
+                  · Request id <code>{text.problem.requestId}</code>
+                </span>
+              )}
+            </p>
+          ) : (
+            <p className="queue-row__detail muted">{text.detail ?? '\u00a0'}</p>
+          )}
+        </div>
+        <div className="queue-row__actions">
+          {text.actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              className={`button button--small${action === 'copyLink' ? ' button--primary' : ''}`}
+              aria-label={`${ACTION_LABELS[action]} ${item.fileName}`}
+              onClick={() => void rowAction(item, action)}
+            >
+              {ACTION_LABELS[action]}
+            </button>
+          ))}
+          {bridge.shell === 'electron' ? (
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              aria-label={`Show ${item.fileName} in its folder`}
+              onClick={() => void rowAction(item, 'reveal')}
+            >
+              Show in folder
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              aria-label={`Copy the path of ${item.fileName}`}
+              onClick={() => void rowAction(item, 'copyPath')}
+            >
+              Copy path
+            </button>
+          )}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <section className="queue" aria-labelledby="queue-title">
+      <div className="queue__head">
+        <h1 id="queue-title">Queue</h1>
+        <p className="muted queue__count" aria-live="polite">
+          {store.ready ? `${store.total} ${store.total === 1 ? 'item' : 'items'}` : 'Loading…'}
+        </p>
+      </div>
+      <div className="toolbar queue__toolbar">
+        <PauseOrResume status={status.data} onPause={pauseAll} onResume={resumeAll} />
+        <button type="button" className="button" onClick={() => void clearFinished()}>
+          Clear finished
+        </button>
+        <AddFilesButton />
+        <span className="toolbar__spacer" />
+        <BandwidthIndicator speed={totalSpeed} status={status.data} />
+      </div>
+      <div className="queue__meters">
+        <RateLimitIndicator accounts={accounts} limits={limits} now={perfNow} />
+      </div>
+      <ErrorNote error={error ?? status.error} onDismiss={() => setError(null)} />
+      <p role="status" className={note ? 'queue__note' : 'visually-hidden'}>
+        {note}
+      </p>
+      {store.ready && store.total === 0 ? (
+        <EmptyQueue account={account} />
+      ) : (
+        <VirtualList
+          className="queue__list"
+          label="Uploads"
+          count={store.total}
+          rowHeight={ROW_HEIGHT}
+          rowKey={(index) => store.at(index)?.id ?? `loading-${index}`}
+          renderRow={renderRow}
+          onRangeChange={loadVisible}
+        />
+      )}
+    </section>
+  );
+}
+
+const ACTION_LABELS: Record<RowAction, string> = {
+  pause: 'Pause',
+  resume: 'Resume',
+  cancel: 'Cancel',
+  retry: 'Retry',
+  retryNow: 'Retry now',
+  copyLink: 'Copy link',
+};
+
+function PauseOrResume(props: {
+  status: QueueStatus | undefined;
+  onPause: (hours: PauseChoice) => void;
+  onResume: () => void;
+}) {
+  const paused = props.status ? queuePausedText(props.status) : null;
+  if (!paused) return <PauseMenu onPause={props.onPause} />;
+  return (
+    <>
+      <button type="button" className="button button--primary" onClick={props.onResume}>
+        Resume all
+      </button>
+      <span className="queue__paused" role="status">
+        {paused}
+      </span>
+    </>
+  );
+}
+
+function BandwidthIndicator({ speed, status }: { speed: number; status: QueueStatus | undefined }) {
+  const limit = status?.bandwidthBytesPerSecond ?? null;
+  return (
+    <p className="queue__bandwidth">
+      <span className="muted">Speed </span>
+      <strong>{formatRate(speed)}</strong>
+      <span className="muted"> · {limit === null ? 'no limit' : `limit ${formatRate(limit)}`}</span>
+    </p>
+  );
+}
+
+function EmptyQueue({ account }: { account: AccountView }) {
+  return (
+    <div className="card queue__empty">
+      <h2>Nothing to upload yet</h2>
+      <p>Media Sync uploads files for you, resumably, and shows each one here as it goes.</p>
+      <ul>
+        <li>
+          <a href="#/settings">Add a watched folder in Settings</a>: every new file in it is uploaded by itself.
+        </li>
+        <li>Or drop files anywhere on this window, or pick them:</li>
+      </ul>
+      <p className="muted">Files you add here go to {accountLabel(account)}.</p>
+      <AddFilesButton className="button button--primary" />
+    </div>
+  );
+}
+
+/** Re-renders every `everyMs` (countdowns, speeds that fall when an upload stalls). */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(performance.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/** Feeds the speed meter of a running item; forgets it once it stops uploading. */
+function track(meters: Map<number, RateMeter>, item: Pick<UploadItemView, 'id' | 'state'>, at: number): void {
+  if (item.state.kind === 'uploading') meters.set(item.id, observe(meters.get(item.id), at, item.state.sentBytes));
+  else meters.delete(item.id);
+}
+
+async function writeClipboard(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { inject } from 'vitest';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -45,7 +46,17 @@ export async function startApp(
   const server = await startTestServer({ rateLimit: 1000, ...options.server });
   const daemon = spawn(
     process.execPath,
-    [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo'],
+    [
+      join(ROOT, 'bin/media-sync.js'),
+      'serve',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--no-demo',
+      '--ui-dir',
+      inject('uiDir'),
+    ],
     { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
@@ -69,7 +80,8 @@ export async function startApp(
       // axe needs a page of a context made with newContext()
       const context = await browser.newContext({ colorScheme, viewport: { width: 1200, height: 800 } });
       const page = await context.newPage();
-      page.once('close', () => void context.close());
+      // the browser may be closing already (afterAll right after page.close()): nothing left to close then
+      page.once('close', () => void context.close().catch(() => undefined));
       await page.goto(url);
       return page;
     },

@@ -1,7 +1,29 @@
-import { build } from 'vite';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import type { TestProject } from 'vitest/node';
 
-/** The daemon serves dist/renderer: build it once before the browser tests, as `npm run serve` does. */
-export async function setup(): Promise<void> {
-  await build({ configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)), logLevel: 'warn' });
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** the renderer built for this run, served with `media-sync serve --ui-dir` */
+    uiDir: string;
+  }
+}
+
+/**
+ * Builds the renderer once for the browser tests, as `npm run serve` does, but
+ * into a folder of this run's own, so a build running beside it (another
+ * test run, `npm run serve`) never swaps the files under a loading page.
+ */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const uiDir = await mkdtemp(join(tmpdir(), 'media-sync-ui-'));
+  await build({
+    configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
+    logLevel: 'warn',
+    build: { outDir: uiDir, emptyOutDir: true },
+  });
+  project.provide('uiDir', uiDir);
+  return () => rm(uiDir, { recursive: true, force: true });
 }

@@ -212,6 +212,48 @@ describe('AppCore against the reference server', () => {
     }
   });
 
+  it('pages the queue: uploads:list answers one page in queue order and the length of the whole queue', async () => {
+    const account = await signIn();
+    await call('uploads:pauseAll', { hours: null });
+    const paths: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      paths.push(join(watched.path, `page-${i}.mp4`));
+      await writeFile(paths[i]!, `clip ${i}`);
+    }
+    const added = await call('uploads:addPaths', { accountId: account.id, paths });
+    const ids = (added.ok ? (added.value as { id: number }[]) : []).map((item) => item.id);
+    const page = await call('uploads:list', { offset: 1, limit: 2 });
+    expect(page).toMatchObject({ ok: true, value: { total: 5 } });
+    const value = page.ok ? (page.value as { items: { id: number; fileName: string }[] }) : { items: [] };
+    expect(value.items.map((item) => [item.id, item.fileName])).toEqual([
+      [ids[1], 'page-1.mp4'],
+      [ids[2], 'page-2.mp4'],
+    ]);
+    expect(await call('uploads:list', { offset: 5, limit: 2 })).toEqual({ ok: true, value: { items: [], total: 5 } });
+  });
+
+  it("tells the UI of an account's rate limit and of a refused token as they happen", async () => {
+    const account = await signIn();
+    expect((await call('account:summary', { accountId: account.id })).ok).toBe(true);
+    const budget = events.find((e) => e.name === 'app:rateLimitChanged')?.payload;
+    expect(budget).toMatchObject({ accountId: account.id, limit: 60, gateOpensInMs: 0, gateReason: null });
+
+    server.admin(['token', 'disable'], { token: server.token });
+    expect(await call('account:summary', { accountId: account.id })).toMatchObject({
+      ok: false,
+      error: { code: 'TOKEN_DISABLED' },
+    });
+    const changed = events.filter((e) => e.name === 'account:changed').at(-1)?.payload as {
+      blocked: { code: string } | null;
+    }[];
+    expect(changed[0]?.blocked).toMatchObject({ code: 'TOKEN_DISABLED' });
+
+    server.admin(['token', 'enable'], { token: server.token });
+    await signIn();
+    const again = events.filter((e) => e.name === 'account:changed').at(-1)?.payload as { blocked: unknown }[];
+    expect(again[0]?.blocked).toBeNull();
+  });
+
   it('sends API traffic through the proxy named in settings, and directly again once it is cleared', async () => {
     const account = await signIn();
     const proxy = await startHttpProxy();

@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
-import { writeFile } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore } from '../../../src-main/core/app-core.js';
@@ -37,7 +38,7 @@ describe('the headless daemon', () => {
       tokenStorage: 'a file only your user can read (0600)',
     });
     await core.start();
-    daemon = await startDaemon({ core, port: 0, sessionKey: KEY });
+    daemon = await startDaemon({ core, port: 0, sessionKey: KEY, dropDir: join(data.path, 'dropped') });
   });
 
   afterEach(async () => {
@@ -139,5 +140,88 @@ describe('the headless daemon', () => {
       .map((e) => (e.payload as { state: { kind: string } }).state.kind);
     expect(kinds).toEqual(['queued', 'uploading', 'finalizing', 'done']);
     expect(JSON.stringify(client.events)).not.toContain(server.token);
+  });
+
+  it('queues a file dropped on the page: key and same origin required, the name reduced to a file name', async () => {
+    client = await connectContract(wsUrl());
+    const signedIn = (await client.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
+      value: { id: string };
+    };
+    const accountId = signedIn.value.id;
+    const drop = (name: string, body: string, headers: Record<string, string>) =>
+      fetch(`${origin()}/drop?name=${encodeURIComponent(name)}&account=${accountId}`, {
+        method: 'POST',
+        body,
+        headers,
+      });
+    const page = { cookie: `media_sync_session=${KEY}`, Origin: origin() };
+
+    expect((await drop('clip.mp4', 'bytes', { Origin: origin() })).status).toBe(401);
+    const crossSite = await drop('clip.mp4', 'bytes', { ...page, Origin: 'http://evil.example' });
+    expect(crossSite.status).toBe(403);
+    expect((await drop('clip.mp4', 'bytes', { cookie: page.cookie })).status).toBe(403);
+    const noName = await drop('', 'bytes', page);
+    expect(noName.status).toBe(400);
+    expect(await noName.json()).toMatchObject({
+      ok: false,
+      error: { message: 'The dropped file has no usable name.' },
+    });
+    expect((await drop('..', 'bytes', page)).status).toBe(400);
+    const empty = await drop('empty.mp4', '', page);
+    expect(await empty.json()).toMatchObject({ ok: false, error: { message: expect.stringContaining('is empty') } });
+    const unknownAccount = await fetch(`${origin()}/drop?name=a.mp4&account=nobody`, {
+      method: 'POST',
+      body: 'x',
+      headers: page,
+    });
+    expect(unknownAccount.status).toBe(400);
+
+    // a body over the plan's limit is refused from its Content-Length, before anything is written
+    const tooLarge = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = httpRequest(`${origin()}/drop?name=huge.mp4&account=${accountId}`, {
+        method: 'POST',
+        headers: { ...page, 'Content-Length': String(5 * 1024 ** 3) },
+      });
+      request.on('response', (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode!, body });
+          request.destroy();
+        });
+      });
+      request.on('error', reject);
+      request.write('a start');
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(JSON.parse(tooLarge.body)).toMatchObject({ error: { message: expect.stringContaining('4 GiB') } });
+
+    const dropped = await drop('../../outside/evil\u0000.mp4', 'dropped on the page', page);
+    expect(dropped.status).toBe(200);
+    const { value } = (await dropped.json()) as { value: { id: number; path: string; fileName: string }[] };
+    expect(value).toMatchObject([{ fileName: 'evil.mp4', state: { kind: 'queued' } }]);
+    expect(value[0]!.path.startsWith(join(data.path, 'dropped') + sep)).toBe(true);
+    expect(await readFile(value[0]!.path, 'utf8')).toBe('dropped on the page');
+
+    await waitFor(
+      () =>
+        client!.events.some(
+          (e) => e.event === 'uploads:itemChanged' && JSON.stringify(e.payload).includes('"kind":"done"'),
+        )
+          ? true
+          : undefined,
+      15_000,
+      'the dropped file uploaded',
+    );
+    // the daemon's copy goes once the file is on the service
+    await waitFor(
+      () =>
+        access(value[0]!.path).then(
+          () => undefined,
+          () => true,
+        ),
+      5_000,
+      'the copy removed',
+    );
   });
 });

@@ -1,0 +1,158 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'vite';
+import { Engine } from '../src-main/core/engine.js';
+import { startReferenceServer } from '../src-server/server.js';
+import type { UploadState } from '../src-shared/model/upload-state.js';
+import { launchChromium } from '../test/helpers/browser.js';
+import { round } from './bench-support.js';
+
+/**
+ * (e) The Queue view with 10,000 items in Chromium, through the real daemon
+ * (`media-sync serve`) and the built UI: the time from navigation to the first
+ * rows on screen, the frame times while the list scrolls continuously (one
+ * screenful per frame, the worst case for a virtual list), and the time a
+ * jump to the end takes to show the last rows (their page is fetched then).
+ * The queue is seeded straight into the daemon's database and paused, so
+ * nothing uploads while it is measured.
+ */
+const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 10_000);
+const SCROLL_FRAMES = 240;
+const ROOT = resolve(import.meta.dirname, '..');
+
+const scratch = await mkdtemp(join(tmpdir(), 'bench-queue-render-'));
+const dataDir = join(scratch, 'app-data');
+const uiDir = join(scratch, 'ui');
+const server = await startReferenceServer({
+  host: '127.0.0.1',
+  port: 0,
+  dataDir: join(scratch, 'server'),
+  logLevel: false,
+  rateLimit: 10_000,
+});
+let daemon: ChildProcess | undefined;
+try {
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir: uiDir, emptyOutDir: true },
+  });
+  await seedQueue();
+  daemon = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo', '--ui-dir', uiDir],
+    { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await addressOf(daemon);
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+    const page = await context.newPage();
+    const rows = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
+
+    const started = performance.now();
+    await page.goto(url);
+    await rows.first().getByText('clip-00000.mp4').waitFor({ timeout: 30_000 });
+    const firstRowsMs = performance.now() - started;
+    const renderedRows = await rows.count();
+
+    // one screenful per frame, measured inside the page with requestAnimationFrame
+    const frames = await page.evaluate(async (count) => {
+      const box = document.querySelector<HTMLElement>('.virtual-list')!;
+      const deltas: number[] = [];
+      let last = performance.now();
+      for (let i = 0; i < count; i++) {
+        box.scrollTop += box.clientHeight;
+        await new Promise((next) => requestAnimationFrame(next));
+        const now = performance.now();
+        deltas.push(now - last);
+        last = now;
+      }
+      return deltas;
+    }, SCROLL_FRAMES);
+
+    const jumpStarted = performance.now();
+    await page.evaluate(() => {
+      const box = document.querySelector<HTMLElement>('.virtual-list')!;
+      box.scrollTop = box.scrollHeight;
+    });
+    const lastName = `clip-${String(ITEMS - 1).padStart(5, '0')}.mp4`;
+    await rows.filter({ hasText: lastName }).waitFor({ timeout: 30_000 });
+    const jumpToEndMs = performance.now() - jumpStarted;
+
+    const sorted = [...frames].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    console.log(
+      JSON.stringify({
+        bench: 'queue-render',
+        items: ITEMS,
+        first_rows_ms: round(firstRowsMs, 0),
+        rendered_rows: renderedRows,
+        scroll_frames: frames.length,
+        frame_ms_p50: round(at(0.5), 1),
+        frame_ms_p95: round(at(0.95), 1),
+        frame_ms_max: round(sorted.at(-1)!, 1),
+        frames_over_50ms: frames.filter((ms) => ms > 50).length,
+        jump_to_end_ms: round(jumpToEndMs, 0),
+      }),
+    );
+  } finally {
+    await browser.close();
+  }
+} finally {
+  if (daemon && daemon.exitCode === null) {
+    daemon.kill('SIGTERM');
+    await once(daemon, 'exit');
+  }
+  await server.close();
+  await rm(scratch, { recursive: true, force: true });
+}
+
+/** 10,000 items of one signed-in account, straight into the store, in a paused queue: mostly queued, some done or failed. */
+async function seedQueue(): Promise<void> {
+  const engine = await Engine.open({ dataDir });
+  try {
+    const { account } = await engine.signIn(server.baseUrl, server.demoToken!);
+    await engine.queue.pauseAll(null);
+    const failed: UploadState = {
+      kind: 'failed',
+      reason: { message: 'The server refused the file.', code: 'VALIDATION_ERROR', requestId: 'req-bench' },
+    };
+    engine.db.transaction(() => {
+      for (let i = 0; i < ITEMS; i++) {
+        const name = `clip-${String(i).padStart(5, '0')}.mp4`;
+        const item = engine.uploads.insert({
+          accountId: account.id,
+          path: join(scratch, 'videos', name),
+          fileName: name,
+          identity: { size: 1_000_000 + i, mtimeMs: 1, fingerprint: `f${i}` },
+          visibility: null,
+          metadata: {},
+          folderId: null,
+          chunkSize: 90_000_000,
+        });
+        if (i % 7 === 0)
+          engine.uploads.saveState(item.id, { kind: 'done', fileId: `file${i}`, finishedAt: Date.now() });
+        else if (i % 13 === 0) engine.uploads.saveState(item.id, failed);
+      }
+    })();
+  } finally {
+    await engine.close();
+  }
+}
+
+async function addressOf(child: ChildProcess): Promise<string> {
+  let output = '';
+  const deadline = Date.now() + 30_000;
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  while (Date.now() < deadline) {
+    const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output);
+    if (match) return match[1]!;
+    if (child.exitCode !== null) throw new Error(`media-sync serve exited: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('media-sync serve printed no address in 30 s');
+}

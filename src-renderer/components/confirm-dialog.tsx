@@ -1,0 +1,68 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import { ErrorNote } from './error-note.js';
+import './confirm-dialog.css';
+
+/**
+ * A modal question before something that cannot be undone. The native
+ * <dialog> in modal mode makes the page behind it inert and keeps Tab
+ * inside; Escape cancels. Focus starts on Cancel, the safe choice, and goes
+ * back where it was when the dialog closes.
+ */
+export function ConfirmDialog(props: {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  busyLabel?: string;
+  busy?: boolean;
+  error?: IpcError | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const bodyId = useId();
+
+  useEffect(() => {
+    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    cancel.current?.focus();
+    return () => {
+      if (element?.open) element.close();
+      // the opener may be gone (the row of a deleted file): then focus stays where the view puts it
+      if (previous?.isConnected) previous.focus();
+    };
+  }, []);
+
+  return (
+    <dialog
+      ref={dialog}
+      className="confirm-dialog"
+      aria-labelledby={titleId}
+      aria-describedby={bodyId}
+      onCancel={(event) => {
+        // Escape: let React decide, so the dialog and the state never disagree
+        event.preventDefault();
+        if (!props.busy) props.onCancel();
+      }}
+    >
+      <h2 id={titleId} className="confirm-dialog__title">
+        {props.title}
+      </h2>
+      <div id={bodyId} className="confirm-dialog__body">
+        {props.children}
+      </div>
+      <ErrorNote error={props.error ?? null} />
+      <div className="form__actions confirm-dialog__actions">
+        <button ref={cancel} type="button" className="button" onClick={props.onCancel} disabled={props.busy}>
+          Cancel
+        </button>
+        <button type="button" className="button button--danger" onClick={props.onConfirm} disabled={props.busy}>
+          {props.busy ? (props.busyLabel ?? 'Working…') : props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

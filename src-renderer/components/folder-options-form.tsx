@@ -1,0 +1,177 @@
+import { useId } from 'react';
+import type { FolderOptions } from '../../src-shared/model/folder-options.js';
+import { globsFromText, subfolderError } from '../model/settings-form.js';
+
+/** The folder options while they are edited: the ignore patterns and the subfolder name as typed. */
+export interface FolderOptionsDraft {
+  visibility: FolderOptions['visibility'];
+  allowOnlineWatch: boolean | null;
+  includeSubfolders: boolean;
+  uploadExisting: boolean;
+  afterUpload: 'keep' | 'move' | 'delete';
+  subfolder: string;
+  globsText: string;
+}
+
+export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
+  return {
+    visibility: options.visibility,
+    allowOnlineWatch: options.allowOnlineWatch,
+    includeSubfolders: options.includeSubfolders,
+    uploadExisting: options.uploadExisting,
+    afterUpload: options.afterUpload.kind,
+    subfolder: options.afterUpload.kind === 'move' ? options.afterUpload.subfolder : 'Uploaded',
+    globsText: options.ignoreGlobs.join('\n'),
+  };
+}
+
+/** The options to send, or null while the subfolder name is wrong. */
+export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | null {
+  if (draft.afterUpload === 'move' && subfolderError(draft.subfolder)) return null;
+  return {
+    visibility: draft.visibility,
+    allowOnlineWatch: draft.allowOnlineWatch,
+    includeSubfolders: draft.includeSubfolders,
+    uploadExisting: draft.uploadExisting,
+    afterUpload:
+      draft.afterUpload === 'move' ? { kind: 'move', subfolder: draft.subfolder.trim() } : { kind: draft.afterUpload },
+    ignoreGlobs: globsFromText(draft.globsText),
+  };
+}
+
+/** Every per-folder option (DESIGN.md §5), as labelled fields. */
+export function FolderOptionsForm(props: {
+  value: FolderOptionsDraft;
+  onChange: (value: FolderOptionsDraft) => void;
+  /** "upload existing files" only matters when the folder is added */
+  adding: boolean;
+}) {
+  const id = useId();
+  const { value } = props;
+  const set = (change: Partial<FolderOptionsDraft>) => props.onChange({ ...value, ...change });
+  const subfolderProblem = value.afterUpload === 'move' ? subfolderError(value.subfolder) : null;
+  const watch = value.allowOnlineWatch === null ? 'default' : value.allowOnlineWatch ? 'yes' : 'no';
+
+  return (
+    <div className="folder-options">
+      <fieldset className="folder-options__group">
+        <legend>Visibility of uploaded files</legend>
+        {(['private', 'public'] as const).map((visibility) => (
+          <label key={visibility} className="field--inline">
+            <input
+              type="radio"
+              name={`${id}-visibility`}
+              checked={value.visibility === visibility}
+              onChange={() => set({ visibility })}
+            />
+            <span>{visibility === 'private' ? 'Private: only you' : 'Public: anyone with the link'}</span>
+          </label>
+        ))}
+      </fieldset>
+
+      <label className="field">
+        <span>Online watching</span>
+        <select
+          value={watch}
+          onChange={(event) =>
+            set({ allowOnlineWatch: event.target.value === 'default' ? null : event.target.value === 'yes' })
+          }
+        >
+          <option value="default">As the service decides</option>
+          <option value="yes">Allow watching online</option>
+          <option value="no">Do not allow watching online</option>
+        </select>
+      </label>
+
+      <label className="field--inline">
+        <input
+          type="checkbox"
+          checked={value.includeSubfolders}
+          onChange={(event) => set({ includeSubfolders: event.target.checked })}
+        />
+        <span>Include subfolders</span>
+      </label>
+
+      <label className="field--inline">
+        <input
+          type="checkbox"
+          checked={value.uploadExisting}
+          disabled={!props.adding}
+          aria-describedby={props.adding ? undefined : `${id}-existing-hint`}
+          onChange={(event) => set({ uploadExisting: event.target.checked })}
+        />
+        <span>Upload the files already in the folder</span>
+      </label>
+      {!props.adding && (
+        <small id={`${id}-existing-hint`} className="muted">
+          Decided when the folder was added.
+        </small>
+      )}
+
+      <fieldset className="folder-options__group">
+        <legend>After a file is uploaded</legend>
+        <label className="field--inline">
+          <input
+            type="radio"
+            name={`${id}-after`}
+            checked={value.afterUpload === 'keep'}
+            onChange={() => set({ afterUpload: 'keep' })}
+          />
+          <span>Keep it where it is</span>
+        </label>
+        <label className="field--inline">
+          <input
+            type="radio"
+            name={`${id}-after`}
+            checked={value.afterUpload === 'move'}
+            onChange={() => set({ afterUpload: 'move' })}
+          />
+          <span>Move it into a subfolder</span>
+        </label>
+        {value.afterUpload === 'move' && (
+          <label className="field folder-options__nested">
+            <span>Subfolder name</span>
+            <input
+              type="text"
+              value={value.subfolder}
+              aria-invalid={subfolderProblem ? true : undefined}
+              aria-describedby={subfolderProblem ? `${id}-subfolder-error` : undefined}
+              onChange={(event) => set({ subfolder: event.target.value })}
+            />
+            {subfolderProblem && (
+              <span id={`${id}-subfolder-error`} className="field__error">
+                {subfolderProblem}
+              </span>
+            )}
+          </label>
+        )}
+        <label className="field--inline">
+          <input
+            type="radio"
+            name={`${id}-after`}
+            checked={value.afterUpload === 'delete'}
+            onChange={() => set({ afterUpload: 'delete' })}
+          />
+          <span>Delete the local file</span>
+        </label>
+        {value.afterUpload === 'delete' && (
+          <p className="folder-options__warning">The local copy is deleted once the service has the whole file.</p>
+        )}
+      </fieldset>
+
+      <label className="field">
+        <span>Ignore files matching</span>
+        <textarea
+          rows={3}
+          value={value.globsText}
+          placeholder={'*.tmp\nDrafts/**'}
+          aria-describedby={`${id}-globs-hint`}
+          onChange={(event) => set({ globsText: event.target.value })}
+        />
+        <small id={`${id}-globs-hint`} className="muted">
+          One pattern per line, such as *.tmp or Drafts/**.
+        </small>
+      </label>
+    </div>
+  );
+}

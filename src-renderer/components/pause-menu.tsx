@@ -1,0 +1,111 @@
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+
+export type PauseChoice = 2 | 8 | 24 | null;
+
+const CHOICES: { hours: PauseChoice; label: string }[] = [
+  { hours: 2, label: 'Pause for 2 hours' },
+  { hours: 8, label: 'Pause for 8 hours' },
+  { hours: 24, label: 'Pause for 24 hours' },
+  { hours: null, label: 'Pause until I resume' },
+];
+
+/**
+ * "Pause all" with its presets, as a menu button (WAI-ARIA APG): Enter, Space
+ * or ArrowDown open it on the first choice, arrows move, Escape closes it and
+ * gives the focus back to the button.
+ */
+export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice) => void; disabled?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const button = useRef<HTMLButtonElement>(null);
+  const items = useRef<(HTMLButtonElement | null)[]>([]);
+  const wrapper = useRef<HTMLDivElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (open) items.current[active]?.focus();
+  }, [open, active]);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent) => {
+      if (!wrapper.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    return () => document.removeEventListener('mousedown', close);
+  }, [open]);
+
+  function show(at: number) {
+    setActive(at);
+    setOpen(true);
+  }
+
+  function close() {
+    setOpen(false);
+    button.current?.focus();
+  }
+
+  function onMenuKey(event: KeyboardEvent) {
+    const last = CHOICES.length - 1;
+    const moves: Record<string, number> = {
+      ArrowDown: active === last ? 0 : active + 1,
+      ArrowUp: active === 0 ? last : active - 1,
+      Home: 0,
+      End: last,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      setActive(moves[event.key]!);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    }
+  }
+
+  return (
+    <div className="pause-menu" ref={wrapper}>
+      <button
+        ref={button}
+        type="button"
+        className="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        aria-controls={open ? menuId : undefined}
+        disabled={disabled}
+        onClick={() => (open ? setOpen(false) : show(0))}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            show(event.key === 'ArrowUp' ? CHOICES.length - 1 : 0);
+          }
+        }}
+      >
+        Pause all <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <div className="pause-menu__list" role="menu" id={menuId} aria-label="Pause all uploads" onKeyDown={onMenuKey}>
+          {CHOICES.map((choice, index) => (
+            <button
+              key={choice.label}
+              ref={(element) => {
+                items.current[index] = element;
+              }}
+              type="button"
+              role="menuitem"
+              tabIndex={index === active ? 0 : -1}
+              className="pause-menu__item"
+              onClick={() => {
+                close();
+                onPause(choice.hours);
+              }}
+            >
+              {choice.label}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,162 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
+
+/** The queue's rows, and one of them by file name. */
+const rows = (page: Page) => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
+const row = (page: Page, name: string) => rows(page).filter({ hasText: name });
+
+async function accountId(app: AppHarness): Promise<string> {
+  const accounts = await app.contract.invoke('account:list');
+  if (!accounts.ok) throw new Error('no account');
+  return (accounts.value as { id: string }[])[0]!.id;
+}
+
+async function writeClips(dir: string, names: string[]): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  return Promise.all(
+    names.map(async (name) => {
+      const path = join(dir, name);
+      await writeFile(path, `the bytes of ${name}\n`.repeat(200));
+      return path;
+    }),
+  );
+}
+
+describe('the queue', () => {
+  let app: AppHarness;
+
+  beforeAll(async () => {
+    app = await startApp({ signIn: true });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('adds a watched folder in Settings; a file written into it goes from queued to done with a copyable page link', async () => {
+    const watched = join(app.scratch, 'watched');
+    await mkdir(watched);
+    const page = await app.open();
+    const origin = new URL(app.url).origin;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+
+    await page.getByText('Nothing to upload yet').waitFor();
+    await page.getByRole('link', { name: 'Add a watched folder in Settings' }).click();
+    await page.getByLabel('Folder path').fill(watched);
+    await page.getByRole('radio', { name: 'Public: anyone with the link' }).check();
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByText(`Now watching ${watched}.`).waitFor();
+
+    await writeClips(watched, ['holiday.mp4']);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Queue' }).click();
+    const clip = row(page, 'holiday.mp4');
+    await clip.waitFor({ timeout: 15_000 });
+    await clip.getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
+    await clip.getByRole('button', { name: 'Copy link holiday.mp4' }).click();
+
+    const files = await app.server.api('/files');
+    const file = (JSON.parse(files.body.toString()) as { data: { id: string; name: string }[] }).data[0]!;
+    const link = `${app.server.fileHost}/${file.id}/file`;
+    await page.getByText(`Copied the link to holiday.mp4: ${link}`).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+    expect(file.name).toBe('holiday.mp4');
+    await page.close();
+  });
+
+  it('pauses all for 2 hours: files added meanwhile stay queued until Resume all, then finish', async () => {
+    const page = await app.open();
+    // by keyboard: the menu opens on its first choice, Escape gives the focus back, Enter picks
+    const pauseAll = page.getByRole('button', { name: 'Pause all' });
+    await pauseAll.focus();
+    await page.keyboard.press('ArrowDown');
+    const twoHours = page.getByRole('menuitem', { name: 'Pause for 2 hours' });
+    expect(await twoHours.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press('Escape');
+    await twoHours.waitFor({ state: 'detached' });
+    expect(await pauseAll.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const paused = page.getByText(/^All uploads paused until \d/);
+    await paused.waitFor();
+
+    // through "Add files…", as a keyboard user would: the browser streams them to the daemon
+    const paths = await writeClips(join(app.scratch, 'picked'), ['first.mp4', 'second.mp4']);
+    await page.locator('input[type=file]').first().setInputFiles(paths);
+    await page.getByText(/Added 2 files to the queue/).waitFor();
+    for (const name of ['first.mp4', 'second.mp4']) {
+      await row(page, name).getByText('Waiting: all uploads are paused').waitFor();
+    }
+    await page.waitForTimeout(1_500);
+    for (const name of ['first.mp4', 'second.mp4']) {
+      expect(await row(page, name).getByText('Queued', { exact: true }).count()).toBe(1);
+    }
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'queue');
+
+    await page.getByRole('button', { name: 'Resume all' }).click();
+    await paused.waitFor({ state: 'detached' });
+    for (const name of ['first.mp4', 'second.mp4']) {
+      await row(page, name).getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
+    }
+    await page.close();
+  });
+
+  it('shows a disabled token as a clear banner while the queue keeps its items, which finish after signing in again', async () => {
+    const page = await app.open();
+    await rows(page).first().waitFor();
+    const before = await rows(page).count();
+    app.server.admin(['token', 'disable'], { token: app.server.token });
+    const paths = await writeClips(join(app.scratch, 'blocked'), ['kept-1.mp4', 'kept-2.mp4']);
+    await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths });
+
+    const banner = page.getByRole('alert').filter({ hasText: 'This token has been disabled.' });
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toContain('nothing is lost');
+    await expect.poll(() => rows(page).count(), { timeout: 5_000 }).toBe(before + 2);
+    for (const name of ['kept-1.mp4', 'kept-2.mp4']) {
+      await row(page, name).getByText('Queued', { exact: true }).waitFor();
+    }
+
+    app.server.admin(['token', 'enable'], { token: app.server.token });
+    await banner.getByRole('button', { name: 'Sign in with a new token' }).click();
+    await page.getByLabel('API token').fill(app.server.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await banner.waitFor({ state: 'detached' });
+    for (const name of ['kept-1.mp4', 'kept-2.mp4']) {
+      await row(page, name).getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
+    }
+    expect(await rows(page).count()).toBe(before + 2);
+    await page.close();
+  });
+});
+
+describe('the queue under a tight rate limit', () => {
+  let app: AppHarness;
+
+  beforeAll(async () => {
+    app = await startApp({ signIn: true, server: { rateLimit: 3, rateWindowMs: 20_000 } });
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('shows a 429 as a countdown that ticks, and the file waiting for it', async () => {
+    const page = await app.open();
+    await page.getByText('Nothing to upload yet').waitFor();
+    // the same token from the same address: the app's next request meets the limit
+    for (let i = 0; i < 10; i++) if ((await app.server.api('/account')).status === 429) break;
+    const [path] = await writeClips(join(app.scratch, 'limited'), ['limited.mp4']);
+    await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths: [path] });
+
+    const countdown = page.getByText(/^Waiting \d+ s \(rate limited\)$/);
+    await countdown.waitFor({ timeout: 10_000 });
+    const seconds = async () => Number(/Waiting (\d+) s/.exec((await countdown.textContent()) ?? '')?.[1]);
+    const first = await seconds();
+    expect(first).toBeGreaterThan(2);
+    await expect.poll(seconds, { timeout: 4_000 }).toBeLessThan(first);
+    await row(page, 'limited.mp4').getByText('Waiting: the server asked to slow down').waitFor();
+    await page.close();
+  });
+});

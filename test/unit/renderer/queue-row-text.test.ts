@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import {
+  describeRow,
+  queuePausedText,
+  rateLimitText,
+  type RowContext,
+} from '../../../src-renderer/model/queue-row-text.js';
+import { item } from './queue-fixtures.js';
+
+const NOW = 1_700_000_000_000;
+const context: RowContext = {
+  now: NOW,
+  queuePaused: false,
+  accountBlocked: null,
+  accountGate: null,
+  speed: null,
+  eta: null,
+  clock: (ms) => `T+${(ms - NOW) / 60_000}min`,
+};
+const problem = { message: 'The server is busy.', code: 'SERVER_ERROR', requestId: 'req-42' };
+
+describe('queue row text', () => {
+  it('says each state in words, with the actions that apply to it', () => {
+    const rows = [
+      describeRow(item(1), context),
+      describeRow(item(2, { kind: 'uploading', attempt: 0, sentBytes: 250_000, totalBytes: 1_000_000 }), {
+        ...context,
+        speed: 125_000,
+        eta: 6,
+      }),
+      describeRow(item(3, { kind: 'finalizing', attempt: 0 }), context),
+      describeRow(item(4, { kind: 'retrying', attempt: 2, retryAt: NOW + 37_000, lastError: problem }), context),
+      describeRow(item(5, { kind: 'paused', until: NOW + 120 * 60_000 }), context),
+      describeRow(item(6, { kind: 'done', fileId: 'f1', finishedAt: NOW }), context),
+      describeRow(item(7, { kind: 'failed', reason: problem }), context),
+      describeRow(item(8, { kind: 'cancelled' }), context),
+    ];
+    expect(rows.map(({ state, detail, problem, actions }) => ({ state, detail, problem, actions }))).toEqual([
+      { state: 'Queued', detail: null, problem: null, actions: ['pause', 'cancel'] },
+      {
+        state: 'Uploading 25%',
+        detail: '250.0 KB of 1.00 MB · 125.0 KB/s · 6 s left',
+        problem: null,
+        actions: ['pause', 'cancel'],
+      },
+      {
+        state: 'Finishing',
+        detail: 'All bytes sent; the server is putting the file together',
+        problem: null,
+        actions: ['pause', 'cancel'],
+      },
+      {
+        state: 'Retrying in 37 s',
+        detail: 'Attempt 3 after a problem',
+        problem: { message: 'The server is busy.', requestId: 'req-42' },
+        actions: ['retryNow', 'pause', 'cancel'],
+      },
+      { state: 'Paused', detail: 'Paused by you until T+120min', problem: null, actions: ['resume', 'cancel'] },
+      { state: 'Done', detail: 'Uploaded at T+0min', problem: null, actions: ['copyLink'] },
+      {
+        state: 'Failed',
+        detail: null,
+        problem: { message: 'The server is busy.', requestId: 'req-42' },
+        actions: ['retry'],
+      },
+      { state: 'Cancelled', detail: null, problem: null, actions: ['retry'] },
+    ]);
+    expect(rows.map((row) => row.tone)).toEqual([
+      'neutral',
+      'active',
+      'active',
+      'warn',
+      'neutral',
+      'ok',
+      'error',
+      'neutral',
+    ]);
+  });
+
+  it('estimates nothing during the warm-up, and shows what a resumed item already sent', () => {
+    const running = item(1, { kind: 'uploading', attempt: 1, sentBytes: 0, totalBytes: 1_000_000 });
+    expect(describeRow(running, context).detail).toBe('0 B of 1.00 MB · estimating time left · attempt 2');
+    const resumed = item(2, { kind: 'queued' }, { size: 200_000_000, ackedChunks: [0], chunkSize: 90_000_000 });
+    expect(describeRow(resumed, context)).toMatchObject({
+      detail: '90.0 MB of 200.0 MB already sent',
+      progress: { value: 90_000_000, max: 200_000_000 },
+    });
+    expect(describeRow(item(3, { kind: 'paused', until: null }), context).detail).toBe(
+      'Paused by you until you resume it',
+    );
+  });
+
+  it('says why a queued item waits: a refused token, the global pause, the rate limit', () => {
+    const queued = item(1);
+    expect(describeRow(queued, { ...context, accountBlocked: 'This token has been disabled.' }).detail).toBe(
+      'Waiting: This token has been disabled.',
+    );
+    expect(describeRow(queued, { ...context, queuePaused: true }).detail).toBe('Waiting: all uploads are paused');
+    expect(describeRow(queued, { ...context, accountGate: 'rate-limited' }).detail).toBe(
+      'Waiting: the server asked to slow down',
+    );
+    const running = item(2, { kind: 'uploading', attempt: 0, sentBytes: 0, totalBytes: 1_000_000 });
+    expect(describeRow(running, { ...context, accountGate: 'rate-limited' }).detail).toBe(
+      '0 B of 1.00 MB · Waiting: the server asked to slow down',
+    );
+  });
+
+  it('words the toolbar: the global pause and the rate-limit countdown', () => {
+    expect(queuePausedText({ paused: false, pausedUntil: null })).toBeNull();
+    expect(queuePausedText({ paused: true, pausedUntil: null })).toBe('All uploads paused until you resume');
+    expect(queuePausedText({ paused: true, pausedUntil: NOW + 60_000 }, context.clock)).toBe(
+      'All uploads paused until T+1min',
+    );
+    const view = { limit: 60, remaining: 12, gateReason: 'rate-limited' as const };
+    expect(rateLimitText(view, 36_200)).toBe('Waiting 37 s (rate limited)');
+    expect(rateLimitText({ ...view, gateReason: 'api-disabled' }, 5_000)).toBe('Waiting 5 s (API paused)');
+    expect(rateLimitText({ ...view, gateReason: null }, 0)).toBe('12 of 60 requests left');
+    expect(rateLimitText({ limit: null, remaining: null, gateReason: null }, 0)).toBe('No requests yet');
+  });
+});
