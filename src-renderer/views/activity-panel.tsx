@@ -1,8 +1,137 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
+import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { ErrorNote } from '../components/error-note.js';
+import { formatRelativeTime } from '../model/relative-time.js';
+import './activity-panel.css';
+
+/** How often "5 min ago" is brought up to date while the panel is open. */
+const CLOCK_TICK_MS = 30_000;
+
+/**
+ * The merged notifications, newest first, in a side panel beside the views
+ * (not modal: the app stays usable). It takes focus when it opens; Escape
+ * closes it and focus goes back to the Activity button that opened it.
+ */
 export function ActivityPanel({ open, onClose }: { open: boolean; onClose: () => void }) {
   if (!open) return null;
+  return <ActivityPanelBody onClose={onClose} />;
+}
+
+function activityButton(): HTMLElement | null {
+  return document.querySelector<HTMLElement>('[aria-controls="activity-panel"]');
+}
+
+function newestFirst(list: AppNotification[]): AppNotification[] {
+  return [...list].sort((a, b) => b.at - a.at || b.id - a.id);
+}
+
+function ActivityPanelBody({ onClose }: { onClose: () => void }) {
+  const bridge = useBridge();
+  const notifications = useQuery('notifications:list', {});
+  const clear = useAction();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [now, setNow] = useState(() => Date.now());
+  const [permission, setPermission] = useState(() =>
+    typeof Notification === 'undefined' ? null : Notification.permission,
+  );
+
+  useEvent('notifications:added', (added) =>
+    notifications.set((previous) => [added, ...(previous ?? []).filter((item) => item.id !== added.id)]),
+  );
+
+  useEffect(() => {
+    heading.current?.focus();
+    const timer = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
+    return () => {
+      clearInterval(timer);
+      // closed by Escape, Close or the Activity button: focus must not fall back to the page's top
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || !focused.isConnected) activityButton()?.focus();
+    };
+  }, []);
+
+  function close() {
+    onClose();
+    activityButton()?.focus();
+  }
+
+  async function clearAll() {
+    if (await clear.run('notifications:clear', {})) notifications.set([]);
+  }
+
+  async function askPermission() {
+    setPermission(await Notification.requestPermission());
+  }
+
+  const list = newestFirst(notifications.data ?? []);
   return (
-    <aside id="activity-panel">
-      <button onClick={onClose}>Close</button>
+    <aside
+      id="activity-panel"
+      className="activity-panel"
+      aria-labelledby="activity-panel-heading"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape' && !event.defaultPrevented) {
+          event.preventDefault();
+          close();
+        }
+      }}
+    >
+      <div className="activity-panel__header">
+        <h2 id="activity-panel-heading" ref={heading} tabIndex={-1}>
+          Activity
+        </h2>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void clearAll()}
+          disabled={clear.busy || list.length === 0}
+        >
+          Clear
+        </button>
+        <button type="button" className="button button--small button--quiet" onClick={close}>
+          Close<span className="visually-hidden"> activity</span>
+        </button>
+      </div>
+      {bridge.shell === 'headless' && permission === 'default' && (
+        <div className="activity-panel__permission">
+          <p className="muted">Get a notice from the browser when an upload or import ends while this tab is hidden.</p>
+          <button type="button" className="button button--small" onClick={() => void askPermission()}>
+            Show browser notifications
+          </button>
+        </div>
+      )}
+      <ErrorNote error={notifications.error} />
+      <ErrorNote error={clear.error} onDismiss={clear.clearError} />
+      {!notifications.data && !notifications.error && <p className="muted">Loading…</p>}
+      {notifications.data && list.length === 0 && (
+        <p className="muted activity-panel__empty">Nothing yet. Finished uploads, imports and problems show up here.</p>
+      )}
+      {list.length > 0 && (
+        <ol className="activity-list" aria-label="Notifications, newest first">
+          {list.map((item) => (
+            <li key={item.id} className={`activity-item activity-item--${item.kind}`}>
+              <div className="activity-item__head">
+                <strong className="activity-item__title">{item.title}</strong>
+                <time dateTime={new Date(item.at).toISOString()} title={new Date(item.at).toLocaleString()}>
+                  {formatRelativeTime(item.at, now)}
+                </time>
+              </div>
+              {item.body && <p className="activity-item__body">{item.body}</p>}
+              {item.requestId && (
+                <p className="activity-item__request muted">
+                  Request id <code>{item.requestId}</code>
+                </p>
+              )}
+              {item.link && (
+                <a href={item.link} target="_blank" rel="noreferrer noopener">
+                  Open<span className="visually-hidden"> {item.body || item.title}</span>
+                </a>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
     </aside>
   );
 }

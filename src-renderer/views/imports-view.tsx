@@ -1,6 +1,396 @@
-import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import type { RemoteJob } from '../../src-shared/api/index.js';
+import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { toIpcError } from '../bridge/bridge-error.js';
+import { CopyLinkButtons } from '../components/copy-link-buttons.js';
+import { CountryPicker } from '../components/country-picker.js';
+import { ErrorNote } from '../components/error-note.js';
+import { Pagination } from '../components/pagination.js';
+import { TextField } from '../components/text-field.js';
+import { batches, describeImportLines, parseImportLines } from '../model/import-lines.js';
+import {
+  BLOCKED_COUNTRIES_MAX,
+  EMPTY_IMPORT_OPTIONS,
+  REMOTE_NAME_MAX,
+  canCancelJob,
+  canRetryJob,
+  fileHostOf,
+  filePageUrl,
+  importBody,
+  jobErrorText,
+  jobProgressText,
+  mergeJobs,
+  validateImportOptions,
+  type ImportOptionsDraft,
+} from '../model/import-options.js';
+import { DESCRIPTION_MAX } from '../model/file-edit.js';
+import './imports-view.css';
 
+/**
+ * Imports from links: a paste box checked line by line before anything is
+ * sent, every option of POST /remote-uploads, and the account's jobs as the
+ * core follows them (imports:changed), with cancel, retry and a link to the
+ * file each completed job created.
+ */
 export function ImportsView({ account }: { account: AccountView }) {
-  void account;
-  return <h1>ImportsView</h1>;
+  const [created, setCreated] = useState<RemoteJob[]>([]);
+  return (
+    <div className="imports-view">
+      <h1>Imports</h1>
+      <ImportForm accountId={account.id} onCreated={(jobs) => setCreated((previous) => [...jobs, ...previous])} />
+      <JobList accountId={account.id} created={created} />
+    </div>
+  );
+}
+
+// ---- the paste box and its options --------------------------------------------------
+
+function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (jobs: RemoteJob[]) => void }) {
+  const bridge = useBridge();
+  const [text, setText] = useState('');
+  const [options, setOptions] = useState<ImportOptionsDraft>(EMPTY_IMPORT_OPTIONS);
+  const [sending, setSending] = useState(false);
+  const [error, setError] = useState<IpcError | null>(null);
+  const [result, setResult] = useState('');
+  const ids = { box: useId(), hint: useId(), errors: useId(), summary: useId() };
+  const parsed = useMemo(() => parseImportLines(text), [text]);
+  const optionErrors = useMemo(() => validateImportOptions(options), [options]);
+  const optionsInvalid = Object.keys(optionErrors).length > 0;
+  const update = (patch: Partial<ImportOptionsDraft>) => setOptions((previous) => ({ ...previous, ...patch }));
+
+  /**
+   * Sends the valid links, in batches the server takes, and keeps only the
+   * lines that need fixing in the box: one bad line out of many does not
+   * hold the others back, and nothing the person typed is silently lost.
+   */
+  async function send(event: FormEvent) {
+    event.preventDefault();
+    if (parsed.urls.length === 0 || optionsInvalid || sending) return;
+    setSending(true);
+    setError(null);
+    setResult('');
+    const accepted: RemoteJob[] = [];
+    const sent = new Set<string>();
+    try {
+      for (const urls of batches(parsed.urls)) {
+        const jobs = await bridge.invoke('imports:create', { accountId, body: importBody(urls, options) });
+        accepted.push(...jobs);
+        for (const url of urls) sent.add(url);
+      }
+    } catch (problem) {
+      setError(toIpcError(problem));
+    } finally {
+      setSending(false);
+    }
+    if (accepted.length > 0) onCreated(accepted);
+    const left = text.split(/\r\n|\r|\n/).filter((line) => line.trim() && !sent.has(line.trim()));
+    setText(left.join('\n'));
+    if (sent.size > 0) {
+      const started = `${accepted.length} ${accepted.length === 1 ? 'import' : 'imports'} started.`;
+      setResult(left.length > 0 ? `${started} The lines left in the box were not sent.` : started);
+    }
+  }
+
+  const describedBy = [parsed.errors.length > 0 ? ids.errors : null, ids.hint, ids.summary].filter(Boolean).join(' ');
+  const ready = parsed.urls.length;
+
+  return (
+    <form className="import-form card" aria-label="Import from links" onSubmit={(event) => void send(event)}>
+      <div className="import-form__links">
+        <label htmlFor={ids.box} className="field__label">
+          Links, one per line
+        </label>
+        <textarea
+          id={ids.box}
+          className="import-form__box"
+          rows={7}
+          spellCheck={false}
+          autoComplete="off"
+          placeholder={'https://videos.example.com/holiday.mp4\nhttps://cdn.example.org/talk.webm'}
+          value={text}
+          aria-invalid={parsed.errors.length > 0 ? true : undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => {
+            setText(event.target.value);
+            setResult('');
+          }}
+        />
+        {parsed.errors.length > 0 && (
+          <ul id={ids.errors} className="import-form__errors field__error">
+            {parsed.errors.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        )}
+        <small id={ids.hint} className="muted">
+          Direct links to video files, http or https, without a user name or password. Lines that need fixing stay here;
+          the others can be sent.
+        </small>
+        <p id={ids.summary} className="import-form__summary" aria-live="polite">
+          {text.trim() ? describeImportLines(parsed) : ''}
+        </p>
+        <div className="form__actions import-form__actions">
+          <button type="submit" className="button button--primary" disabled={ready === 0 || optionsInvalid || sending}>
+            {sending ? 'Sending…' : ready > 1 ? `Import ${ready} links` : 'Import link'}
+          </button>
+          <p className="import-form__result" role="status">
+            {result}
+          </p>
+        </div>
+        <ErrorNote error={error} onDismiss={() => setError(null)} />
+      </div>
+
+      <fieldset className="import-form__options">
+        <legend>Options for these imports</legend>
+        <TextField
+          label="Name"
+          value={options.name}
+          max={REMOTE_NAME_MAX}
+          error={optionErrors.name}
+          hint="Optional; otherwise the name comes from the link."
+          onChange={(name) => update({ name })}
+        />
+        <TextField
+          label="Description"
+          multiline
+          value={options.description}
+          max={DESCRIPTION_MAX}
+          error={optionErrors.description}
+          onChange={(description) => update({ description })}
+        />
+        <fieldset className="choice-group">
+          <legend>Visibility</legend>
+          <label className="field--inline">
+            <input
+              type="radio"
+              name="import-visibility"
+              checked={options.visibility}
+              onChange={() => update({ visibility: true })}
+            />
+            <span>Public</span>
+          </label>
+          <label className="field--inline">
+            <input
+              type="radio"
+              name="import-visibility"
+              checked={!options.visibility}
+              onChange={() => update({ visibility: false })}
+            />
+            <span>Private</span>
+          </label>
+        </fieldset>
+        <label className="field--inline">
+          <input
+            type="checkbox"
+            checked={options.allowOnlineWatch}
+            onChange={(event) => update({ allowOnlineWatch: event.target.checked })}
+          />
+          <span>Allow watching online</span>
+        </label>
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={options.password}
+          error={optionErrors.password}
+          hint="Optional; people need it to open the files."
+          onChange={(password) => update({ password })}
+        />
+        <TextField
+          label="Folder ID"
+          inputMode="numeric"
+          value={options.folderId}
+          error={optionErrors.folderId}
+          hint="Optional; the number of one of your folders on the website."
+          onChange={(folderId) => update({ folderId })}
+        />
+        <CountryPicker
+          legend="Blocked countries"
+          hint="Viewers in these countries cannot open the files."
+          value={options.blockedCountries}
+          max={BLOCKED_COUNTRIES_MAX}
+          error={optionErrors.blockedCountries}
+          onChange={(blockedCountries) => update({ blockedCountries })}
+        />
+      </fieldset>
+    </form>
+  );
+}
+
+// ---- the jobs -----------------------------------------------------------------------
+
+const STATUS_LABELS: Record<RemoteJob['status'], string> = {
+  pending: 'Waiting',
+  running: 'Downloading',
+  completed: 'Completed',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+function JobList({ accountId, created }: { accountId: string; created: RemoteJob[] }) {
+  const bridge = useBridge();
+  const [page, setPage] = useState(1);
+  const jobs = useQuery('imports:list', { accountId, page });
+  const [shown, setShown] = useState<RemoteJob[]>([]);
+  const [fileHost, setFileHost] = useState<string | null>(null);
+  const [pages, setPages] = useState<Record<string, string>>({});
+  const [lookupFailed, setLookupFailed] = useState<Set<string>>(() => new Set());
+  const action = useAction();
+
+  useEffect(() => {
+    if (jobs.data) setShown(jobs.data.data);
+  }, [jobs.data]);
+  useEffect(() => {
+    if (page === 1 && created.length > 0) setShown((previous) => mergeJobs(previous, created));
+  }, [created, page]);
+  useEvent('imports:changed', (change) => {
+    // the event carries the newest jobs: only the first page takes in ones it does not show yet
+    if (change.accountId === accountId) setShown((previous) => mergeJobs(previous, change.jobs, page === 1));
+  });
+
+  /*
+   * The address of a created file: the spec gives page addresses the form
+   * `<file_host>/<file_id>/file`, so one file read tells the host for all.
+   * Should a server answer otherwise, each file is read once instead.
+   */
+  const missing = shown.find(
+    (job) => job.status === 'completed' && job.file_id && !pages[job.file_id] && !lookupFailed.has(job.file_id),
+  );
+  const missingFileId = fileHost ? null : (missing?.file_id ?? null);
+  useEffect(() => {
+    if (!missingFileId) return;
+    let current = true;
+    bridge.invoke('files:get', { accountId, fileId: missingFileId }).then(
+      (file) => {
+        if (!current) return;
+        setPages((previous) => ({ ...previous, [file.id]: file.urls.page }));
+        const host = fileHostOf(file);
+        if (host) setFileHost(host);
+      },
+      () => current && setLookupFailed((previous) => new Set(previous).add(missingFileId)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [bridge, accountId, missingFileId]);
+
+  const pageOf = (fileId: string) => pages[fileId] ?? (fileHost ? filePageUrl(fileHost, fileId) : null);
+
+  async function act(kind: 'cancel' | 'retry', job: RemoteJob) {
+    const updated = await action.run(kind === 'cancel' ? 'imports:cancel' : 'imports:retry', {
+      accountId,
+      jobId: job.id,
+    });
+    if (updated) setShown((previous) => mergeJobs(previous, [updated]));
+  }
+
+  const meta = jobs.data?.meta;
+  return (
+    <section className="job-list" aria-labelledby="job-list-heading">
+      <div className="toolbar">
+        <h2 id="job-list-heading">Jobs</h2>
+        <span className="toolbar__spacer" />
+        <button type="button" className="button button--small" onClick={jobs.reload} disabled={jobs.loading}>
+          Refresh
+        </button>
+      </div>
+      <p className="muted job-list__note">Media Sync checks on running imports about every 10 seconds.</p>
+      {jobs.error && <ErrorNote error={jobs.error} />}
+      <ErrorNote error={action.error} onDismiss={action.clearError} />
+      {!jobs.data && !jobs.error && <p className="muted">Loading imports…</p>}
+      {jobs.data && shown.length === 0 && (
+        <p className="muted job-list__empty">No imports yet. Paste links above to start one.</p>
+      )}
+      {shown.length > 0 && (
+        <ul className="job-list__items" aria-label="Import jobs">
+          {shown.map((job) => (
+            <JobRow
+              key={job.id}
+              accountId={accountId}
+              job={job}
+              pageUrl={job.file_id ? pageOf(job.file_id) : null}
+              busy={action.busy}
+              onCancel={() => void act('cancel', job)}
+              onRetry={() => void act('retry', job)}
+            />
+          ))}
+        </ul>
+      )}
+      {meta && meta.last_page > 1 && (
+        <Pagination
+          label="Pages of imports"
+          page={page}
+          lastPage={meta.last_page}
+          total={meta.total}
+          summary={`Page ${page} of ${meta.last_page} · ${meta.total} imports`}
+          busy={jobs.loading}
+          onPage={setPage}
+        />
+      )}
+    </section>
+  );
+}
+
+function JobRow(props: {
+  accountId: string;
+  job: RemoteJob;
+  pageUrl: string | null;
+  busy: boolean;
+  onCancel: () => void;
+  onRetry: () => void;
+}) {
+  const { job } = props;
+  const headingId = useId();
+  const progress = jobProgressText(job);
+  const error = jobErrorText(job);
+  const name = job.name || job.host;
+  return (
+    <li className={`job job--${job.status}`}>
+      <div className="job__head">
+        <h3 id={headingId} className="job__name">
+          {name}
+        </h3>
+        <span className={`job__status job__status--${job.status}`}>{STATUS_LABELS[job.status]}</span>
+      </div>
+      <p className="job__meta muted">
+        From {job.host} · stage {job.stage}
+        {job.attempts > 1 ? ` · attempt ${job.attempts}` : ''}
+      </p>
+      {(job.status === 'running' || job.status === 'pending') && (
+        <progress
+          max={100}
+          value={job.progress_percent ?? undefined}
+          aria-label={`Progress of ${name}`}
+          aria-valuetext={progress || undefined}
+        />
+      )}
+      {progress && <p className="job__progress">{progress}</p>}
+      {error && job.status !== 'completed' && <p className="field__error job__error">{error}</p>}
+      {job.status === 'completed' && job.file_id ? (
+        <CopyLinkButtons accountId={props.accountId} fileId={job.file_id} kinds={['page']} nameForLabel={name}>
+          {props.pageUrl && (
+            <a className="button button--small" href={props.pageUrl} target="_blank" rel="noreferrer noopener">
+              Open file page<span className="visually-hidden"> of {name}</span>
+            </a>
+          )}
+        </CopyLinkButtons>
+      ) : (
+        (canCancelJob(job) || canRetryJob(job)) && (
+          <div className="form__actions">
+            {canCancelJob(job) && (
+              <button type="button" className="button button--small" disabled={props.busy} onClick={props.onCancel}>
+                Cancel<span className="visually-hidden"> import of {name}</span>
+              </button>
+            )}
+            {canRetryJob(job) && (
+              <button type="button" className="button button--small" disabled={props.busy} onClick={props.onRetry}>
+                Retry<span className="visually-hidden"> import of {name}</span>
+              </button>
+            )}
+          </div>
+        )
+      )}
+    </li>
+  );
 }

@@ -1,0 +1,114 @@
+import { useId, useMemo, useRef, useState } from 'react';
+import { countryByCode, searchCountries } from '../model/countries.js';
+import './country-picker.css';
+
+function labelOf(code: string): string {
+  const country = countryByCode(code);
+  return country ? `${country.name} (${code})` : code;
+}
+
+/**
+ * Two-letter country codes picked from a searchable list: a search box
+ * filters a list of checkboxes (name and code both match), Enter in the box
+ * picks the best match, and the picked countries show as chips that remove
+ * them. Plain checkboxes rather than a custom listbox: every screen reader
+ * and keyboard already knows how to use them.
+ */
+export function CountryPicker(props: {
+  legend: string;
+  value: string[];
+  onChange: (codes: string[]) => void;
+  max: number;
+  error?: string | null;
+  hint?: string;
+}) {
+  const [query, setQuery] = useState('');
+  const search = useRef<HTMLInputElement>(null);
+  const ids = { hint: useId(), error: useId(), count: useId(), search: useId() };
+  const matches = useMemo(() => searchCountries(query), [query]);
+  const selected = new Set(props.value);
+  const full = props.value.length >= props.max;
+
+  const toggle = (code: string) => {
+    if (selected.has(code)) props.onChange(props.value.filter((item) => item !== code));
+    else if (!full) props.onChange([...props.value, code]);
+  };
+
+  return (
+    <fieldset className="country-picker" aria-describedby={props.error ? ids.error : undefined}>
+      <legend>{props.legend}</legend>
+      <p id={ids.hint} className="muted country-picker__hint">
+        {props.hint} {props.value.length} of at most {props.max} chosen.
+      </p>
+      {props.value.length > 0 && (
+        <ul className="country-picker__chips" aria-label={`Chosen: ${props.legend.toLowerCase()}`}>
+          {props.value.map((code) => (
+            <li key={code} className="chip">
+              <span>{labelOf(code)}</span>
+              <button
+                type="button"
+                className="chip__remove"
+                aria-label={`Remove ${labelOf(code)}`}
+                onClick={() => {
+                  props.onChange(props.value.filter((item) => item !== code));
+                  search.current?.focus();
+                }}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="field">
+        <label htmlFor={ids.search}>Search countries</label>
+        <input
+          ref={search}
+          id={ids.search}
+          type="search"
+          value={query}
+          placeholder="Name or code, e.g. DE"
+          aria-describedby={`${ids.hint} ${ids.count}`}
+          autoComplete="off"
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            // Enter picks the best match instead of sending the whole form
+            if (event.key !== 'Enter') return;
+            event.preventDefault();
+            const best = matches[0];
+            if (best && query.trim() && !selected.has(best.code) && !full) {
+              props.onChange([...props.value, best.code]);
+              setQuery('');
+            }
+          }}
+        />
+        <small id={ids.count} className="muted" aria-live="polite">
+          {query.trim()
+            ? `${matches.length} ${matches.length === 1 ? 'country matches' : 'countries match'}.`
+            : `${matches.length} countries.`}
+        </small>
+      </div>
+      <div className="country-picker__list" role="group" aria-label="Countries">
+        {matches.map((country) => (
+          <label key={country.code} className="country-picker__option">
+            <input
+              type="checkbox"
+              checked={selected.has(country.code)}
+              disabled={full && !selected.has(country.code)}
+              onChange={() => toggle(country.code)}
+            />
+            <span>
+              {country.name} <span className="muted">({country.code})</span>
+            </span>
+          </label>
+        ))}
+        {matches.length === 0 && <p className="muted">No country matches “{query}”.</p>}
+      </div>
+      {props.error && (
+        <p id={ids.error} className="field__error">
+          {props.error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

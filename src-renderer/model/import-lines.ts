@@ -1,0 +1,117 @@
+import { RemoteUrlSchema } from '../../src-shared/api/index.js';
+
+/**
+ * The spec does not give a maximum number of URLs per POST /remote-uploads;
+ * the reference server takes 50. The app sends a long paste in batches of
+ * this size, so any server that takes at least 50 accepts every request.
+ */
+export const URLS_PER_REQUEST = 50;
+
+/**
+ * How many links one paste may hold. Every batch is a request out of the
+ * account's 60 a minute, shared with uploads: 500 links are 10 requests.
+ */
+export const MAX_URLS_PER_PASTE = 500;
+
+export type ImportLine =
+  | { kind: 'url'; lineNumber: number; url: string }
+  /** the same link again: sent once, not counted twice */
+  | { kind: 'duplicate'; lineNumber: number; url: string; firstLine: number }
+  | { kind: 'invalid'; lineNumber: number; text: string; reason: string };
+
+export interface ParsedImportLines {
+  /** every non-blank line, in order */
+  lines: ImportLine[];
+  /** the distinct valid links, in order: what "Import" sends */
+  urls: string[];
+  /** one message per invalid line, naming it: "Line 2: …" */
+  errors: string[];
+}
+
+/** RemoteUrlSchema's limit; its own message for it would only say "must be an http or https URL". */
+const MAX_URL_CHARS = 2048;
+
+/** Authority with a `user:pass@` part; the WHATWG parser accepts it silently. */
+const USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
+
+/**
+ * Why a single line is not a link the service may import, or null when it
+ * is one. The shared RemoteUrlSchema has the final word; the checks before
+ * it only give a person a more precise reason.
+ */
+export function lineProblem(text: string): string | null {
+  if (text.length > MAX_URL_CHARS) return `is longer than ${MAX_URL_CHARS} characters`;
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return 'is not a web address (it should start with https://)';
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    return `uses ${parsed.protocol.replace(/:$/, '')}; only http and https links can be imported`;
+  }
+  if (USERINFO.test(text) || parsed.username || parsed.password) {
+    return 'contains a user name or password; remove them from the link';
+  }
+  const checked = RemoteUrlSchema.safeParse(text);
+  if (!checked.success) return checked.error.issues[0]?.message ?? 'is not a valid link';
+  return null;
+}
+
+/**
+ * Splits a paste box into links, one per line, and checks each before
+ * anything is sent. Blank lines are skipped; a repeated link counts once;
+ * lines past MAX_URLS_PER_PASTE valid links are errors so nothing is
+ * silently dropped. Line numbers are those of the text box (1-based).
+ */
+export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): ParsedImportLines {
+  const lines: ImportLine[] = [];
+  const urls: string[] = [];
+  const errors: string[] = [];
+  const firstSeen = new Map<string, number>();
+  text.split(/\r\n|\r|\n/).forEach((raw, index) => {
+    const lineNumber = index + 1;
+    const trimmed = raw.trim();
+    if (!trimmed) return;
+    const problem = lineProblem(trimmed);
+    if (problem) {
+      lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: problem });
+      errors.push(`Line ${lineNumber}: ${problem}.`);
+      return;
+    }
+    const seen = firstSeen.get(trimmed);
+    if (seen !== undefined) {
+      lines.push({ kind: 'duplicate', lineNumber, url: trimmed, firstLine: seen });
+      return;
+    }
+    if (urls.length >= maxUrls) {
+      const reason = `is one link too many; send at most ${maxUrls} at a time`;
+      lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason });
+      errors.push(`Line ${lineNumber}: ${reason}.`);
+      return;
+    }
+    firstSeen.set(trimmed, lineNumber);
+    lines.push({ kind: 'url', lineNumber, url: trimmed });
+    urls.push(trimmed);
+  });
+  return { lines, urls, errors };
+}
+
+/** Splits links into requests of at most `size`, in order. */
+export function batches<T>(items: readonly T[], size = URLS_PER_REQUEST): T[][] {
+  const result: T[][] = [];
+  for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
+  return result;
+}
+
+/** "3 links ready to import, 1 repeated link counted once": the summary under the box. */
+export function describeImportLines(parsed: ParsedImportLines): string {
+  const ready = parsed.urls.length;
+  const duplicates = parsed.lines.filter((line) => line.kind === 'duplicate').length;
+  const parts = [`${ready} ${ready === 1 ? 'link' : 'links'} ready to import`];
+  if (parsed.errors.length > 0) {
+    parts.push(`${parsed.errors.length} ${parsed.errors.length === 1 ? 'line needs' : 'lines need'} fixing`);
+  }
+  if (duplicates > 0) parts.push(`${duplicates} repeated ${duplicates === 1 ? 'link' : 'links'} counted once`);
+  return parts.join(', ');
+}

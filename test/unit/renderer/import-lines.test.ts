@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  MAX_URLS_PER_PASTE,
+  URLS_PER_REQUEST,
+  batches,
+  describeImportLines,
+  lineProblem,
+  parseImportLines,
+} from '../../../src-renderer/model/import-lines.js';
+
+describe('import line validation', () => {
+  it('takes http and https links, one per line, and names the line of each bad one', () => {
+    const parsed = parseImportLines(
+      ['https://cdn.example.com/a.mp4', 'ftp://files.example.com/b.mp4', '', 'http://example.org/c.webm'].join('\n'),
+    );
+    expect(parsed.urls).toEqual(['https://cdn.example.com/a.mp4', 'http://example.org/c.webm']);
+    expect(parsed.errors).toEqual(['Line 2: uses ftp; only http and https links can be imported.']);
+    expect(parsed.lines.map((line) => [line.kind, line.lineNumber])).toEqual([
+      ['url', 1],
+      ['invalid', 2],
+      ['url', 4],
+    ]);
+  });
+
+  it('refuses a user name or password in the link, even an empty or encoded one', () => {
+    for (const url of [
+      'https://user:secret@example.com/v.mp4',
+      'https://user@example.com/v.mp4',
+      'https://:pw@example.com/v.mp4',
+      'http://a%40b:c@example.com/v.mp4',
+    ]) {
+      expect(lineProblem(url), url).toBe('contains a user name or password; remove them from the link');
+    }
+    // an @ after the host is part of the path, not credentials
+    expect(lineProblem('https://example.com/videos/@channel/v.mp4')).toBeNull();
+  });
+
+  it('explains text that is not a link and schemes other than http(s)', () => {
+    expect(lineProblem('holiday.mp4')).toBe('is not a web address (it should start with https://)');
+    expect(lineProblem('javascript:alert(1)')).toBe('uses javascript; only http and https links can be imported');
+    expect(lineProblem('file:///home/me/v.mp4')).toBe('uses file; only http and https links can be imported');
+    expect(lineProblem(`https://example.com/${'a'.repeat(2100)}`)).toMatch(/2048/);
+  });
+
+  it('skips blank lines and counts a repeated link once, keeping the line numbers of the box', () => {
+    const parsed = parseImportLines(
+      '\n  https://a.example/v.mp4  \r\n\nhttps://a.example/v.mp4\nhttps://b.example/v.mp4\n\n',
+    );
+    expect(parsed.urls).toEqual(['https://a.example/v.mp4', 'https://b.example/v.mp4']);
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.lines).toEqual([
+      { kind: 'url', lineNumber: 2, url: 'https://a.example/v.mp4' },
+      { kind: 'duplicate', lineNumber: 4, url: 'https://a.example/v.mp4', firstLine: 2 },
+      { kind: 'url', lineNumber: 5, url: 'https://b.example/v.mp4' },
+    ]);
+    expect(describeImportLines(parsed)).toBe('2 links ready to import, 1 repeated link counted once');
+  });
+
+  it('flags links past the limit of one paste instead of dropping them silently', () => {
+    const text = Array.from({ length: 4 }, (_, i) => `https://example.com/${i}.mp4`).join('\n');
+    const parsed = parseImportLines(text, 3);
+    expect(parsed.urls).toHaveLength(3);
+    expect(parsed.errors).toEqual(['Line 4: is one link too many; send at most 3 at a time.']);
+    expect(describeImportLines(parsed)).toBe('3 links ready to import, 1 line needs fixing');
+    expect(MAX_URLS_PER_PASTE).toBe(500);
+  });
+
+  it('an empty box has nothing to send', () => {
+    expect(parseImportLines('  \n\n')).toEqual({ lines: [], urls: [], errors: [] });
+  });
+
+  it('sends long pastes in batches of at most 50 links, in order', () => {
+    const urls = Array.from({ length: 120 }, (_, i) => `https://example.com/${i}.mp4`);
+    const sent = batches(urls);
+    expect(URLS_PER_REQUEST).toBe(50);
+    expect(sent.map((batch) => batch.length)).toEqual([50, 50, 20]);
+    expect(sent.flat()).toEqual(urls);
+    expect(batches([])).toEqual([]);
+  });
+});
