@@ -38,8 +38,9 @@ export function explainError(error: IpcError): { message: string; hint: string |
           : 'Give the token the permission this needs, or create one that has it.',
       };
     }
+    // the spec gives the IP refusal no code; the reference server says IP_NOT_ALLOWED
     case 'FORBIDDEN':
-    case 'IP_BLOCKED':
+    case 'IP_NOT_ALLOWED':
       return {
         message: error.message,
         hint: 'The token may be limited to other IP addresses; check its trusted addresses in the account area.',
@@ -54,8 +55,6 @@ export function explainError(error: IpcError): { message: string; hint: string |
     case 'NETWORK_ERROR':
     case 'TIMEOUT':
       return { message: error.message, hint: 'Check the address and your connection.' };
-    case 'DISCONNECTED':
-      return { message: error.message, hint: null };
     default:
       return { message: error.message, hint: null };
   }

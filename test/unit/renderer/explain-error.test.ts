@@ -18,6 +18,9 @@ describe('errors as a person reads them', () => {
     });
     expect(denied.message).toBe('This token does not have the remote:write permission.');
     expect(denied.hint).toContain('import videos from links');
+    expect(explainError({ code: 'IP_NOT_ALLOWED', message: 'Not from here.', requestId: null }).hint).toMatch(
+      /trusted addresses/,
+    );
   });
 
   it('keeps the server message when nothing more useful can be said', () => {
