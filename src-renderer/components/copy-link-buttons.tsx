@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useAction, useBridge } from '../bridge/bridge-context.js';
+import { writeClipboard } from '../bridge/clipboard.js';
 import { ErrorNote } from './error-note.js';
 import './copy-link-buttons.css';
 
@@ -47,13 +48,9 @@ export function CopyLinkButtons({
     setFeedback(null);
     const result = await action.run('files:copyLink', { accountId, fileId, kind });
     if (!result) return;
-    try {
-      await navigator.clipboard.writeText(result.url);
-      setFeedback({ text: done });
-    } catch {
-      if (bridge.shell === 'electron') setFeedback({ text: done });
-      else setFeedback({ text: 'The browser did not allow copying. Here is the link:', url: result.url });
-    }
+    // in Electron the core has put it on the clipboard already
+    if ((await writeClipboard(result.url)) || bridge.shell === 'electron') setFeedback({ text: done });
+    else setFeedback({ text: 'The browser did not allow copying. Here is the link:', url: result.url });
   }
 
   return (

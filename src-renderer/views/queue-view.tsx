@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
+import { writeClipboard } from '../bridge/clipboard.js';
 import { useBridge, useConnection, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { toIpcError } from '../bridge/bridge-error.js';
 import { AddFilesButton } from '../components/drop-upload.js';
@@ -380,13 +381,4 @@ function useNow(everyMs: number): number {
 function track(meters: Map<number, RateMeter>, item: Pick<UploadItemView, 'id' | 'state'>, at: number): void {
   if (item.state.kind === 'uploading') meters.set(item.id, observe(meters.get(item.id), at, item.state.sentBytes));
   else meters.delete(item.id);
-}
-
-async function writeClipboard(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    return false;
-  }
 }
