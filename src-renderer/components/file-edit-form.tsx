@@ -12,6 +12,7 @@ import {
 } from '../model/file-edit.js';
 import { ErrorNote } from './error-note.js';
 import { TextField } from './text-field.js';
+import { RadioOption } from './radio-option.js';
 
 /**
  * Everything PATCH /files/{id} can change, checked with its own rules as the
@@ -65,24 +66,12 @@ export function FileEditForm(props: {
       />
       <fieldset className="choice-group">
         <legend>Visibility</legend>
-        <label className="field--inline">
-          <input
-            type="radio"
-            name="visibility"
-            checked={draft.visibility}
-            onChange={() => update({ visibility: true })}
-          />
-          <span>Public</span>
-        </label>
-        <label className="field--inline">
-          <input
-            type="radio"
-            name="visibility"
-            checked={!draft.visibility}
-            onChange={() => update({ visibility: false })}
-          />
-          <span>Private</span>
-        </label>
+        <RadioOption name="visibility" checked={draft.visibility} onSelect={() => update({ visibility: true })}>
+          Public
+        </RadioOption>
+        <RadioOption name="visibility" checked={!draft.visibility} onSelect={() => update({ visibility: false })}>
+          Private
+        </RadioOption>
       </fieldset>
       <label className="field--inline">
         <input
@@ -95,15 +84,14 @@ export function FileEditForm(props: {
       <fieldset className="choice-group">
         <legend>Password</legend>
         {passwordChoices.map((choice) => (
-          <label key={choice.value} className="field--inline">
-            <input
-              type="radio"
-              name="password-action"
-              checked={draft.passwordAction === choice.value}
-              onChange={() => update({ passwordAction: choice.value, password: '' })}
-            />
-            <span>{choice.label}</span>
-          </label>
+          <RadioOption
+            key={choice.value}
+            name="password-action"
+            checked={draft.passwordAction === choice.value}
+            onSelect={() => update({ passwordAction: choice.value, password: '' })}
+          >
+            {choice.label}
+          </RadioOption>
         ))}
         {draft.passwordAction === 'set' && (
           <TextField

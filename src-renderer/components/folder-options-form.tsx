@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { FolderOptions } from '../../src-shared/model/folder-options.js';
 import { globsFromText, subfolderError } from '../model/settings-form.js';
+import { RadioOption } from './radio-option.js';
 
 /** The folder options while they are edited: the ignore patterns and the subfolder name as typed. */
 export interface FolderOptionsDraft {
@@ -57,15 +58,14 @@ export function FolderOptionsForm(props: {
       <fieldset className="folder-options__group">
         <legend>Visibility of uploaded files</legend>
         {(['private', 'public'] as const).map((visibility) => (
-          <label key={visibility} className="field--inline">
-            <input
-              type="radio"
-              name={`${id}-visibility`}
-              checked={value.visibility === visibility}
-              onChange={() => set({ visibility })}
-            />
-            <span>{visibility === 'private' ? 'Private: only you' : 'Public: anyone with the link'}</span>
-          </label>
+          <RadioOption
+            key={visibility}
+            name={`${id}-visibility`}
+            checked={value.visibility === visibility}
+            onSelect={() => set({ visibility })}
+          >
+            {visibility === 'private' ? 'Private: only you' : 'Public: anyone with the link'}
+          </RadioOption>
         ))}
       </fieldset>
 
@@ -110,24 +110,20 @@ export function FolderOptionsForm(props: {
 
       <fieldset className="folder-options__group">
         <legend>After a file is uploaded</legend>
-        <label className="field--inline">
-          <input
-            type="radio"
-            name={`${id}-after`}
-            checked={value.afterUpload === 'keep'}
-            onChange={() => set({ afterUpload: 'keep' })}
-          />
-          <span>Keep it where it is</span>
-        </label>
-        <label className="field--inline">
-          <input
-            type="radio"
-            name={`${id}-after`}
-            checked={value.afterUpload === 'move'}
-            onChange={() => set({ afterUpload: 'move' })}
-          />
-          <span>Move it into a subfolder</span>
-        </label>
+        <RadioOption
+          name={`${id}-after`}
+          checked={value.afterUpload === 'keep'}
+          onSelect={() => set({ afterUpload: 'keep' })}
+        >
+          Keep it where it is
+        </RadioOption>
+        <RadioOption
+          name={`${id}-after`}
+          checked={value.afterUpload === 'move'}
+          onSelect={() => set({ afterUpload: 'move' })}
+        >
+          Move it into a subfolder
+        </RadioOption>
         {value.afterUpload === 'move' && (
           <label className="field folder-options__nested">
             <span>Subfolder name</span>
@@ -145,15 +141,13 @@ export function FolderOptionsForm(props: {
             )}
           </label>
         )}
-        <label className="field--inline">
-          <input
-            type="radio"
-            name={`${id}-after`}
-            checked={value.afterUpload === 'delete'}
-            onChange={() => set({ afterUpload: 'delete' })}
-          />
-          <span>Delete the local file</span>
-        </label>
+        <RadioOption
+          name={`${id}-after`}
+          checked={value.afterUpload === 'delete'}
+          onSelect={() => set({ afterUpload: 'delete' })}
+        >
+          Delete the local file
+        </RadioOption>
         {value.afterUpload === 'delete' && (
           <p className="folder-options__warning">The local copy is deleted once the service has the whole file.</p>
         )}

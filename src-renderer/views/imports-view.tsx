@@ -25,6 +25,7 @@ import {
   type ImportOptionsDraft,
 } from '../model/import-options.js';
 import { DESCRIPTION_MAX } from '../model/file-edit.js';
+import { RadioOption } from '../components/radio-option.js';
 import './imports-view.css';
 
 /**
@@ -161,24 +162,20 @@ function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (j
         />
         <fieldset className="choice-group">
           <legend>Visibility</legend>
-          <label className="field--inline">
-            <input
-              type="radio"
-              name="import-visibility"
-              checked={options.visibility}
-              onChange={() => update({ visibility: true })}
-            />
-            <span>Public</span>
-          </label>
-          <label className="field--inline">
-            <input
-              type="radio"
-              name="import-visibility"
-              checked={!options.visibility}
-              onChange={() => update({ visibility: false })}
-            />
-            <span>Private</span>
-          </label>
+          <RadioOption
+            name="import-visibility"
+            checked={options.visibility}
+            onSelect={() => update({ visibility: true })}
+          >
+            Public
+          </RadioOption>
+          <RadioOption
+            name="import-visibility"
+            checked={!options.visibility}
+            onSelect={() => update({ visibility: false })}
+          >
+            Private
+          </RadioOption>
         </fieldset>
         <label className="field--inline">
           <input

@@ -21,6 +21,7 @@ import {
   type SettingsForm,
   type SettingsFormErrors,
 } from '../model/settings-form.js';
+import { RadioOption } from '../components/radio-option.js';
 import './settings-view.css';
 
 const NEW_FOLDER_OPTIONS = draftFromOptions({
@@ -293,24 +294,16 @@ function AppSettings() {
 
       <fieldset className="settings__group">
         <legend>Bandwidth</legend>
-        <label className="field--inline">
-          <input
-            type="radio"
-            name="bandwidth"
-            checked={!form.bandwidthLimited}
-            onChange={() => set({ bandwidthLimited: false })}
-          />
-          <span>No limit</span>
-        </label>
-        <label className="field--inline">
-          <input
-            type="radio"
-            name="bandwidth"
-            checked={form.bandwidthLimited}
-            onChange={() => set({ bandwidthLimited: true })}
-          />
-          <span>Limit all uploads together</span>
-        </label>
+        <RadioOption
+          name="bandwidth"
+          checked={!form.bandwidthLimited}
+          onSelect={() => set({ bandwidthLimited: false })}
+        >
+          No limit
+        </RadioOption>
+        <RadioOption name="bandwidth" checked={form.bandwidthLimited} onSelect={() => set({ bandwidthLimited: true })}>
+          Limit all uploads together
+        </RadioOption>
         {form.bandwidthLimited && (
           <label className="field settings__nested">
             <span>Limit in MB/s</span>
