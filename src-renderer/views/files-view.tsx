@@ -187,7 +187,8 @@ export function FilesView({ account }: { account: AccountView }) {
         {files.data && (total > 0 || page > 1) && (
           <Pagination
             label="Pages of files"
-            page={page}
+            // the page of the rows on screen: while the next one loads, the summary still describes these
+            page={meta?.current_page ?? page}
             lastPage={lastPage}
             total={total}
             perPage={perPage}
