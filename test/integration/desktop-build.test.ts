@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildDesktop } from '../../scripts/build-desktop.js';
 import { tempDir } from '../helpers/engine-fixture.js';
+import { packagesImportedBy } from '../helpers/bundle-imports.js';
 
 describe('the desktop build (Electron cannot start here: the bundles are checked instead)', () => {
   let out: Awaited<ReturnType<typeof tempDir>>;
@@ -32,17 +33,7 @@ describe('the desktop build (Electron cannot start here: the bundles are checked
       dependencies: Record<string, string>;
     };
     // electron-builder packs `dependencies` only: a devDependency here would be missing in the installed app
-    const external = new Set(
-      [...main.matchAll(/(?:from|import\() ?"([^".][^"]*)"/g)]
-        .map(([, specifier]) => specifier!)
-        .filter((specifier) => !specifier.startsWith('node:') && specifier !== 'electron')
-        .map((specifier) =>
-          specifier
-            .split('/')
-            .slice(0, specifier.startsWith('@') ? 2 : 1)
-            .join('/'),
-        ),
-    );
+    const external = packagesImportedBy(main);
     expect(external).toContain('better-sqlite3');
     expect([...external].filter((name) => !(name in dependencies))).toEqual([]);
     // the bundled demo server opens files relative to its module, now main.js (its player page's script and style)

@@ -10,6 +10,7 @@ import { APP_ICON_SIZE, TRAY_ICON_SIZE } from '../../scripts/make-icons.js';
 import { NATIVE_BINDING_PATH, runtimePaths, windowIconPath } from '../../src-main/electron/runtime-paths.js';
 import { TRAY_KINDS, trayIconPath } from '../../src-main/electron/tray-menu.js';
 import { tempDir } from '../helpers/engine-fixture.js';
+import { packagesImportedBy } from '../helpers/bundle-imports.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -183,17 +184,7 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
         expect(packed.has(file), file).toBe(true);
       }
       const main = await readFile(join(project.path, 'dist/electron/main.js'), 'utf8');
-      const imported = new Set(
-        [...main.matchAll(/(?:from|import\() ?"([^".][^"]*)"/g)]
-          .map(([, specifier]) => specifier!)
-          .filter((specifier) => !specifier.startsWith('node:') && specifier !== 'electron')
-          .map((specifier) =>
-            specifier
-              .split('/')
-              .slice(0, specifier.startsWith('@') ? 2 : 1)
-              .join('/'),
-          ),
-      );
+      const imported = packagesImportedBy(main);
       expect(imported.size).toBeGreaterThan(5);
       for (const name of imported) expect(packed.has(`/node_modules/${name}/package.json`), name).toBe(true);
       // what main.js does not need stays out
