@@ -13,6 +13,7 @@ import {
 import { ErrorNote } from './error-note.js';
 import { TextField } from './text-field.js';
 import { RadioOption } from './radio-option.js';
+import { VisibilityFields } from './visibility-fields.js';
 
 /**
  * Everything PATCH /files/{id} can change, checked with its own rules as the
@@ -64,23 +65,7 @@ export function FileEditForm(props: {
         hint={props.file.description === undefined ? 'The server did not say the current description.' : undefined}
         onChange={(description) => update({ description })}
       />
-      <fieldset className="choice-group">
-        <legend>Visibility</legend>
-        <RadioOption name="visibility" checked={draft.visibility} onSelect={() => update({ visibility: true })}>
-          Public
-        </RadioOption>
-        <RadioOption name="visibility" checked={!draft.visibility} onSelect={() => update({ visibility: false })}>
-          Private
-        </RadioOption>
-      </fieldset>
-      <label className="field--inline">
-        <input
-          type="checkbox"
-          checked={draft.allowOnlineWatch}
-          onChange={(event) => update({ allowOnlineWatch: event.target.checked })}
-        />
-        <span>Allow watching online</span>
-      </label>
+      <VisibilityFields name="visibility" value={draft} onChange={update} />
       <fieldset className="choice-group">
         <legend>Password</legend>
         {passwordChoices.map((choice) => (

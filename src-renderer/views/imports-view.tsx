@@ -25,7 +25,7 @@ import {
   type ImportOptionsDraft,
 } from '../model/import-options.js';
 import { DESCRIPTION_MAX } from '../model/file-edit.js';
-import { RadioOption } from '../components/radio-option.js';
+import { VisibilityFields } from '../components/visibility-fields.js';
 import './imports-view.css';
 
 /**
@@ -160,31 +160,7 @@ function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (j
           error={optionErrors.description}
           onChange={(description) => update({ description })}
         />
-        <fieldset className="choice-group">
-          <legend>Visibility</legend>
-          <RadioOption
-            name="import-visibility"
-            checked={options.visibility}
-            onSelect={() => update({ visibility: true })}
-          >
-            Public
-          </RadioOption>
-          <RadioOption
-            name="import-visibility"
-            checked={!options.visibility}
-            onSelect={() => update({ visibility: false })}
-          >
-            Private
-          </RadioOption>
-        </fieldset>
-        <label className="field--inline">
-          <input
-            type="checkbox"
-            checked={options.allowOnlineWatch}
-            onChange={(event) => update({ allowOnlineWatch: event.target.checked })}
-          />
-          <span>Allow watching online</span>
-        </label>
+        <VisibilityFields name="import-visibility" value={options} onChange={update} />
         <TextField
           label="Password"
           type="password"
