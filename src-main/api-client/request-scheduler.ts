@@ -168,6 +168,17 @@ export class RequestScheduler {
     this.pump();
   }
 
+  /**
+   * The network is probably back (the machine woke up, the OS went online):
+   * requests waiting out a backoff go now. A Retry-After or an API switch is
+   * the server's word and still holds.
+   */
+  retryNow(): void {
+    const now = this.clock.monotonic();
+    for (const pending of this.queue) pending.notBefore = Math.min(pending.notBefore, now);
+    this.pump();
+  }
+
   state(): SchedulerState {
     const now = this.clock.monotonic();
     return {

@@ -157,6 +157,16 @@ export class Engine {
     return this.accounts.list()[0];
   }
 
+  /**
+   * The machine woke up or came back online: what waits out a backoff (a
+   * file's retry, a request's) goes now instead of minutes later. Retry-After
+   * gates and refused tokens still hold.
+   */
+  wake(): void {
+    for (const { client } of this.clients.values()) client.scheduler.retryNow();
+    this.queue.retryNow();
+  }
+
   client(accountId: string): MediaApiClient | undefined {
     return this.clients.get(accountId)?.client;
   }

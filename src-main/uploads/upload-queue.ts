@@ -224,6 +224,25 @@ export class UploadQueue {
     return this.command(id, { type: 'retry' });
   }
 
+  /**
+   * True while uploads run or wait their turn: a restart (an update) should
+   * wait. Paused items, and everything while the queue is paused, are not work.
+   */
+  hasWork(): boolean {
+    if (this.workers.size > 0) return true;
+    if (this.pausedUntil() !== null) return false;
+    return this.options.store.count(['queued', 'retrying', 'uploading', 'finalizing']) > 0;
+  }
+
+  /** Every item waiting out a backoff goes now (the network is probably back); attempts are not reset. */
+  retryNow(): void {
+    const now = this.clock.wall();
+    for (const item of this.options.store.list({ active: true })) {
+      if (item.state.kind === 'retrying' && item.state.retryAt > now) this.save(item, { ...item.state, retryAt: now });
+    }
+    this.pump();
+  }
+
   clearFinished(): number {
     return this.options.store.clearFinished();
   }

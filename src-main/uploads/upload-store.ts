@@ -6,6 +6,7 @@ import {
   type UploadItem,
   type UploadMetadata,
   type UploadState,
+  type UploadStateKind,
 } from '../../src-shared/model/upload-state.js';
 import type { FileIdentity } from '../common/file-fingerprint.js';
 import type { Db } from '../storage/database.js';
@@ -106,6 +107,16 @@ export class UploadStore {
     const { total } = this.db.prepare('SELECT COUNT(*) AS total FROM upload_items').get() as { total: number };
     const rows = this.db.prepare('SELECT * FROM upload_items ORDER BY id LIMIT ? OFFSET ?').all(limit, offset) as Row[];
     return { items: rows.flatMap((row) => this.parse(row) ?? []), total };
+  }
+
+  /** How many items are in one of `kinds`. */
+  count(kinds: readonly UploadStateKind[]): number {
+    const row = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM upload_items WHERE json_extract(state, '$.kind') IN (SELECT value FROM json_each(?))`,
+      )
+      .get(JSON.stringify(kinds)) as { n: number };
+    return row.n;
   }
 
   /**

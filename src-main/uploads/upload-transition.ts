@@ -1,5 +1,6 @@
 import type { UploadProblem, UploadState } from '../../src-shared/model/upload-state.js';
 import { backoffDelay, type BackoffPolicy } from '../api-client/retry-policy.js';
+import { assertNever } from '../common/assert-never.js';
 
 /** Attempts of one file before it is `failed`; the count starts over whenever a chunk is acknowledged. */
 export const MAX_FILE_ATTEMPTS = 6;
@@ -75,8 +76,4 @@ function isActive(state: UploadState): boolean {
   return (
     state.kind === 'queued' || state.kind === 'uploading' || state.kind === 'finalizing' || state.kind === 'retrying'
   );
-}
-
-export function assertNever(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }

@@ -266,6 +266,36 @@ describe('RequestScheduler retries', () => {
     expect(request).toEqual({ settled: true, value: undefined, error: errors[4] });
   });
 
+  it('sends a request waiting out a backoff at once on retryNow (the machine woke up), without resetting its attempts', async () => {
+    const { clock, scheduler, send } = setup({ backoff: { baseMs: 60_000, capMs: 60_000 }, maxAttempts: 3 });
+    const errors = [1, 2, 3].map(networkError);
+    const script = new Script(clock, errors);
+    const request = send('upload', script.execute);
+    await clock.advance(1_000);
+    expect(script.calls).toEqual([0]);
+    scheduler.retryNow();
+    await flushMicrotasks();
+    expect(script.calls).toEqual([0, 1_000]);
+    scheduler.retryNow();
+    await flushMicrotasks();
+    // the third and last attempt: the count went on from where it was
+    expect(script.calls).toEqual([0, 1_000, 1_000]);
+    expect(request).toEqual({ settled: true, value: undefined, error: errors[2] });
+  });
+
+  it('keeps a Retry-After gate closed on retryNow: the server asked for the wait', async () => {
+    const { clock, scheduler, send } = setup();
+    const script = new Script(clock, [{ status: 429, headers: { 'retry-after': '30' }, body: {} }]);
+    send('upload', script.execute);
+    await clock.advance(1_000);
+    scheduler.retryNow();
+    await clock.advance(10_000);
+    expect(script.calls).toEqual([0]);
+    await clock.advance(30_000);
+    expect(script.calls).toHaveLength(2);
+    expect(script.calls[1]).toBeGreaterThanOrEqual(30_000);
+  });
+
   it('retries 5xx answers and gives the caller the last one when attempts run out', async () => {
     const { clock, send } = setup({ maxAttempts: 3 });
     const answers: HttpResult[] = [500, 502, 503].map((status) => ({ status, headers: {}, body: null }));

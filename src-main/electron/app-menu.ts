@@ -1,0 +1,43 @@
+import type { MenuItemConstructorOptions } from 'electron';
+import { PRODUCT_NAME } from './app-identity.js';
+
+export interface AppMenuActions {
+  openLogsFolder(): void;
+}
+
+/**
+ * The application menu. On macOS copy and paste (even in the token field)
+ * work only through an Edit menu with the standard roles, so the app gets
+ * Electron's roles rather than a menu of its own making. Developer tools
+ * only in a dev checkout. On Windows and Linux the window hides the bar
+ * until Alt is pressed; the shortcuts work either way.
+ */
+export function appMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean, actions: AppMenuActions) {
+  const view: MenuItemConstructorOptions = {
+    label: 'View',
+    submenu: [
+      ...(isPackaged ? [] : ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as const)),
+      { role: 'resetZoom' },
+      { role: 'zoomIn' },
+      { role: 'zoomOut' },
+      { type: 'separator' },
+      { role: 'togglefullscreen' },
+    ],
+  };
+  const help: MenuItemConstructorOptions = {
+    role: 'help',
+    submenu: [{ label: 'Open Logs Folder', click: () => actions.openLogsFolder() }],
+  };
+  const template: MenuItemConstructorOptions[] =
+    platform === 'darwin'
+      ? [
+          { role: 'appMenu', label: PRODUCT_NAME },
+          { role: 'fileMenu' },
+          { role: 'editMenu' },
+          view,
+          { role: 'windowMenu' },
+          help,
+        ]
+      : [{ role: 'fileMenu' }, { role: 'editMenu' }, view, { role: 'windowMenu' }, help];
+  return template;
+}
