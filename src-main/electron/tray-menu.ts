@@ -50,9 +50,11 @@ export interface TrayActions {
   resume(): void;
   openLink(url: string): void;
   quit(): void;
+  /** "Restart to update", when an update is downloaded */
+  update?: { label: string; enabled: boolean; click(): void };
 }
 
-/** The tray menu: open, pause 2/8/24 h or resume, recent uploads (their pages), quit. */
+/** The tray menu: open, pause 2/8/24 h or resume, recent uploads (their pages), an update waiting, quit. */
 export function trayMenuTemplate(
   state: TrayState,
   recent: ReadonlyArray<{ name: string; link: string | null }>,
@@ -87,6 +89,9 @@ export function trayMenuTemplate(
     ...pauseItems,
     { label: 'Recent uploads', submenu: recentItems },
     { type: 'separator' },
+    ...(actions.update
+      ? [{ label: actions.update.label, enabled: actions.update.enabled, click: () => actions.update?.click() }]
+      : []),
     { label: 'Quit', click: () => actions.quit() },
   ];
 }

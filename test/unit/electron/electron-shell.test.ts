@@ -317,6 +317,22 @@ describe('the tray', () => {
     expect(paused.map((entry) => entry.label)).toContain('Resume uploads');
   });
 
+  it('offers a downloaded update above Quit, which runs the update when clicked', () => {
+    let clicked = 0;
+    const noop = () => undefined;
+    const menu = trayMenuTemplate({ kind: 'idle', tooltip: 'Media Sync: up to date' }, [], {
+      open: noop,
+      pause: noop,
+      resume: noop,
+      openLink: noop,
+      quit: noop,
+      update: { label: 'Restart to Update to 1.2.0', enabled: true, click: () => clicked++ },
+    });
+    expect(menu.slice(-2).map((entry) => entry.label)).toEqual(['Restart to Update to 1.2.0', 'Quit']);
+    (menu.at(-2)!.click as () => void)();
+    expect(clicked).toBe(1);
+  });
+
   it('shows a PNG of its own for each state, with a 2x version beside it', () => {
     const assetsDir = join(import.meta.dirname, '../../../assets');
     const paths = TRAY_KINDS.map((kind) => trayIconPath(kind, assetsDir));
