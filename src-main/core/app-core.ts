@@ -396,6 +396,7 @@ export class AppCore {
       'app:info': async () => this.options.info,
 
       'app:openLink': async ({ link }) => this.openLink(link),
+      'app:openFiles': async ({ paths, workingDirectory }) => this.openFiles(paths, { workingDirectory }),
       'app:takeIntents': async () => this.intents.take(),
     };
   }

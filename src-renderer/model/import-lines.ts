@@ -68,6 +68,23 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
   return { lines, urls, errors };
 }
 
+/**
+ * The box's text with `links` on lines of their own after it (a link opened
+ * from outside the app); one already on a line of the box is not added twice.
+ */
+export function appendLinks(text: string, links: readonly string[]): string {
+  const present = new Set(text.split(/\r\n|\r|\n/).map((line) => line.trim()));
+  const added: string[] = [];
+  for (const link of links) {
+    if (present.has(link)) continue;
+    present.add(link);
+    added.push(link);
+  }
+  if (added.length === 0) return text;
+  const before = text.replace(/[\r\n]+$/, '');
+  return [...(before ? [before] : []), ...added].join('\n');
+}
+
 /** Splits links into requests of at most `size`, in order. */
 export function batches<T>(items: readonly T[], size = URLS_PER_REQUEST): T[][] {
   const result: T[][] = [];

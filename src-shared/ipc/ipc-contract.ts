@@ -260,6 +260,18 @@ export const IPC_COMMANDS = {
    * starts anything on the service.
    */
   'app:openLink': command(z.object({ link: z.string().max(LINK_REQUEST_MAX_CHARS) }), AppIntentSchema),
+  /**
+   * Files opened with the app (a second instance, a CLI): queued for the
+   * default account like uploads:addPaths, answered and kept for a page to
+   * show. Relative paths are read from `workingDirectory`.
+   */
+  'app:openFiles': command(
+    z.object({
+      paths: z.array(z.string().min(1).max(32_767)).min(1).max(10_000),
+      workingDirectory: z.string().min(1).optional(),
+    }),
+    AppIntentSchema,
+  ),
   /** The intents waiting for a page, oldest first, forgotten once taken: each is acted on once. */
   'app:takeIntents': command(z.object({}), z.array(AppIntentSchema)),
 } as const;

@@ -54,6 +54,7 @@ export function requestForEveryCommand(context: {
     'app:diagnostics': {},
     'app:info': {},
     'app:openLink': { link: 'media-sync://files?search=clip' },
+    'app:openFiles': { paths: [join(dataDir, 'missing.mp4')] },
     'app:takeIntents': {},
   };
 }
@@ -66,6 +67,7 @@ export const VOLATILE_COMMANDS: ReadonlySet<string> = new Set([
   'imports:list',
   // each link gets the next intent id; what is waiting depends on the links opened before
   'app:openLink',
+  'app:openFiles',
   'app:takeIntents',
 ]);
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_URLS_PER_PASTE,
   URLS_PER_REQUEST,
+  appendLinks,
   batches,
   describeImportLines,
   parseImportLines,
@@ -81,5 +82,16 @@ describe('import line validation', () => {
     expect(sent.map((batch) => batch.length)).toEqual([50, 50, 20]);
     expect(sent.flat()).toEqual(urls);
     expect(batches([])).toEqual([]);
+  });
+
+  it('puts links opened from outside after what the box holds, each on its own line and only once', () => {
+    expect(appendLinks('', ['https://a.example/v.mp4'])).toBe('https://a.example/v.mp4');
+    expect(appendLinks('https://a.example/v.mp4\n\n', ['https://b.example/v.mp4', 'https://b.example/v.mp4'])).toBe(
+      'https://a.example/v.mp4\nhttps://b.example/v.mp4',
+    );
+    expect(appendLinks('typing… https://x', ['https://a.example/v.mp4'])).toBe(
+      'typing… https://x\nhttps://a.example/v.mp4',
+    );
+    expect(appendLinks('  https://a.example/v.mp4  ', ['https://a.example/v.mp4'])).toBe('  https://a.example/v.mp4  ');
   });
 });
