@@ -3,11 +3,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
+import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MAX_PENDING_INTENTS } from '../../../src-main/core/intent-inbox.js';
-import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import type { AppIntent } from '../../../src-shared/ipc/ipc-contract.js';
+import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -30,13 +30,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
     data = await tempDir('media-sync-links-');
     files = await tempDir('media-sync-opened-');
     engine = await Engine.open({ dataDir: data.path });
-    core = new AppCore({
-      engine,
-      settings: new MemorySettingsStore(),
-      shell: NO_DESKTOP,
-      info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
-      tokenStorage: 'a file only your user can read (0600)',
-    });
+    core = createAppCore(engine, data.path);
     events = [];
     core.onDidEmit((event) => events.push(event));
     await core.start();
