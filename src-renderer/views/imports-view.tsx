@@ -112,8 +112,10 @@ function ImportForm(props: {
       setSending(false);
     }
     if (accepted.length > 0) onCreated(accepted);
-    const left = text.split(/\r\n|\r|\n/).filter((line) => line.trim() && !sent.has(line.trim()));
-    setText(left.join('\n'));
+    const unsent = (value: string) => value.split(/\r\n|\r|\n/).filter((line) => line.trim() && !sent.has(line.trim()));
+    const left = unsent(text);
+    // from the box as it is now: a link opened while these were being sent stays
+    setText((current) => unsent(current).join('\n'));
     if (sent.size > 0) {
       const started = `${accepted.length} ${accepted.length === 1 ? 'import' : 'imports'} started.`;
       setResult(left.length > 0 ? `${started} The lines left in the box were not sent.` : started);

@@ -46,7 +46,7 @@ export type DeepLink = z.infer<typeof DeepLinkSchema>;
 
 const FORMS = 'Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.';
 
-/** The parameters each action takes; any other is refused (see `unknownParameter`). */
+/** The parameters each action takes; any other is refused (`parameterProblem`). */
 const ACTIONS = { import: ['url'], files: ['search'] } as const;
 type Action = keyof typeof ACTIONS;
 
