@@ -15,21 +15,6 @@ import { accessibilityViolations, screenshot, startApp, type AppHarness } from '
 let app: AppHarness;
 let source: LocalHttpServer;
 
-beforeAll(async () => {
-  app = await startApp({ signIn: true, server: { allowPrivateTargets: true, conversions: false } });
-  source = await startLocalHttpServer();
-  source.route('/one.mp4', serve(fakeMp4(40_000), 'video/mp4'));
-  source.route('/two.mp4', serve(fakeMp4(50_000), 'video/mp4'));
-  for (const filename of ['holiday-beach.mp4', 'cat-video.mp4']) {
-    const response = await app.server.upload({ visibility: 1 }, { filename, content: fakeMp4(20_000) });
-    if (response.status !== 201) throw new Error(`upload ${filename}: ${response.text}`);
-  }
-});
-afterAll(async () => {
-  await source?.close();
-  await app?.close();
-});
-
 async function openApp(): Promise<Page> {
   const page = await app.open();
   await page.getByRole('navigation', { name: 'Views' }).waitFor();
@@ -46,6 +31,21 @@ const importLink = (url: string) => `media-sync://import?url=${encodeURIComponen
 const remoteJobs = async () => (await app.server.api('/remote-uploads')).json.data as { name: string }[];
 
 describe('links and opened files', () => {
+  beforeAll(async () => {
+    app = await startApp({ signIn: true, server: { allowPrivateTargets: true, conversions: false } });
+    source = await startLocalHttpServer();
+    source.route('/one.mp4', serve(fakeMp4(40_000), 'video/mp4'));
+    source.route('/two.mp4', serve(fakeMp4(50_000), 'video/mp4'));
+    for (const filename of ['holiday-beach.mp4', 'cat-video.mp4']) {
+      const response = await app.server.upload({ visibility: 1 }, { filename, content: fakeMp4(20_000) });
+      if (response.status !== 201) throw new Error(`upload ${filename}: ${response.text}`);
+    }
+  });
+  afterAll(async () => {
+    await source?.close();
+    await app?.close();
+  });
+
   it('an import link opens Imports with the link in the box, and nothing is imported until Import is clicked', async () => {
     const page = await openApp();
     const one = `${source.origin}/one.mp4`;
@@ -150,6 +150,48 @@ describe('links and opened files', () => {
       20_000,
       'the two opened files on the server',
     );
+    await page.close();
+  });
+});
+
+describe('links and opened files before sign-in', () => {
+  beforeAll(async () => {
+    app = await startApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('says to sign in first for opened files, and keeps an import link for after sign-in', async () => {
+    const page = await app.open();
+    await page.getByRole('heading', { name: 'Welcome to Media Sync' }).waitFor();
+    const path = join(app.scratch, 'clip.mp4');
+    await writeFile(path, fakeMp4(10_000));
+    expect(await app.contract.invoke('app:openFiles', { paths: [path] })).toMatchObject({
+      ok: true,
+      value: { kind: 'filesNotQueued', reason: 'signInFirst' },
+    });
+    const toast = page.getByRole('region', { name: 'Notifications' }).locator('.toast', {
+      hasText: 'Not added to the queue',
+    });
+    await toast.getByText('No account is signed in, so clip.mp4 was not added to the queue.').waitFor();
+    await toast.getByText('Sign in first, then open the file again.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const address = 'https://videos.example.com/after-sign-in.mp4';
+    await openLink(importLink(address));
+    await page.getByLabel('Server address').fill(app.server.baseUrl);
+    await page.getByLabel('API token').fill(app.server.token);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
+    expect(await page.getByRole('textbox', { name: 'Links, one per line' }).inputValue()).toBe(address);
+    // the toast stays until dismissed, across the change of page
+    await toast.waitFor();
+    expect(await remoteJobs()).toEqual([]);
+    expect(await app.contract.invoke('uploads:list')).toEqual({
+      ok: true,
+      value: { items: [], total: 0 },
+    });
     await page.close();
   });
 });
