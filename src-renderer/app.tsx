@@ -3,7 +3,8 @@ import type { AccountView } from '../src-shared/ipc/ipc-contract.js';
 import { useConnection, useEvent, useQuery } from './bridge/bridge-context.js';
 import { DropUpload } from './components/drop-upload.js';
 import { ErrorNote } from './components/error-note.js';
-import { Toaster } from './components/toaster.js';
+import { Toaster, useToasts } from './components/toaster.js';
+import { useIntents, type Intents } from './components/use-intents.js';
 import { accountLabel } from './model/account-label.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
 import { AccountPage } from './views/account-view.js';
@@ -39,6 +40,9 @@ export function App() {
   // the sign-in page over the app: to add an account, or a new token for a refused one
   const [signIn, setSignIn] = useState<{ baseUrl?: string } | null>(null);
   const [activityOpen, setActivityOpen] = useState(false);
+  const toasts = useToasts();
+  // links and opened files: they may arrive before sign-in, and wait here for their view
+  const intents = useIntents(toasts.show);
 
   const select = (id: string) => {
     localStorage.setItem(SELECTED_ACCOUNT_KEY, id);
@@ -57,14 +61,17 @@ export function App() {
   const account = list.find((candidate) => candidate.id === selectedId) ?? list[0];
   if (!account || signIn) {
     return (
-      <FirstRunView
-        initialBaseUrl={signIn?.baseUrl}
-        onSignedIn={(signedIn) => {
-          select(signedIn.id);
-          setSignIn(null);
-        }}
-        onCancel={account ? () => setSignIn(null) : undefined}
-      />
+      <>
+        <FirstRunView
+          initialBaseUrl={signIn?.baseUrl}
+          onSignedIn={(signedIn) => {
+            select(signedIn.id);
+            setSignIn(null);
+          }}
+          onCancel={account ? () => setSignIn(null) : undefined}
+        />
+        <Toaster toasts={toasts} />
+      </>
     );
   }
 
@@ -111,23 +118,50 @@ export function App() {
         <ConnectionBanner />
         <BlockedBanner accounts={list} onSignIn={(baseUrl) => setSignIn({ baseUrl })} />
         <main className="app__main" id="main">
-          <CurrentView view={view} account={account} accounts={list} onAddAccount={() => setSignIn({})} />
+          <CurrentView
+            view={view}
+            account={account}
+            accounts={list}
+            intents={intents}
+            onAddAccount={() => setSignIn({})}
+          />
         </main>
         <ActivityPanel open={activityOpen} onClose={() => setActivityOpen(false)} />
-        <Toaster />
+        <Toaster toasts={toasts} />
       </div>
     </DropUpload>
   );
 }
 
-function CurrentView(props: { view: ViewId; account: AccountView; accounts: AccountView[]; onAddAccount: () => void }) {
+function CurrentView(props: {
+  view: ViewId;
+  account: AccountView;
+  accounts: AccountView[];
+  intents: Intents;
+  onAddAccount: () => void;
+}) {
+  const { intents } = props;
   switch (props.view) {
     case 'queue':
       return <QueueView account={props.account} accounts={props.accounts} />;
     case 'files':
-      return <FilesView key={props.account.id} account={props.account} />;
+      return (
+        <FilesView
+          key={props.account.id}
+          account={props.account}
+          openedSearch={intents.filesSearch}
+          onOpenedSearchTaken={intents.filesSearchTaken}
+        />
+      );
     case 'imports':
-      return <ImportsView key={props.account.id} account={props.account} />;
+      return (
+        <ImportsView
+          key={props.account.id}
+          account={props.account}
+          openedLinks={intents.importLinks}
+          onOpenedLinksTaken={intents.importLinksTaken}
+        />
+      );
     case 'account':
       return <AccountPage account={props.account} accounts={props.accounts} onAddAccount={props.onAddAccount} />;
     case 'settings':

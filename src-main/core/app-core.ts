@@ -5,6 +5,7 @@ import {
   IPC_EVENTS,
   toUploadItemView,
   type AccountView,
+  type AppIntent,
   type IpcCommandName,
   type IpcError,
   type IpcEventName,
@@ -14,6 +15,7 @@ import {
   type QueueStatus,
   type RateLimitView,
 } from '../../src-shared/ipc/ipc-contract.js';
+import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
@@ -23,7 +25,9 @@ import { Emitter, type Disposable } from '../common/disposable.js';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
+import { IntentInbox } from './intent-inbox.js';
 import { NotificationCenter } from './notification-center.js';
+import { queueOpenedFiles } from './opened-files.js';
 import type { DemoServerStarter, SettingsStore, ShellPorts } from './ports.js';
 
 export interface AppCoreOptions {
@@ -73,6 +77,7 @@ export class AppCore {
   private readonly lastBlocked = new Map<string, string | null>();
   private progressTimer: AbortController | null = null;
   private readonly handlers: Handlers;
+  private readonly intents = new IntentInbox();
   /** every contract event, already parsed */
   readonly onDidEmit = this.emitter.event;
 
@@ -129,9 +134,28 @@ export class AppCore {
     }
   }
 
+  /**
+   * A `media-sync://` link from the OS, a page or a CLI: parsed with the
+   * import box's rules and kept until a page acts on it (app:takeIntents).
+   * Opens a view or fills in a field, at most: nothing reaches the service.
+   */
+  openLink(link: string): AppIntent {
+    return this.intents.add(parseDeepLink(link));
+  }
+
+  /**
+   * Files the OS opened with the app: queued for the default account, each
+   * one that cannot be is skipped and named, and a page shows what happened.
+   * Relative paths are read from `workingDirectory` (a second instance's).
+   */
+  async openFiles(paths: string[], options: { workingDirectory?: string } = {}): Promise<AppIntent> {
+    return this.intents.add(await queueOpenedFiles(this.engine, paths, options.workingDirectory));
+  }
+
   async dispose(): Promise<void> {
     this.progressTimer?.abort();
     this.imports.dispose();
+    this.intents.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
     this.notifications.flush();
     this.notifications.dispose();
@@ -370,6 +394,10 @@ export class AppCore {
         return { fileName: `media-sync-diagnostics-${stamp}.json`, json: JSON.stringify(report, null, 2) };
       },
       'app:info': async () => this.options.info,
+
+      'app:openLink': async ({ link }) => this.openLink(link),
+      'app:openFiles': async ({ paths, workingDirectory }) => this.openFiles(paths, { workingDirectory }),
+      'app:takeIntents': async () => this.intents.take(),
     };
   }
 
@@ -407,6 +435,7 @@ export class AppCore {
       }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
+      this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
     );
   }
 

@@ -1,38 +1,78 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import { useBridge, useEvent } from '../bridge/bridge-context.js';
+import type { ToastContent } from '../model/intent-toasts.js';
 
 const TOAST_MS = 6_000;
 const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem']);
+/** older toasts make way past this many */
+const MAX_SHOWN = 4;
+
+export interface Toast extends ToastContent {
+  /** unique among all toasts: `notification-<id>`, `intent-<id>` */
+  key: string;
+  /** the file page it is about */
+  link: string | null;
+  requestId: string | null;
+}
+
+export interface Toasts {
+  shown: Toast[];
+  show(toast: Toast): void;
+  dismiss(key: string): void;
+}
 
 /**
- * New notifications as in-page toasts, read out politely by screen readers.
- * In a browser they also go to Web Notifications when the person allowed
- * them and the page is in the background (Electron shows OS ones itself).
- * Failures stay until dismissed; the rest fade after a few seconds.
+ * The toasts on screen, from any source (core notifications, links and
+ * opened files): `problem` toasts stay until dismissed, the rest fade after
+ * a few seconds. Held by the App so toasts outlive a change of page.
  */
-export function Toaster() {
+export function useToasts(): Toasts {
+  const [shown, setShown] = useState<Toast[]>([]);
+  const show = useCallback(
+    (toast: Toast) =>
+      setShown((previous) => [...previous.filter((item) => item.key !== toast.key), toast].slice(-MAX_SHOWN)),
+    [],
+  );
+  const dismiss = useCallback((key: string) => setShown((previous) => previous.filter((item) => item.key !== key)), []);
+
+  useEffect(() => {
+    const fading = shown.find((toast) => toast.tone === 'done');
+    if (!fading) return;
+    const timer = setTimeout(() => dismiss(fading.key), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [shown, dismiss]);
+
+  return { shown, show, dismiss };
+}
+
+/**
+ * The toasts, read out politely by screen readers, with new notifications
+ * added as they come. In a browser notifications also go to Web
+ * Notifications when the person allowed them and the page is in the
+ * background (Electron shows OS ones itself).
+ */
+export function Toaster({ toasts }: { toasts: Toasts }) {
   const bridge = useBridge();
-  const [toasts, setToasts] = useState<AppNotification[]>([]);
 
   useEvent('notifications:added', (notification) => {
-    setToasts((shown) => [...shown.slice(-3), notification]);
+    toasts.show(fromNotification(notification));
     if (bridge.shell === 'headless') showWebNotification(notification);
   });
 
-  useEffect(() => {
-    const fading = toasts.filter((toast) => !FAILURE_KINDS.has(toast.kind));
-    if (fading.length === 0) return;
-    const timer = setTimeout(() => setToasts((shown) => shown.filter((toast) => toast !== fading[0])), TOAST_MS);
-    return () => clearTimeout(timer);
-  }, [toasts]);
-
   return (
     <section className="toaster" aria-live="polite" aria-label="Notifications">
-      {toasts.map((toast) => (
-        <div key={toast.id} className={`toast${FAILURE_KINDS.has(toast.kind) ? ' toast--error' : ''}`}>
+      {toasts.shown.map((toast) => (
+        <div key={toast.key} className={`toast${toast.tone === 'problem' ? ' toast--error' : ''}`}>
           <strong>{toast.title}</strong>
-          <p>{toast.body}</p>
+          {toast.lines.map((line, index) => (
+            <p key={index}>{line}</p>
+          ))}
+          {toast.detail && (
+            <p className="toast__detail">
+              <code>{toast.detail}</code>
+            </p>
+          )}
           {toast.requestId && <p className="muted">Request id {toast.requestId}</p>}
           <div className="toast__actions">
             {toast.link && (
@@ -43,7 +83,7 @@ export function Toaster() {
             <button
               type="button"
               className="button button--quiet button--small"
-              onClick={() => setToasts((shown) => shown.filter((item) => item !== toast))}
+              onClick={() => toasts.dismiss(toast.key)}
             >
               Dismiss
             </button>
@@ -52,6 +92,18 @@ export function Toaster() {
       ))}
     </section>
   );
+}
+
+function fromNotification(notification: AppNotification): Toast {
+  return {
+    key: `notification-${notification.id}`,
+    title: notification.title,
+    lines: [notification.body],
+    detail: null,
+    tone: FAILURE_KINDS.has(notification.kind) ? 'problem' : 'done',
+    link: notification.link,
+    requestId: notification.requestId,
+  };
 }
 
 function showWebNotification(notification: AppNotification): void {

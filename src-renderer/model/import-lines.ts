@@ -1,4 +1,4 @@
-import { RemoteUrlSchema } from '../../src-shared/api/index.js';
+import { remoteUrlProblem } from '../../src-shared/model/remote-url-problem.js';
 
 /**
  * The spec does not give a maximum number of URLs per POST /remote-uploads;
@@ -28,36 +28,6 @@ export interface ParsedImportLines {
   errors: string[];
 }
 
-/** RemoteUrlSchema's limit; its own message for it would only say "must be an http or https URL". */
-const MAX_URL_CHARS = 2048;
-
-/** Authority with a `user:pass@` part; the WHATWG parser accepts it silently. */
-const USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
-
-/**
- * Why a single line is not a link the service may import, or null when it
- * is one. The shared RemoteUrlSchema has the final word; the checks before
- * it only give a person a more precise reason.
- */
-export function lineProblem(text: string): string | null {
-  if (text.length > MAX_URL_CHARS) return `is longer than ${MAX_URL_CHARS} characters`;
-  let parsed: URL;
-  try {
-    parsed = new URL(text);
-  } catch {
-    return 'is not a web address (it should start with https://)';
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    return `uses ${parsed.protocol.replace(/:$/, '')}; only http and https links can be imported`;
-  }
-  if (USERINFO.test(text) || parsed.username || parsed.password) {
-    return 'contains a user name or password; remove them from the link';
-  }
-  const checked = RemoteUrlSchema.safeParse(text);
-  if (!checked.success) return checked.error.issues[0]?.message ?? 'is not a valid link';
-  return null;
-}
-
 /**
  * Splits a paste box into links, one per line, and checks each before
  * anything is sent. Blank lines are skipped; a repeated link counts once;
@@ -73,7 +43,8 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     const lineNumber = index + 1;
     const trimmed = raw.trim();
     if (!trimmed) return;
-    const problem = lineProblem(trimmed);
+    // the rule media-sync://import links follow too: both refuse the same links with the same words
+    const problem = remoteUrlProblem(trimmed);
     if (problem) {
       lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: problem });
       errors.push(`Line ${lineNumber}: ${problem}.`);
@@ -95,6 +66,23 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     urls.push(trimmed);
   });
   return { lines, urls, errors };
+}
+
+/**
+ * The box's text with `links` on lines of their own after it (a link opened
+ * from outside the app); one already on a line of the box is not added twice.
+ */
+export function appendLinks(text: string, links: readonly string[]): string {
+  const present = new Set(text.split(/\r\n|\r|\n/).map((line) => line.trim()));
+  const added: string[] = [];
+  for (const link of links) {
+    if (present.has(link)) continue;
+    present.add(link);
+    added.push(link);
+  }
+  if (added.length === 0) return text;
+  const before = text.replace(/[\r\n]+$/, '');
+  return [...(before ? [before] : []), ...added].join('\n');
 }
 
 /** Splits links into requests of at most `size`, in order. */

@@ -25,9 +25,15 @@ function useDebounced<T>(value: T, ms: number): T {
 /**
  * The account's files on the server: search, pages of 25/50/100, and a
  * details panel for the chosen file with its conversion status, the edit
- * form, links and delete.
+ * form, links and delete. A search opened from outside the app
+ * (media-sync://files?search=…) fills in the search field.
  */
-export function FilesView({ account }: { account: AccountView }) {
+export function FilesView(props: {
+  account: AccountView;
+  openedSearch: { value: string | null } | null;
+  onOpenedSearchTaken: () => void;
+}) {
+  const { account, openedSearch, onOpenedSearchTaken } = props;
   const [search, setSearch] = useState('');
   // the page belongs to the search it was chosen for: a new search starts on its first page
   const [paging, setPaging] = useState({ search: '', page: 1 });
@@ -52,6 +58,13 @@ export function FilesView({ account }: { account: AccountView }) {
   const meta = files.data?.meta;
   const lastPage = meta?.last_page ?? 1;
   const total = meta?.total ?? list.length;
+
+  useEffect(() => {
+    if (!openedSearch) return;
+    if (openedSearch.value !== null) setSearch(openedSearch.value);
+    searchBox.current?.focus();
+    onOpenedSearchTaken();
+  }, [openedSearch, onOpenedSearchTaken]);
 
   // deleting the last file of the last page: step back to a page that has files
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
@@ -8,7 +8,7 @@ import { CountryPicker } from '../components/country-picker.js';
 import { ErrorNote } from '../components/error-note.js';
 import { Pagination } from '../components/pagination.js';
 import { TextField } from '../components/text-field.js';
-import { batches, describeImportLines, parseImportLines } from '../model/import-lines.js';
+import { appendLinks, batches, describeImportLines, parseImportLines } from '../model/import-lines.js';
 import {
   BLOCKED_COUNTRIES_MAX,
   EMPTY_IMPORT_OPTIONS,
@@ -32,14 +32,21 @@ import './imports-view.css';
  * Imports from links: a paste box checked line by line before anything is
  * sent, every option of POST /remote-uploads, and the account's jobs as the
  * core follows them (imports:changed), with cancel, retry and a link to the
- * file each completed job created.
+ * file each completed job created. Links opened from outside the app
+ * (media-sync://import) arrive in the box, and wait there for the person.
  */
-export function ImportsView({ account }: { account: AccountView }) {
+export function ImportsView(props: { account: AccountView; openedLinks: string[]; onOpenedLinksTaken: () => void }) {
+  const { account } = props;
   const [created, setCreated] = useState<RemoteJob[]>([]);
   return (
     <div className="imports-view">
       <h1>Imports</h1>
-      <ImportForm accountId={account.id} onCreated={(jobs) => setCreated((previous) => [...jobs, ...previous])} />
+      <ImportForm
+        accountId={account.id}
+        openedLinks={props.openedLinks}
+        onOpenedLinksTaken={props.onOpenedLinksTaken}
+        onCreated={(jobs) => setCreated((previous) => [...jobs, ...previous])}
+      />
       <JobList accountId={account.id} created={created} />
     </div>
   );
@@ -47,9 +54,16 @@ export function ImportsView({ account }: { account: AccountView }) {
 
 // ---- the paste box and its options --------------------------------------------------
 
-function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (jobs: RemoteJob[]) => void }) {
+function ImportForm(props: {
+  accountId: string;
+  openedLinks: string[];
+  onOpenedLinksTaken: () => void;
+  onCreated: (jobs: RemoteJob[]) => void;
+}) {
+  const { accountId, onCreated, openedLinks, onOpenedLinksTaken } = props;
   const bridge = useBridge();
   const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
   const [options, setOptions] = useState<ImportOptionsDraft>(EMPTY_IMPORT_OPTIONS);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
@@ -59,6 +73,19 @@ function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (j
   const optionErrors = useMemo(() => validateImportOptions(options), [options]);
   const optionsInvalid = Object.keys(optionErrors).length > 0;
   const update = (patch: Partial<ImportOptionsDraft>) => setOptions((previous) => ({ ...previous, ...patch }));
+
+  // a link opened from outside goes into the box, after what is there; only the person's click sends it
+  useEffect(() => {
+    if (openedLinks.length === 0) return;
+    setText((previous) => appendLinks(previous, openedLinks));
+    setResult(
+      openedLinks.length === 1
+        ? 'The link you opened is in the box: check it, then select Import to start.'
+        : 'The links you opened are in the box: check them, then select Import to start.',
+    );
+    box.current?.focus();
+    onOpenedLinksTaken();
+  }, [openedLinks, onOpenedLinksTaken]);
 
   /**
    * Sends the valid links, in batches the server takes, and keeps only the
@@ -85,8 +112,10 @@ function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (j
       setSending(false);
     }
     if (accepted.length > 0) onCreated(accepted);
-    const left = text.split(/\r\n|\r|\n/).filter((line) => line.trim() && !sent.has(line.trim()));
-    setText(left.join('\n'));
+    const unsent = (value: string) => value.split(/\r\n|\r|\n/).filter((line) => line.trim() && !sent.has(line.trim()));
+    const left = unsent(text);
+    // from the box as it is now: a link opened while these were being sent stays
+    setText((current) => unsent(current).join('\n'));
     if (sent.size > 0) {
       const started = `${accepted.length} ${accepted.length === 1 ? 'import' : 'imports'} started.`;
       setResult(left.length > 0 ? `${started} The lines left in the box were not sent.` : started);
@@ -103,6 +132,7 @@ function ImportForm({ accountId, onCreated }: { accountId: string; onCreated: (j
           Links, one per line
         </label>
         <textarea
+          ref={box}
           id={ids.box}
           className="import-form__box"
           rows={7}

@@ -49,12 +49,15 @@ export type UpdateFileBody = z.infer<typeof UpdateFileBodySchema>;
 // ---- POST /remote-uploads ------------------------------------------------------
 
 /** Authority with a `user:pass@` part; WHATWG URL would accept it silently. */
-const USERINFO_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
+export const USERINFO_PATTERN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
+
+/** The longest remote URL the app sends (the spec gives none; browsers' practical limit). */
+export const REMOTE_URL_MAX_CHARS = 2048;
 
 /** A public direct HTTP/HTTPS media URL, without credentials. */
 export const RemoteUrlSchema = z
   .url({ protocol: /^https?$/, message: 'must be an http or https URL' })
-  .max(2048)
+  .max(REMOTE_URL_MAX_CHARS)
   .refine((url) => !USERINFO_PATTERN.test(url), 'must not contain a user name or password');
 
 /** Two-letter country code, normalised to upper case. */

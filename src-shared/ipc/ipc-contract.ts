@@ -11,6 +11,7 @@ import {
   RemoteJobSchema,
   UpdateFileBodySchema,
 } from '../api/index.js';
+import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
 import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadItem } from '../model/upload-state.js';
@@ -107,6 +108,67 @@ const Ok = z.object({ ok: z.literal(true) });
 const FileRef = z.object({ accountId: AccountId, fileId: FileIdSchema });
 const JobRef = z.object({ accountId: AccountId, jobId: JobId });
 
+// ---- links and opened files
+
+/** How many names of opened files an intent carries: the rest are counted, not named. */
+export const OPENED_NAMES_SHOWN = 5;
+
+/** Some files by name (the first OPENED_NAMES_SHOWN) and how many there are in all. */
+const FileNamesSchema = z.object({
+  count: z.int().min(0),
+  names: z.array(z.string()).max(OPENED_NAMES_SHOWN),
+});
+
+/** Why an opened path was not queued: uploads:addPaths takes files only, so a folder is refused too. */
+export const SKIP_REASONS = ['missing', 'folder', 'notAFile', 'unreadable'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+const SkippedFilesSchema = z.object({
+  count: z.int().min(0),
+  files: z.array(z.object({ name: z.string(), reason: z.enum(SKIP_REASONS) })).max(OPENED_NAMES_SHOWN),
+});
+
+/** The account opened files went to, for the toast to name it (never its token). */
+const IntentAccountSchema = AccountViewSchema.pick({ id: true, username: true, baseUrl: true });
+
+const IntentId = { id: z.int().positive() };
+
+/**
+ * What a link or opened files asked of the app, waiting for a page to act
+ * on it (app:takeIntents). Acting means opening a view, filling in a field
+ * or showing a toast: nothing reaches the service from an intent.
+ * - `import`, `files`, `invalidLink`: a media-sync:// link (model/deep-link.ts);
+ * - `filesQueued`: opened files went to the queue of the default account;
+ * - `filesNotQueued`: none did: `signInFirst` (no account signed in) or
+ *   `nothingQueued` (each was skipped or uploaded before).
+ */
+export const AppIntentSchema = z.discriminatedUnion('kind', [
+  ImportLinkSchema.extend(IntentId),
+  FilesLinkSchema.extend(IntentId),
+  InvalidLinkSchema.extend(IntentId),
+  z.object({
+    kind: z.literal('filesQueued'),
+    ...IntentId,
+    account: IntentAccountSchema,
+    queued: FileNamesSchema.extend({ count: z.int().positive() }),
+    uploadedBefore: FileNamesSchema,
+    skipped: SkippedFilesSchema,
+  }),
+  z.object({
+    kind: z.literal('filesNotQueued'),
+    ...IntentId,
+    reason: z.enum(['signInFirst', 'nothingQueued']),
+    account: IntentAccountSchema.nullable(),
+    /** every path that was opened, named or not */
+    opened: FileNamesSchema,
+    uploadedBefore: FileNamesSchema,
+    skipped: SkippedFilesSchema,
+  }),
+]);
+export type AppIntent = z.infer<typeof AppIntentSchema>;
+
+/** A link as long as this is refused at the boundary; shorter ones past DEEP_LINK_MAX_CHARS get the core's reason. */
+const LINK_REQUEST_MAX_CHARS = 65_536;
+
 function command<Req extends z.ZodType, Res extends z.ZodType>(request: Req, response: Res) {
   return { request, response };
 }
@@ -190,6 +252,28 @@ export const IPC_COMMANDS = {
     z.object({}),
     z.object({ version: z.string(), shell: z.enum(['electron', 'headless']), dataDir: z.string() }),
   ),
+
+  // ---- links and opened files
+  /**
+   * A media-sync:// link, from a page, the Electron shell or a CLI: parsed,
+   * kept for a page to act on, and answered with what it asked for. It never
+   * starts anything on the service.
+   */
+  'app:openLink': command(z.object({ link: z.string().max(LINK_REQUEST_MAX_CHARS) }), AppIntentSchema),
+  /**
+   * Files opened with the app (a second instance, a CLI): queued for the
+   * default account like uploads:addPaths, answered and kept for a page to
+   * show. Relative paths are read from `workingDirectory`.
+   */
+  'app:openFiles': command(
+    z.object({
+      paths: z.array(z.string().min(1).max(32_767)).min(1).max(10_000),
+      workingDirectory: z.string().min(1).optional(),
+    }),
+    AppIntentSchema,
+  ),
+  /** The intents waiting for a page, oldest first, forgotten once taken: each is acted on once. */
+  'app:takeIntents': command(z.object({}), z.array(AppIntentSchema)),
 } as const;
 
 export type IpcCommandName = keyof typeof IPC_COMMANDS;
@@ -209,6 +293,10 @@ export const IPC_EVENTS = {
   'imports:changed': z.object({ accountId: AccountId, jobs: z.array(RemoteJobSchema) }),
   'notifications:added': NotificationSchema,
   'app:rateLimitChanged': RateLimitViewSchema,
+
+  // ---- links and opened files
+  /** intents wait: a page takes them with app:takeIntents (`count` waiting now) */
+  'app:intentsAvailable': z.object({ count: z.int().positive() }),
 } as const;
 
 export type IpcEventName = keyof typeof IPC_EVENTS;

@@ -53,6 +53,9 @@ export function requestForEveryCommand(context: {
     'app:rateLimits': {},
     'app:diagnostics': {},
     'app:info': {},
+    'app:openLink': { link: 'media-sync://files?search=clip' },
+    'app:openFiles': { paths: [join(dataDir, 'missing.mp4')] },
+    'app:takeIntents': {},
   };
 }
 
@@ -62,6 +65,10 @@ export const VOLATILE_COMMANDS: ReadonlySet<string> = new Set([
   'app:diagnostics',
   'uploads:pauseAll',
   'imports:list',
+  // each link gets the next intent id; what is waiting depends on the links opened before
+  'app:openLink',
+  'app:openFiles',
+  'app:takeIntents',
 ]);
 
 /** Each answer of the server has its own request id; the rest must be the same. */

@@ -1,14 +1,15 @@
-import { build, Platform } from 'electron-builder';
+import { build, Platform, type AfterPackContext } from 'electron-builder';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildDesktop } from '../../scripts/build-desktop.js';
 import { APP_ICON_SIZE, TRAY_ICON_SIZE } from '../../scripts/make-icons.js';
 import { NATIVE_BINDING_PATH, runtimePaths, windowIconPath } from '../../src-main/electron/runtime-paths.js';
 import { TRAY_KINDS, trayIconPath } from '../../src-main/electron/tray-menu.js';
+import { DEEP_LINK_SCHEME } from '../../src-shared/model/deep-link.js';
 import { tempDir } from '../helpers/engine-fixture.js';
 import { packagesImportedBy } from '../helpers/bundle-imports.js';
 
@@ -31,6 +32,12 @@ function builder(): Builder {
   const { DebugLogger } = requireFromRoot('builder-util') as Pick<Builder, 'DebugLogger'>;
   return { ...config, DebugLogger };
 }
+/** Writes the .desktop entry of the AppImage and deb targets (internal too: STACK.md trap 8). */
+const { LinuxTargetHelper } = requireFromRoot('app-builder-lib/out/targets/LinuxTargetHelper.js') as {
+  LinuxTargetHelper: new (packager: AfterPackContext['packager']) => {
+    computeDesktopEntry(options: AfterPackContext['packager']['platformSpecificBuildOptions']): Promise<string>;
+  };
+};
 /** @electron/asar comes with electron-builder: it reads what went into app.asar */
 const asar = requireFromRoot('@electron/asar') as {
   listPackage(archive: string, options: { isPack: boolean }): string[];
@@ -44,6 +51,7 @@ const ConfigSchema = z.object({
   files: z.array(z.union([z.string(), z.object({ filter: z.array(z.string()) })])),
   asarUnpack: z.array(z.string()),
   npmRebuild: z.boolean(),
+  protocols: z.array(z.object({ name: z.string(), schemes: z.array(z.string()), role: z.string().optional() })),
   linux: PlatformSchema,
   win: PlatformSchema,
   mac: PlatformSchema,
@@ -84,6 +92,11 @@ describe('electron-builder.yml (checked offline: packaging needs downloads)', ()
       win: config.win.target,
       mac: config.mac.target,
     }).toEqual({ linux: ['AppImage', 'deb'], win: ['nsis'], mac: ['dmg'] });
+  });
+
+  it('declares the media-sync:// scheme the link parser reads, so the OS hands those links to the app', async () => {
+    const { config } = await loadConfig();
+    expect(config.protocols).toEqual([{ name: 'Media Sync link', schemes: [DEEP_LINK_SCHEME], role: 'Viewer' }]);
   });
 
   it('names app icons that exist: square RGBA PNGs large enough for .icns and .ico', async () => {
@@ -139,7 +152,7 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
    * is a temporary copy whose node_modules is a link to this one's, so the
    * real dist/ stays as it is.
    */
-  async function packageApp(project: string): Promise<string> {
+  async function packageApp(project: string): Promise<{ resourcesPath: string; desktopEntry: string }> {
     for (const file of ['package.json', 'electron-builder.yml', 'assets']) {
       await cp(join(ROOT, file), join(project, file), { recursive: true });
     }
@@ -152,6 +165,7 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
     await writeFile(join(project, NATIVE_BINDING_PATH), 'not really a native module');
     await mkdir(join(project, 'electron-dist'));
     await writeFile(join(project, 'electron-dist/electron'), '#!/bin/sh\n', { mode: 0o755 });
+    let desktopEntry = '';
     await build({
       projectDir: project,
       targets: Platform.LINUX.createTarget('dir'),
@@ -161,43 +175,66 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
         directories: { output: join(project, 'out') },
         // as in electron-builder.yml, and repeated here: node_modules is the real one, linked
         npmRebuild: false,
+        // the "dir" target writes no .desktop entry: ask for the one AppImage and deb would write
+        afterPack: async ({ packager }) => {
+          desktopEntry = await new LinuxTargetHelper(packager).computeDesktopEntry(
+            packager.platformSpecificBuildOptions,
+          );
+        },
       },
     });
-    return join(project, 'out/linux-unpacked/resources');
+    return { resourcesPath: join(project, 'out/linux-unpacked/resources'), desktopEntry };
   }
 
+  let project: Awaited<ReturnType<typeof tempDir>>;
+  let packaged: Awaited<ReturnType<typeof packageApp>>;
+  beforeAll(async () => {
+    project = await tempDir('media-sync-package-');
+    packaged = await packageApp(project.path);
+  });
+  afterAll(async () => {
+    await project?.remove();
+  });
+
   it('holds every module main.js imports, and the real files where runtime-paths looks for them', async () => {
-    const project = await tempDir('media-sync-package-');
-    try {
-      const resourcesPath = await packageApp(project.path);
-      const archive = join(resourcesPath, 'app.asar');
-      const packed = new Set(asar.listPackage(archive, { isPack: false }).map((file) => file.replaceAll('\\', '/')));
+    const { resourcesPath } = packaged;
+    const archive = join(resourcesPath, 'app.asar');
+    const packed = new Set(asar.listPackage(archive, { isPack: false }).map((file) => file.replaceAll('\\', '/')));
 
-      for (const file of [
-        '/package.json',
-        '/dist/electron/main.js',
-        '/dist/electron/preload.cjs',
-        '/dist/electron/assets/player.js',
-        '/dist/renderer/index.html',
-        '/node_modules/hls.js/dist/hls.min.js',
-      ]) {
-        expect(packed.has(file), file).toBe(true);
-      }
-      const main = await readFile(join(project.path, 'dist/electron/main.js'), 'utf8');
-      const imported = packagesImportedBy(main);
-      expect(imported.size).toBeGreaterThan(5);
-      for (const name of imported) expect(packed.has(`/node_modules/${name}/package.json`), name).toBe(true);
-      // what main.js does not need stays out
-      for (const name of ['react', 'tsx', 'esbuild', 'better-sqlite3/build', 'better-sqlite3/deps']) {
-        expect(packed.has(`/node_modules/${name}`), name).toBe(false);
-      }
-
-      const paths = runtimePaths({ isPackaged: true, mainDir: join(archive, 'dist/electron'), resourcesPath });
-      expect(readFileSync(paths.nativeBinding, 'utf8')).toBe('not really a native module');
-      for (const kind of TRAY_KINDS) expect(existsSync(trayIconPath(kind, paths.assetsDir)), kind).toBe(true);
-      expect(existsSync(windowIconPath('linux', paths.assetsDir)!)).toBe(true);
-    } finally {
-      await project.remove();
+    for (const file of [
+      '/package.json',
+      '/dist/electron/main.js',
+      '/dist/electron/preload.cjs',
+      '/dist/electron/assets/player.js',
+      '/dist/renderer/index.html',
+      '/node_modules/hls.js/dist/hls.min.js',
+    ]) {
+      expect(packed.has(file), file).toBe(true);
     }
+    const main = await readFile(join(project.path, 'dist/electron/main.js'), 'utf8');
+    const imported = packagesImportedBy(main);
+    expect(imported.size).toBeGreaterThan(5);
+    for (const name of imported) expect(packed.has(`/node_modules/${name}/package.json`), name).toBe(true);
+    // what main.js does not need stays out
+    for (const name of ['react', 'tsx', 'esbuild', 'better-sqlite3/build', 'better-sqlite3/deps']) {
+      expect(packed.has(`/node_modules/${name}`), name).toBe(false);
+    }
+
+    const paths = runtimePaths({ isPackaged: true, mainDir: join(archive, 'dist/electron'), resourcesPath });
+    expect(readFileSync(paths.nativeBinding, 'utf8')).toBe('not really a native module');
+    for (const kind of TRAY_KINDS) expect(existsSync(trayIconPath(kind, paths.assetsDir)), kind).toBe(true);
+    expect(existsSync(windowIconPath('linux', paths.assetsDir)!)).toBe(true);
+  });
+
+  it('has a Linux desktop entry that hands media-sync:// links to the app', () => {
+    const entry = Object.fromEntries(
+      packaged.desktopEntry
+        .split('\n')
+        .filter((line) => line.includes('='))
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+    );
+    expect(entry['MimeType']).toBe(`x-scheme-handler/${DEEP_LINK_SCHEME};`);
+    // %U: the link (or opened files) arrive in argv, where the shell reads them
+    expect(entry['Exec']).toMatch(/ %U$/);
   });
 });

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppCore } from '../../../src-main/core/app-core.js';
 import { localDemoServer } from '../../../src-main/core/demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
+import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 
 describe('the local demo server ("Try it locally")', () => {
@@ -21,14 +20,7 @@ describe('the local demo server ("Try it locally")', () => {
 
   it('starts on 127.0.0.1, signs the app in, and comes back on the same port with the same account', async () => {
     const engine = await Engine.open({ dataDir: data.path });
-    const core = new AppCore({
-      engine,
-      settings: new MemorySettingsStore(),
-      shell: NO_DESKTOP,
-      info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
-      tokenStorage: 'a file only your user can read (0600)',
-      startDemo: demo.start,
-    });
+    const core = createAppCore(engine, data.path, { startDemo: demo.start });
     try {
       const first = await core.handle('account:startDemo', {});
       expect(first).toMatchObject({ ok: true, value: { username: 'demo', blocked: null } });

@@ -2,14 +2,14 @@ import type { IpcMainInvokeEvent } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppCore } from '../../../src-main/core/app-core.js';
+import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { registerContractHandlers } from '../../../src-main/electron/ipc-bridge.js';
 import { BRIDGE_GLOBAL, exposeBridge } from '../../../src-main/electron/preload-bridge.js';
 import { ElectronBridge, type PreloadApi } from '../../../src-renderer/bridge/electron-bridge.js';
 import type { IpcCommandName, IpcEventName } from '../../../src-shared/ipc/ipc-contract.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
+import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -75,10 +75,7 @@ describe('the contract over a fake Electron ipc pair', () => {
     server = await startTestServer();
     data = await tempDir('media-sync-ipc-');
     engine = await Engine.open({ dataDir: data.path, settleMs: 300 });
-    core = new AppCore({
-      engine,
-      settings: new MemorySettingsStore(),
-      shell: NO_DESKTOP,
+    core = createAppCore(engine, data.path, {
       info: { version: '0.1.0', shell: 'electron', dataDir: data.path },
       tokenStorage: 'encrypted with the desktop keyring (gnome_libsecret)',
     });

@@ -4,13 +4,13 @@ import { access, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AppCore } from '../../../src-main/core/app-core.js';
+import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
+import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -30,13 +30,7 @@ describe('the headless daemon', () => {
     server = await startTestServer();
     data = await tempDir('media-sync-daemon-');
     engine = await Engine.open({ dataDir: data.path, settleMs: 300 });
-    core = new AppCore({
-      engine,
-      settings: new MemorySettingsStore(),
-      shell: NO_DESKTOP,
-      info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
-      tokenStorage: 'a file only your user can read (0600)',
-    });
+    core = createAppCore(engine, data.path);
     await core.start();
     daemon = await startDaemon({ core, port: 0, sessionKey: KEY, dropDir: join(data.path, 'dropped') });
   });

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   MAX_URLS_PER_PASTE,
   URLS_PER_REQUEST,
+  appendLinks,
   batches,
   describeImportLines,
-  lineProblem,
   parseImportLines,
 } from '../../../src-renderer/model/import-lines.js';
 
@@ -22,6 +22,8 @@ describe('import line validation', () => {
     ]);
   });
 
+  const errorsOf = (line: string) => parseImportLines(line).errors;
+
   it('refuses a user name or password in the link, even an empty or encoded one', () => {
     for (const url of [
       'https://user:secret@example.com/v.mp4',
@@ -29,17 +31,21 @@ describe('import line validation', () => {
       'https://:pw@example.com/v.mp4',
       'http://a%40b:c@example.com/v.mp4',
     ]) {
-      expect(lineProblem(url), url).toBe('contains a user name or password; remove them from the link');
+      expect(errorsOf(url), url).toEqual(['Line 1: contains a user name or password; remove them from the link.']);
     }
     // an @ after the host is part of the path, not credentials
-    expect(lineProblem('https://example.com/videos/@channel/v.mp4')).toBeNull();
+    expect(parseImportLines('https://example.com/videos/@channel/v.mp4').urls).toHaveLength(1);
   });
 
   it('explains text that is not a link and schemes other than http(s)', () => {
-    expect(lineProblem('holiday.mp4')).toBe('is not a web address (it should start with https://)');
-    expect(lineProblem('javascript:alert(1)')).toBe('uses javascript; only http and https links can be imported');
-    expect(lineProblem('file:///home/me/v.mp4')).toBe('uses file; only http and https links can be imported');
-    expect(lineProblem(`https://example.com/${'a'.repeat(2100)}`)).toMatch(/2048/);
+    expect(errorsOf('holiday.mp4')).toEqual(['Line 1: is not a web address (it should start with https://).']);
+    expect(errorsOf('javascript:alert(1)')).toEqual([
+      'Line 1: uses javascript; only http and https links can be imported.',
+    ]);
+    expect(errorsOf('file:///home/me/v.mp4')).toEqual([
+      'Line 1: uses file; only http and https links can be imported.',
+    ]);
+    expect(errorsOf(`https://example.com/${'a'.repeat(2100)}`)).toEqual(['Line 1: is longer than 2048 characters.']);
   });
 
   it('skips blank lines and counts a repeated link once, keeping the line numbers of the box', () => {
@@ -76,5 +82,16 @@ describe('import line validation', () => {
     expect(sent.map((batch) => batch.length)).toEqual([50, 50, 20]);
     expect(sent.flat()).toEqual(urls);
     expect(batches([])).toEqual([]);
+  });
+
+  it('puts links opened from outside after what the box holds, each on its own line and only once', () => {
+    expect(appendLinks('', ['https://a.example/v.mp4'])).toBe('https://a.example/v.mp4');
+    expect(appendLinks('https://a.example/v.mp4\n\n', ['https://b.example/v.mp4', 'https://b.example/v.mp4'])).toBe(
+      'https://a.example/v.mp4\nhttps://b.example/v.mp4',
+    );
+    expect(appendLinks('typing… https://x', ['https://a.example/v.mp4'])).toBe(
+      'typing… https://x\nhttps://a.example/v.mp4',
+    );
+    expect(appendLinks('  https://a.example/v.mp4  ', ['https://a.example/v.mp4'])).toBe('  https://a.example/v.mp4  ');
   });
 });

@@ -1,0 +1,69 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AppIntent } from '../../src-shared/ipc/ipc-contract.js';
+import { useBridge, useConnection, useEvent } from '../bridge/bridge-context.js';
+import { intentToast } from '../model/intent-toasts.js';
+import type { Toast } from './toaster.js';
+
+export interface Intents {
+  /** links opened from outside, for the Imports box; empty once the box took them */
+  importLinks: string[];
+  importLinksTaken(): void;
+  /** a search opened from outside, for Files (`value` null: Files as it is) */
+  filesSearch: { value: string | null } | null;
+  filesSearchTaken(): void;
+}
+
+/**
+ * Acts on what media-sync:// links and opened files asked for (the core's
+ * intents): takes them when the page connects and whenever the core says
+ * more wait, so each is acted on once. Links open a view and fill in a
+ * field, never more: the person sends an import with their own click.
+ * Everything else becomes a toast.
+ */
+export function useIntents(showToast: (toast: Toast) => void): Intents {
+  const bridge = useBridge();
+  const connection = useConnection();
+  const [importLinks, setImportLinks] = useState<string[]>([]);
+  const [filesSearch, setFilesSearch] = useState<{ value: string | null } | null>(null);
+
+  const act = useCallback(
+    (intent: AppIntent) => {
+      switch (intent.kind) {
+        case 'import':
+          setImportLinks((previous) => [...previous, intent.url]);
+          location.hash = '#/imports';
+          return;
+        case 'files':
+          setFilesSearch({ value: intent.search });
+          location.hash = '#/files';
+          return;
+        default: {
+          const toast = intentToast(intent);
+          if (toast) showToast({ ...toast, key: `intent-${intent.id}`, link: null, requestId: null });
+        }
+      }
+    },
+    [showToast],
+  );
+
+  const take = useCallback(() => {
+    // a lost connection takes nothing: the intents wait in the core for the next try
+    bridge.invoke('app:takeIntents', {}).then(
+      (intents) => intents.forEach(act),
+      () => undefined,
+    );
+  }, [bridge, act]);
+
+  useEvent('app:intentsAvailable', take);
+  // at start, and after a reconnection: what arrived meanwhile waits in the core
+  useEffect(() => {
+    if (connection === 'open') take();
+  }, [connection, take]);
+
+  return {
+    importLinks,
+    importLinksTaken: useCallback(() => setImportLinks([]), []),
+    filesSearch,
+    filesSearchTaken: useCallback(() => setFilesSearch(null), []),
+  };
+}
