@@ -14,7 +14,7 @@ function setup() {
         blockers.set(next, type);
         return next++;
       },
-      stop: (id) => void blockers.delete(id),
+      stop: (id) => blockers.delete(id),
     },
     powerMonitor: powerMonitor as never,
     net: { isOnline: () => online },
