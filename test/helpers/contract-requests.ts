@@ -53,6 +53,7 @@ export function requestForEveryCommand(context: {
     'app:rateLimits': {},
     'app:diagnostics': {},
     'app:info': {},
+    'app:openLogsFolder': {},
   };
 }
 

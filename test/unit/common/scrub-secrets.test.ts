@@ -56,7 +56,10 @@ describe('scrubSecrets', () => {
       ['{"token":"s3cret","tokenStorage":"a file (0600)"}', '{"token":"[redacted]","tokenStorage":"a file (0600)"}'],
       ['{"demoToken": "abc", "password":"hunter2"}', '{"demoToken": "[redacted]", "password":"[redacted]"}'],
       [JSON.stringify(JSON.stringify({ token: 'abc' })), JSON.stringify(JSON.stringify({ token: REDACTED }))],
-      ['proxy http://bob:hunter2@proxy.example:3128/ refused', 'proxy http://bob:[redacted]@proxy.example:3128/ refused'],
+      [
+        'proxy http://bob:hunter2@proxy.example:3128/ refused',
+        'proxy http://bob:[redacted]@proxy.example:3128/ refused',
+      ],
       [`the reference server's ${MFS} leaked`, "the reference server's [redacted] leaked"],
       [`glued:${MFS}`, 'glued:[redacted]'],
     ];
