@@ -2,7 +2,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileLog, type FileLog } from '../../../src-main/common/file-log.js';
-import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
+import { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP, type ShellPorts } from '../../../src-main/core/ports.js';
 import { FileTokenVault } from '../../../src-main/storage/token-vault.js';
@@ -19,7 +19,6 @@ describe('the log of the app, on the reference server', () => {
   let log: FileLog;
   let engine: Engine;
   let core: AppCore;
-  let events: CoreEvent[];
   let canary: string;
   const opened: string[] = [];
 
@@ -34,8 +33,6 @@ describe('the log of the app, on the reference server', () => {
       tokenStorage: 'a file only your user can read (0600)',
       log,
     });
-    events = [];
-    core.onDidEmit((event) => events.push(event));
     await core.start();
   }
 
@@ -81,14 +78,7 @@ describe('the log of the app, on the reference server', () => {
     const path = join(data.path, 'canary.mp4');
     await writeFile(path, 'a canary clip');
     await call('uploads:addPaths', { accountId, paths: [path] });
-    await waitFor(
-      () =>
-        events.some((e) => e.name === 'uploads:itemChanged' && JSON.stringify(e.payload).includes('"done"'))
-          ? true
-          : undefined,
-      15_000,
-      'the upload',
-    );
+    await waitFor(() => engine.queue.list().find((item) => item.state.kind === 'done'), 15_000, 'the upload');
 
     server.admin(['token', 'disable'], { token: canary });
     expect(await call('account:summary', { accountId })).toMatchObject({
