@@ -4,9 +4,10 @@ export const REDACTED = '[redacted]';
 /**
  * Names whose value is a secret wherever they appear as `name=value` or
  * `"name":"value"`: `token`, `access_token`, `demoToken`, `key`, `api_key`,
- * `client_secret`, `password`... (`tokenStorage` is not: the name must end there).
+ * `client_secret`, `password`, the daemon's `media_sync_session` cookie...
+ * (`tokenStorage` is not: the name must end there).
  */
-const SECRET_NAME = String.raw`[A-Za-z_-]*(?:token|key|secret|password)`;
+const SECRET_NAME = String.raw`[A-Za-z_-]*(?:token|key|secret|password|session)`;
 
 /**
  * The second net: shapes of secrets whatever their value, for a token the

@@ -18,7 +18,7 @@ import {
   type WsEvent,
   type WsResult,
 } from '../../src-shared/ipc/ws-protocol.js';
-import type { Log } from '../common/file-log.js';
+import type { Log, SecretSink } from '../common/file-log.js';
 import type { AppCore } from '../core/app-core.js';
 
 export interface DaemonOptions {
@@ -36,6 +36,8 @@ export interface DaemonOptions {
   dropDir?: string;
   /** where the daemon's own failures go (a request it could not answer, a drop that broke off) */
   log?: Log;
+  /** told the session key at start: it opens the app to whoever reads it */
+  secrets?: SecretSink;
 }
 
 export interface Daemon {
@@ -72,6 +74,7 @@ The daemon and its contract are up at <code>${WS_PATH}</code>.</p></main></body>
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? randomBytes(24).toString('base64url');
+  options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   let origin = '';

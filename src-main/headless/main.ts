@@ -97,6 +97,7 @@ async function run(
     staticDir: existsSync(uiDir) ? uiDir : undefined,
     dropDir: join(dataDir, 'dropped'),
     log,
+    secrets: log,
   });
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
   // the address without its session key: the key opens the app to whoever reads it

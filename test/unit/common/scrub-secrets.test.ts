@@ -53,6 +53,7 @@ describe('scrubSecrets', () => {
       ['GET /files?token=abc123&page=2', 'GET /files?token=[redacted]&page=2'],
       ['callback?access_token=abc&state=1', 'callback?access_token=[redacted]&state=1'],
       ['running at http://127.0.0.1:8790/?key=Zm9vYmFy', 'running at http://127.0.0.1:8790/?key=[redacted]'],
+      ['cookie: media_sync_session=Zm9vYmFy; theme=dark', 'cookie: media_sync_session=[redacted]; theme=dark'],
       ['{"token":"s3cret","tokenStorage":"a file (0600)"}', '{"token":"[redacted]","tokenStorage":"a file (0600)"}'],
       ['{"demoToken": "abc", "password":"hunter2"}', '{"demoToken": "[redacted]", "password":"[redacted]"}'],
       [JSON.stringify(JSON.stringify({ token: 'abc' })), JSON.stringify(JSON.stringify({ token: REDACTED }))],
