@@ -23,7 +23,8 @@ describe('the log of the app, on the reference server', () => {
   const opened: string[] = [];
 
   async function open(shell: ShellPorts = NO_DESKTOP, envToken?: string) {
-    log = createFileLog({ dir: join(data.path, 'logs'), maxBytes: 4096, keep: 3 });
+    // small files: a few entries already rotate, so every rotated file is read too
+    log = createFileLog({ dir: join(data.path, 'logs'), maxBytes: 512, keep: 5 });
     engine = await Engine.open({ dataDir: data.path, settleMs: 300, log, secrets: log, envToken });
     core = new AppCore({
       engine,
@@ -91,6 +92,7 @@ describe('the log of the app, on the reference server', () => {
     const diagnostics = await call('app:diagnostics');
     const json = diagnostics.ok ? (diagnostics.value as { json: string }).json : '';
     const files = await logFiles();
+    expect((await readdir(log.dir)).length).toBeGreaterThan(1);
     for (const secret of [canary, encodeURIComponent(canary), canary.slice(4), WRONG_TOKEN]) {
       expect(files).not.toContain(secret);
       expect(json).not.toContain(secret);
