@@ -22,6 +22,7 @@ import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import type { FileLog } from '../common/file-log.js';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
@@ -36,6 +37,12 @@ export interface AppCoreOptions {
   shell: ShellPorts;
   info: { version: string; shell: 'electron' | 'headless'; dataDir: string };
   tokenStorage: string;
+  /**
+   * The app's log: its folder reaches the UI (app:info, app:openLogsFolder),
+   * its last lines the diagnostics export, and a command that fails for a
+   * reason that is not the service's answer is written to it.
+   */
+  log?: FileLog;
   startDemo?: DemoServerStarter;
   clock?: Clock;
   /** successes within this window are one notification (5 s) */
@@ -55,6 +62,8 @@ type Handlers = {
 
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
+/** The lines of the log a diagnostics export carries. */
+const DIAGNOSTICS_LOG_LINES = 200;
 
 /**
  * The application behind every UI (DESIGN.md §1): implements each command
@@ -130,6 +139,10 @@ export class AppCore {
       const handler = this.handlers[name as IpcCommandName] as (request: unknown) => Promise<unknown>;
       return { ok: true, value: command.response.parse(await handler(request.data)) };
     } catch (error) {
+      // the service's refusals and the core's own are answers the UI shows; the rest is written down with its stack
+      if (!(error instanceof ApiError || error instanceof CoreError)) {
+        this.options.log?.error(`The command ${name} failed.`, error);
+      }
       return failure(toIpcError(error));
     }
   }
@@ -389,11 +402,28 @@ export class AppCore {
             .slice(-50),
           rateLimits: this.rateLimits(),
           notifications: this.notifications.list().slice(0, 50),
+          // FileLog.recent scrubs each line again with every token known now
+          logs: {
+            folder: this.options.log?.dir ?? null,
+            recent: (await this.options.log?.recent(DIAGNOSTICS_LOG_LINES)) ?? [],
+          },
         };
         const stamp = report.createdAt.replace(/[:.]/g, '-');
         return { fileName: `media-sync-diagnostics-${stamp}.json`, json: JSON.stringify(report, null, 2) };
       },
-      'app:info': async () => this.options.info,
+      'app:info': async () => ({ ...this.options.info, logsDir: this.options.log?.dir ?? null }),
+
+      'app:openLogsFolder': async () => {
+        if (!this.options.log) throw new CoreError('UNAVAILABLE', 'This app keeps no log files.');
+        if (!this.options.shell.openLogsFolder) {
+          throw new CoreError(
+            'UNAVAILABLE',
+            'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
+          );
+        }
+        await this.options.shell.openLogsFolder();
+        return ok;
+      },
 
       'app:openLink': async ({ link }) => this.openLink(link),
       'app:openFiles': async ({ paths, workingDirectory }) => this.openFiles(paths, { workingDirectory }),

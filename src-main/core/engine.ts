@@ -1,10 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLAN_FILE_SIZE_LIMIT_BYTES, PLANS, type Account, type Plan } from '../../src-shared/api/index.js';
+import { ApiError } from '../api-client/api-error.js';
 import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
 import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import type { Log, SecretSink } from '../common/file-log.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { openDatabase, type Db } from '../storage/database.js';
@@ -15,6 +17,7 @@ import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
+import type { UploadItem } from '../../src-shared/model/upload-state.js';
 
 export interface EngineOptions {
   /** the app's data folder: database, credentials */
@@ -36,9 +39,22 @@ export interface EngineOptions {
   proxyUrl?: string | null;
   /** better-sqlite3's native module built for this runtime (Electron's ABI differs from Node's) */
   nativeBinding?: string;
-  /** where problems that are not any request's answer go (bad rows, watcher errors); never gets a token */
-  log?: (message: string) => void;
+  /**
+   * What the engine did and what went wrong, for the app's log: sign-ins,
+   * refused tokens, finished and failed uploads, unreadable rows, watcher
+   * errors. It is never handed a token (and a FileLog cuts out any anyway).
+   */
+  log?: Log;
+  /**
+   * Told every token the engine holds, before it is used: each one from the
+   * vault or the environment at open, and each one given to signIn before
+   * the request that checks it. A FileLog passed here cuts them out of
+   * every line, whatever their shape.
+   */
+  secrets?: SecretSink;
 }
+
+const SILENT: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /**
  * The upload engine, assembled: one database, the accounts with one
@@ -55,6 +71,8 @@ export class Engine {
   readonly sync: SyncService;
   readonly limiter: BandwidthLimiter;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
+  private readonly log: Log;
+  private readonly subscriptions: Disposable[] = [];
   private proxyUrl: string | null;
   private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
@@ -68,11 +86,13 @@ export class Engine {
   ) {
     this.proxyUrl = options.proxyUrl ?? null;
     const now = () => clock.wall();
-    const log = options.log ?? (() => undefined);
+    const log = (this.log = options.log ?? SILENT);
     this.accounts = new AccountStore(db, now);
     this.folders = new FolderStore(db, now);
     this.index = new SyncIndex(db, now);
-    this.uploads = new UploadStore(db, now, (id, problem) => log(`Skipped upload #${id}: unreadable row (${problem})`));
+    this.uploads = new UploadStore(db, now, (id, problem) =>
+      log.warn(`Skipped upload #${id}: its saved row could not be read (${problem}).`),
+    );
     this.limiter = new BandwidthLimiter(options.bandwidthBytesPerSecond ?? null, clock);
     this.queue = new UploadQueue({
       store: this.uploads,
@@ -93,18 +113,23 @@ export class Engine {
       queue: this.queue,
       clock,
       settleMs: options.settleMs,
-      log,
+      log: (message) => log.warn(message),
     });
+    this.subscriptions.push(this.queue.onDidChangeItem((item) => this.logUpload(item)));
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
     const db = openDatabase(join(options.dataDir, 'media-sync.db'), options.nativeBinding);
     const vault = options.vault ?? new FileTokenVault(join(options.dataDir, 'credentials'));
+    if (options.envToken) options.secrets?.addSecret(options.envToken);
     const engine = new Engine(db, vault, options, options.clock ?? systemClock);
     for (const account of engine.accounts.list()) {
-      const token = (await vault.get(account.id)) ?? options.envToken ?? null;
+      const stored = await vault.get(account.id);
+      if (stored) options.secrets?.addSecret(stored);
+      const token = stored ?? options.envToken ?? null;
       if (token) engine.connect(account, token);
+      else engine.log.warn(`${describeAccount(account)} has no token: sign in again to upload.`);
     }
     return engine;
   }
@@ -115,11 +140,16 @@ export class Engine {
    * lets its paused queue go on.
    */
   async signIn(baseUrl: string, token: string, plan?: Plan): Promise<{ account: AccountRecord; remote: Account }> {
+    // before anything could echo it: a token refused now may still be quoted by a later error
+    this.options.secrets?.addSecret(token);
     const url = normaliseBaseUrl(baseUrl);
     const probe = new MediaApiClient({ baseUrl: url, token, proxyUrl: this.proxyUrl });
     let remote: Account;
     try {
       remote = await probe.getAccount();
+    } catch (error) {
+      this.log.warn(`Signing in to ${url} failed: ${describeError(error)}`);
+      throw error;
     } finally {
       await probe.close();
     }
@@ -132,10 +162,13 @@ export class Engine {
     if (client) client.setToken(token);
     else this.connect(this.accounts.get(account.id)!, token);
     this.queue.poke();
-    return { account: this.accounts.get(account.id)!, remote };
+    const signedIn = this.accounts.get(account.id)!;
+    this.log.info(`Signed in: ${describeAccount(signedIn)}.`);
+    return { account: signedIn, remote };
   }
 
   async signOut(accountId: string): Promise<void> {
+    const account = this.accounts.get(accountId);
     await this.vault.delete(accountId);
     const entry = this.clients.get(accountId);
     this.clients.delete(accountId);
@@ -143,6 +176,7 @@ export class Engine {
     entry?.client.scheduler.dispose();
     await entry?.client.close();
     this.accounts.remove(accountId);
+    if (account) this.log.info(`Signed out: ${describeAccount(account)}.`);
   }
 
   /** Route every account's API traffic through `proxyUrl` from now on (null: directly). */
@@ -172,6 +206,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
     await this.sync.close();
     await this.queue.stop();
     for (const { client, subscription } of this.clients.values()) {
@@ -193,11 +228,62 @@ export class Engine {
       scheduler,
       proxyUrl: this.proxyUrl,
     });
+    let logged: Pick<SchedulerState, 'blocked' | 'gateReason'> = { blocked: null, gateReason: null };
     // a gate that reopens or a token that works again lets waiting uploads go
     const subscription = scheduler.onDidChangeState((state) => {
       this.queue.poke();
+      this.logAccountState(account.id, logged, state);
+      logged = state;
       this.accountStateEmitter.fire({ accountId: account.id, state });
     });
     this.clients.set(account.id, { client, subscription });
   }
+
+  /** A refused token or a closed gate, once when it starts and once when it ends, not at every request. */
+  private logAccountState(
+    accountId: string,
+    before: Pick<SchedulerState, 'blocked' | 'gateReason'>,
+    now: SchedulerState,
+  ): void {
+    const account = this.accounts.get(accountId);
+    const who = account ? describeAccount(account) : `account ${accountId}`;
+    if (now.blocked && now.blocked.code !== before.blocked?.code) {
+      const { message, code, requestId } = now.blocked;
+      this.log.warn(
+        `The server refused the token of ${who}: ${describeProblem({ message, code, requestId })} Its uploads wait until it signs in again.`,
+      );
+    } else if (!now.blocked && before.blocked) {
+      this.log.info(`The token of ${who} is accepted again; its uploads go on.`);
+    }
+    if (now.gateReason && now.gateReason !== before.gateReason) {
+      const seconds = Math.ceil(now.gateOpensInMs / 1000);
+      this.log.info(
+        now.gateReason === 'rate-limited'
+          ? `The service asked ${who} to slow down: requests wait ${seconds} s.`
+          : `The service's API is switched off for ${who}: requests wait ${seconds} s before trying again.`,
+      );
+    }
+  }
+
+  private logUpload(item: UploadItem): void {
+    if (item.state.kind === 'done') this.log.info(`Uploaded ${item.path} (file id ${item.state.fileId}).`);
+    if (item.state.kind === 'failed') {
+      this.log.warn(`Upload of ${item.path} failed: ${describeProblem(item.state.reason)}`);
+    }
+  }
+}
+
+function describeAccount(account: AccountRecord): string {
+  return `${account.username ?? 'an account'} at ${account.baseUrl}`;
+}
+
+/** `message (CODE, request id …)`: what a person saw, and what support asks for. */
+function describeProblem(problem: { message: string; code: string | null; requestId: string | null }): string {
+  const labels = [problem.code, problem.requestId && `request id ${problem.requestId}`].filter(Boolean);
+  return labels.length > 0 ? `${problem.message} (${labels.join(', ')})` : problem.message;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof ApiError) return describeProblem(error);
+  return error instanceof Error ? error.message : String(error);
 }

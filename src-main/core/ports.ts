@@ -18,6 +18,13 @@ export interface ShellPorts {
   revealPath(path: string): Promise<void>;
   writeClipboard(text: string): Promise<void>;
   setLaunchAtLogin(enabled: boolean): Promise<void>;
+  /**
+   * Opens the app's log folder in the system's file manager (Electron:
+   * `shell.openPath`). Absent where no folder can be opened for the person:
+   * the headless daemon's page shows the path to copy instead, and AppCore
+   * answers UNAVAILABLE.
+   */
+  openLogsFolder?(): Promise<void>;
 }
 
 /** For a shell with no desktop to reach (the headless daemon: its page does these itself), and for tests. */

@@ -18,6 +18,7 @@ import {
   type WsEvent,
   type WsResult,
 } from '../../src-shared/ipc/ws-protocol.js';
+import type { Log, SecretSink } from '../common/file-log.js';
 import type { AppCore } from '../core/app-core.js';
 
 export interface DaemonOptions {
@@ -33,6 +34,10 @@ export interface DaemonOptions {
    * queued (`POST /drop`); without it the page cannot upload dropped files
    */
   dropDir?: string;
+  /** where the daemon's own failures go (a request it could not answer, a drop that broke off) */
+  log?: Log;
+  /** told the session key at start: it opens the app to whoever reads it */
+  secrets?: SecretSink;
 }
 
 export interface Daemon {
@@ -69,12 +74,16 @@ The daemon and its contract are up at <code>${WS_PATH}</code>.</p></main></body>
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? randomBytes(24).toString('base64url');
+  options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   let origin = '';
 
   const server = createServer((request, response) => {
-    void serveHttp(request, response).catch(() => {
+    void serveHttp(request, response).catch((error: unknown) => {
+      // the path only: the query may hold the session key
+      const path = (request.url ?? '/').split('?')[0];
+      options.log?.error(`The daemon could not answer ${request.method} ${path}.`, error);
       if (!response.headersSent) response.writeHead(500).end('Internal error');
     });
   });
@@ -160,6 +169,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     } catch (error) {
       await rm(folder, { recursive: true, force: true });
       if (error instanceof DropTooLargeError) return refuse(413, 'FILE_TOO_LARGE', tooLarge);
+      options.log?.warn(`The file ${name} dropped on the page did not arrive completely: ${(error as Error).message}`);
       return refuse(400, 'DROP_FAILED', 'The dropped file did not arrive completely. Try again.');
     }
     if (received === 0) {

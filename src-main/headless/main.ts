@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createFileLog, type FileLog } from '../common/file-log.js';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
@@ -26,7 +27,7 @@ const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
  * without a desktop. With no account yet it starts the local demo server and
  * signs in to it, so a newcomer sees a working app at once (`--no-demo`
  * shows the sign-in page instead; `--ui-dir` serves another build of the UI
- * than dist/renderer). Runs until SIGINT/SIGTERM.
+ * than dist/renderer). Runs until SIGINT/SIGTERM. Logs to `<data dir>/logs/main.log`.
  */
 export async function serve(args: string[], io: ServeIo): Promise<number> {
   const { values } = parseArgs({
@@ -46,8 +47,29 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     return 2;
   }
   const dataDir = resolve(values['data-dir'] ?? io.env['MEDIA_SYNC_HOME'] ?? io.defaultDataDir);
+  const log = createFileLog({ dir: join(dataDir, 'logs') });
+  // written synchronously before Node prints the error and exits, so the log says why it stopped
+  const logCrash = (error: Error) => log.error('Media Sync stopped on an error it did not expect.', error);
+  process.on('uncaughtExceptionMonitor', logCrash);
+  try {
+    log.info(`Media Sync ${io.version} is starting without a desktop (media-sync serve), data folder ${dataDir}.`);
+    return await run(values, { port, dataDir, log, io });
+  } catch (error) {
+    log.error('Media Sync stopped on an error.', error);
+    throw error;
+  } finally {
+    process.off('uncaughtExceptionMonitor', logCrash);
+    await log.close();
+  }
+}
+
+async function run(
+  values: { open?: boolean; 'no-demo'?: boolean; 'ui-dir'?: string },
+  { port, dataDir, log, io }: { port: number; dataDir: string; log: FileLog; io: ServeIo },
+): Promise<number> {
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
-  const engine = await Engine.open({ dataDir, vault, envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined });
+  const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
+  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log });
   const demo = localDemoServer(dataDir);
   const core = new AppCore({
     engine,
@@ -56,11 +78,17 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     info: { version: io.version, shell: 'headless', dataDir },
     tokenStorage: vault.description,
     startDemo: demo.start,
+    log,
   });
   await core.start();
   if (engine.accounts.list().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
-    if (signedIn.ok) io.stderr.write('No account yet: signed in to the local demo server.\n');
+    if (signedIn.ok) {
+      io.stderr.write('No account yet: signed in to the local demo server.\n');
+      log.info('No account yet: signed in to the local demo server.');
+    } else {
+      log.warn(`No account yet, and the local demo server could not be used: ${signedIn.error.message}`);
+    }
   }
   const uiDir = values['ui-dir'] ? resolve(values['ui-dir']) : UI_DIR;
   const daemon = await startDaemon({
@@ -68,17 +96,23 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     port,
     staticDir: existsSync(uiDir) ? uiDir : undefined,
     dropDir: join(dataDir, 'dropped'),
+    log,
+    secrets: log,
   });
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
+  // the address without its session key: the key opens the app to whoever reads it
+  log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
   if (values.open) openBrowser(daemon.url);
-  await new Promise<void>((resolveStop) => {
+  const signal = await new Promise<NodeJS.Signals>((resolveStop) => {
     process.once('SIGINT', resolveStop);
     process.once('SIGTERM', resolveStop);
   });
+  log.info(`Stopping on ${signal}.`);
   await daemon.close();
   await core.dispose();
   await engine.close();
   await demo.stop();
+  log.info('Stopped.');
   return 0;
 }
 

@@ -3,6 +3,7 @@ import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import { NOTIFICATION_KINDS, type Settings } from '../../src-shared/model/settings.js';
 import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { writeClipboard } from '../bridge/clipboard.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
 import {
@@ -33,7 +34,7 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
   ignoreGlobs: [],
 });
 
-/** Watched folders, app settings, how tokens are kept, and the diagnostics export. */
+/** Watched folders, app settings, how tokens are kept, the diagnostics export and the logs. */
 export function SettingsView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
   return (
     <div className="settings">
@@ -476,8 +477,8 @@ function Support() {
     <section className="settings__section card" aria-labelledby="support-title">
       <h2 id="support-title">Support</h2>
       <p className="muted">
-        A diagnostics file helps support find a problem: versions, settings, queue counts and recent errors with their
-        request ids. It never contains a token.
+        A diagnostics file helps support find a problem: versions, settings, queue counts, recent errors with their
+        request ids and the last lines of the log. It never contains a token.
       </p>
       <button type="button" className="button" disabled={action.busy} onClick={() => void exportDiagnostics()}>
         Export diagnostics
@@ -486,6 +487,63 @@ function Support() {
       <p role="status" className={exported ? 'settings__saved' : 'visually-hidden'}>
         {exported}
       </p>
+      <LogsFolder />
     </section>
+  );
+}
+
+/**
+ * Where the app's log files are. The desktop app opens the folder; a page
+ * in a browser cannot open a folder on the machine running the daemon, so it
+ * shows the path to copy.
+ */
+function LogsFolder() {
+  const bridge = useBridge();
+  const info = useQuery('app:info', {});
+  const action = useAction();
+  const [copied, setCopied] = useState('');
+  const folder = info.data?.logsDir;
+  if (!folder) return <ErrorNote error={info.error} />;
+
+  async function copyPath(path: string) {
+    setCopied(
+      (await writeClipboard(path))
+        ? 'The path of the log folder is copied.'
+        : 'The browser did not allow copying: select the path above and copy it.',
+    );
+  }
+
+  return (
+    <div className="settings__logs">
+      <h3>Logs</h3>
+      <p className="muted">
+        The logs record what Media Sync did and what went wrong, such as sign-ins, uploads, refused tokens and errors,
+        and they never contain your token.
+      </p>
+      {bridge.shell === 'electron' ? (
+        <button
+          type="button"
+          className="button"
+          disabled={action.busy}
+          onClick={() => void action.run('app:openLogsFolder', {})}
+        >
+          Open logs folder
+        </button>
+      ) : (
+        <>
+          <p>
+            The log files are in this folder on the computer running Media Sync:{' '}
+            <code className="settings__path">{folder}</code>
+          </p>
+          <button type="button" className="button" onClick={() => void copyPath(folder)}>
+            Copy path
+          </button>
+        </>
+      )}
+      <ErrorNote error={action.error} />
+      <p role="status" className={copied ? 'settings__saved' : 'visually-hidden'}>
+        {copied}
+      </p>
+    </div>
   );
 }

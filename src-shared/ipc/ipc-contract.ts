@@ -246,11 +246,20 @@ export const IPC_COMMANDS = {
   'notifications:clear': command(z.object({}), Ok),
 
   'app:rateLimits': command(z.object({}), z.array(RateLimitViewSchema)),
-  /** a JSON report for a support request: versions, settings, queue counts, recent errors; never a token */
+  /**
+   * a JSON report for a support request: versions, settings, queue counts, recent errors, the log's folder
+   * and its last lines; never a token
+   */
   'app:diagnostics': command(z.object({}), z.object({ fileName: z.string(), json: z.string() })),
   'app:info': command(
     z.object({}),
-    z.object({ version: z.string(), shell: z.enum(['electron', 'headless']), dataDir: z.string() }),
+    z.object({
+      version: z.string(),
+      shell: z.enum(['electron', 'headless']),
+      dataDir: z.string(),
+      /** the folder of the app's log files; null when this app keeps none */
+      logsDir: z.string().nullable(),
+    }),
   ),
 
   // ---- links and opened files
@@ -274,6 +283,9 @@ export const IPC_COMMANDS = {
   ),
   /** The intents waiting for a page, oldest first, forgotten once taken: each is acted on once. */
   'app:takeIntents': command(z.object({}), z.array(AppIntentSchema)),
+  // ---- logs
+  /** shows the log folder in the system's file manager; UNAVAILABLE where the shell cannot (headless) */
+  'app:openLogsFolder': command(z.object({}), Ok),
 } as const;
 
 export type IpcCommandName = keyof typeof IPC_COMMANDS;

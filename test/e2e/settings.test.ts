@@ -94,4 +94,32 @@ describe('settings', () => {
     expect(Buffer.concat(text).toString()).not.toContain(app.server.token);
     await page.close();
   });
+
+  it('shows the log folder in a browser, copies its path, and the diagnostics carry the last lines of the log', async () => {
+    const page = await app.open();
+    const origin = new URL(app.url).origin;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.goto(`${origin}/#/settings`);
+    const folder = join(app.dataDir, 'logs');
+    await page.getByRole('heading', { name: 'Logs', level: 3 }).waitFor();
+    await page.getByText('they never contain your token').waitFor();
+    await page.getByText(folder, { exact: true }).waitFor();
+    // a page cannot open a folder on the daemon's machine: no such button here
+    expect(await page.getByRole('button', { name: 'Open logs folder' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Copy path' }).click();
+    await page.getByText('The path of the log folder is copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(folder);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export diagnostics' }).click();
+    const text = Buffer.concat(await (await (await download).createReadStream()).toArray()).toString();
+    const report = JSON.parse(text) as { logs: { folder: string; recent: string[] } };
+    expect(report.logs.folder).toBe(folder);
+    expect(
+      report.logs.recent.some((line) => / INFO {2}Signed in: demo at http:\/\/127\.0\.0\.1:\d+\/api\/v1\.$/.test(line)),
+    ).toBe(true);
+    expect(text).not.toContain(app.server.token);
+    await page.close();
+  });
 });

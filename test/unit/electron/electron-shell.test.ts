@@ -179,7 +179,7 @@ describe('the contract over Electron ipc', () => {
       const info = handlers.get(commandChannel('app:info'))!;
       expect(await info(from('file:///app/index.html'), {})).toEqual({
         ok: true,
-        value: { version: '0.1.0', shell: 'electron', dataDir },
+        value: { version: '0.1.0', shell: 'electron', dataDir, logsDir: null },
       });
       expect(await info(from('https://evil.example.com/'), {})).toMatchObject({
         ok: false,
