@@ -53,6 +53,8 @@ export function requestForEveryCommand(context: {
     'app:rateLimits': {},
     'app:diagnostics': {},
     'app:info': {},
+    'app:pickFolder': {},
+    'folders:browse': { path: dataDir },
   };
 }
 
