@@ -101,6 +101,8 @@ describe('choosing a folder in the browser', () => {
       .getByText(`“${join(home, 'Music')}” has no subfolders`)
       .waitFor();
     expect(await dialog.getByRole('alert').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Home' }).click();
+    await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await page.getByLabel('Folder path').inputValue()).toBe('');
