@@ -387,7 +387,8 @@ async function watch(dirs: string[], context: Context): Promise<number> {
       }
     });
     for (const dir of dirs) {
-      const folder = await engine.sync.addFolder(current.id, dir, {
+      // a DIR on the command line is relative to where the command runs; the app takes full paths only
+      const folder = await engine.sync.addFolder(current.id, resolve(dir), {
         visibility: context.flags.public ? 'public' : 'private',
         includeSubfolders: !context.flags['no-subfolders'],
         uploadExisting: !context.flags['only-new'],

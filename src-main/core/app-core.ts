@@ -21,12 +21,14 @@ import type { UploadItem, UploadState } from '../../src-shared/model/upload-stat
 import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
+import { CoreError } from '../common/core-error.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import type { FileLog } from '../common/file-log.js';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
+import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
 import type { DemoServerStarter, SettingsStore, ShellPorts } from './ports.js';
@@ -428,6 +430,17 @@ export class AppCore {
       'app:openLink': async ({ link }) => this.openLink(link),
       'app:openFiles': async ({ paths, workingDirectory }) => this.openFiles(paths, { workingDirectory }),
       'app:takeIntents': async () => this.intents.take(),
+
+      'app:pickFolder': async () => {
+        if (!this.options.shell.pickFolder) {
+          throw new CoreError(
+            'UNAVAILABLE',
+            'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
+          );
+        }
+        return { path: await this.options.shell.pickFolder() };
+      },
+      'folders:browse': async (request) => listSubfolders(request),
     };
   }
 
@@ -482,17 +495,6 @@ export class AppCore {
       },
       () => undefined,
     );
-  }
-}
-
-/** An error AppCore raises itself, with a code the UI can act on. */
-export class CoreError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CoreError';
   }
 }
 

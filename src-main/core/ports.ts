@@ -16,6 +16,14 @@ export interface ShellPorts {
   openExternal(url: string): Promise<void>;
   /** shows a local file in the system's file manager */
   revealPath(path: string): Promise<void>;
+  /**
+   * The system's folder picker (Electron: `dialog.showOpenDialog`, see
+   * electron/folder-picker.ts): the chosen folder, or null when the person
+   * cancelled. Absent where there is no screen of the shell's own to show it
+   * on: AppCore then answers UNAVAILABLE, and the headless daemon's page
+   * browses with folders:browse instead.
+   */
+  pickFolder?(): Promise<string | null>;
   writeClipboard(text: string): Promise<void>;
   setLaunchAtLogin(enabled: boolean): Promise<void>;
   /**

@@ -1,5 +1,5 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import {
   FolderOptionsSchema,
   type FolderOptionsInput,
@@ -11,6 +11,7 @@ import type { Disposable } from '../common/disposable.js';
 import { quickFingerprint } from '../common/file-fingerprint.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
+import { checkFolderPath } from './folder-path.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 
@@ -62,11 +63,11 @@ export class SyncService {
   /**
    * Watches a new folder. With `uploadExisting: false`, what is in it now is
    * recorded as already known before watching starts, so only later files go.
+   * `path` is checked first (checkFolderPath): absolute or `~/…`, an existing,
+   * readable folder; otherwise the CoreError says what is wrong with it.
    */
   async addFolder(accountId: string, path: string, input: FolderOptionsInput = {}): Promise<WatchedFolder> {
-    const root = resolve(path);
-    const info = await stat(root).catch(() => null);
-    if (!info?.isDirectory()) throw new Error(`Not a folder: ${root}`);
+    const root = await checkFolderPath(path);
     const existing = this.options.folders.findByPath(root);
     if (existing) return existing;
     const options = FolderOptionsSchema.parse(input);

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, type ReactNode } from 'react';
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { ErrorNote } from './error-note.js';
+import { useModalDialog } from './use-modal-dialog.js';
 import './confirm-dialog.css';
 
 /**
@@ -24,22 +25,12 @@ export function ConfirmDialog(props: {
   const titleId = useId();
   const bodyId = useId();
 
-  useEffect(() => {
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const element = dialog.current;
-    if (element && !element.open) element.showModal();
-    cancel.current?.focus();
-    return () => {
-      if (element?.open) element.close();
-      // the opener may be gone (the row of a deleted file): then focus stays where the view puts it
-      if (previous?.isConnected) previous.focus();
-    };
-  }, []);
+  useModalDialog(dialog, cancel);
 
   return (
     <dialog
       ref={dialog}
-      className="confirm-dialog"
+      className="dialog confirm-dialog"
       aria-labelledby={titleId}
       aria-describedby={bodyId}
       onCancel={(event) => {

@@ -1,11 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
+import { isFolderPathProblem, type AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import { NOTIFICATION_KINDS, type Settings } from '../../src-shared/model/settings.js';
 import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { writeClipboard } from '../bridge/clipboard.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
+import { FolderPathField } from '../components/folder-path-field.js';
 import {
   FolderOptionsForm,
   draftFromOptions,
@@ -181,6 +182,9 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
   const action = useAction();
   const options = optionsFromDraft(draft);
 
+  // a refused path is said next to the field; anything else (the account, the connection) below the form
+  const pathError = action.error && isFolderPathProblem(action.error.code) ? action.error : null;
+
   async function add(event: FormEvent) {
     event.preventDefault();
     if (!options || path.trim() === '') return;
@@ -195,21 +199,17 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
   return (
     <form className="form settings__add" aria-labelledby="add-folder-title" onSubmit={(event) => void add(event)}>
       <h3 id="add-folder-title">Add a watched folder</h3>
-      <label className="field">
-        <span>Folder path</span>
-        <input
-          type="text"
-          required
-          value={path}
-          placeholder="/home/you/Videos/To upload"
-          aria-describedby="folder-path-hint"
-          spellCheck={false}
-          onChange={(event) => setPath(event.target.value)}
-        />
-        <small id="folder-path-hint" className="muted">
-          The full path of a folder on the computer running Media Sync.
-        </small>
-      </label>
+      <FolderPathField
+        label="Folder path"
+        hint="The full path of a folder on the computer running Media Sync: type it, or choose it."
+        placeholder="/home/you/Videos/To upload"
+        value={path}
+        error={pathError?.message ?? null}
+        onChange={(value) => {
+          setPath(value);
+          if (pathError) action.clearError();
+        }}
+      />
       <label className="field">
         <span>Upload to account</span>
         <select value={accountId} onChange={(event) => setAccountId(event.target.value)}>
@@ -221,7 +221,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
         </select>
       </label>
       <FolderOptionsForm value={draft} onChange={setDraft} adding />
-      <ErrorNote error={action.error} />
+      <ErrorNote error={pathError ? null : action.error} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!options || action.busy}>
           {action.busy ? 'Adding…' : 'Add folder'}

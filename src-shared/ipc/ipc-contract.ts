@@ -102,6 +102,45 @@ export const NotificationSchema = z.object({
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 
+// ---- folder picking
+
+/**
+ * Why a folder path was refused (folders:add, folders:browse): the answer's
+ * code is one of these and its message a sentence naming the path, so a form
+ * can show it next to the field it is about.
+ */
+export const FOLDER_PATH_PROBLEMS = [
+  'FOLDER_PATH_NOT_ABSOLUTE',
+  'FOLDER_NOT_FOUND',
+  'NOT_A_FOLDER',
+  'FOLDER_NOT_READABLE',
+] as const;
+export type FolderPathProblem = (typeof FOLDER_PATH_PROBLEMS)[number];
+
+export function isFolderPathProblem(code: string): code is FolderPathProblem {
+  return (FOLDER_PATH_PROBLEMS as readonly string[]).includes(code);
+}
+
+/** At most this many subfolders in one listing: a person browses, and types a path to reach the rest. */
+export const FOLDER_BROWSE_LIMIT = 1_000;
+
+/** Windows allows paths this long (with the \\?\ prefix); POSIX systems allow fewer. */
+const FolderPath = z.string().min(1).max(32_767);
+
+/** The subfolders of one folder, sorted as a file manager sorts them (numbers by value). */
+export const FolderListingSchema = z.object({
+  /** the folder listed, absolute (`~` expanded) */
+  path: z.string(),
+  /** the folder above; null at the top: `/`, a Windows drive root (no list of drives is offered) or a share */
+  parent: z.string().nullable(),
+  /** the home folder of the user the core runs as */
+  home: z.string(),
+  entries: z.array(z.object({ name: z.string(), path: z.string() })).max(FOLDER_BROWSE_LIMIT),
+  /** there are more subfolders than FOLDER_BROWSE_LIMIT: the first ones in order are listed */
+  truncated: z.boolean(),
+});
+export type FolderListing = z.infer<typeof FolderListingSchema>;
+
 const FilePage = z.object({ data: z.array(FileSchema), meta: PaginationMetaSchema.nullable() });
 const JobPage = z.object({ data: z.array(RemoteJobSchema), meta: PaginationMetaSchema.nullable() });
 const Ok = z.object({ ok: z.literal(true) });
@@ -286,6 +325,25 @@ export const IPC_COMMANDS = {
   // ---- logs
   /** shows the log folder in the system's file manager; UNAVAILABLE where the shell cannot (headless) */
   'app:openLogsFolder': command(z.object({}), Ok),
+  // ---- folder picking
+  /**
+   * The system's folder picker (Electron: a native dialog that can also make
+   * a folder); `path` null when the person cancelled. The headless daemon has
+   * no screen to show one on: it answers UNAVAILABLE, and its page browses
+   * with folders:browse instead.
+   */
+  'app:pickFolder': command(z.object({}), z.object({ path: z.string().nullable() })),
+  /**
+   * The subfolders of a folder on the computer running the core, for the
+   * page's own folder browser (a browser page cannot read local paths). No
+   * `path`: the home folder; `~` and `~/…` start there too. Hidden folders
+   * (a name starting with a dot) only with `showHidden`. A path that is not
+   * absolute, missing, not a folder or unreadable gets a FolderPathProblem.
+   */
+  'folders:browse': command(
+    z.object({ path: FolderPath.optional(), showHidden: z.boolean().default(false) }),
+    FolderListingSchema,
+  ),
 } as const;
 
 export type IpcCommandName = keyof typeof IPC_COMMANDS;

@@ -36,9 +36,10 @@ export interface AppHarness {
  * real daemon, SQLite and watcher) against the reference server on port 0,
  * driven in Debian's Chromium. `signIn` signs the daemon in to the
  * reference server first; without it the page opens on the sign-in form.
+ * `env` adds to the daemon's environment (a HOME of the test's own, say).
  */
 export async function startApp(
-  options: { signIn?: boolean; server?: Partial<ServerOptionsInput> } = {},
+  options: { signIn?: boolean; server?: Partial<ServerOptionsInput>; env?: Record<string, string> } = {},
 ): Promise<AppHarness> {
   const scratch = await mkdtemp(join(tmpdir(), 'media-sync-e2e-'));
   const dataDir = join(scratch, 'app-data');
@@ -57,7 +58,7 @@ export async function startApp(
       '--ui-dir',
       inject('uiDir'),
     ],
-    { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, MEDIA_SYNC_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
   daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));

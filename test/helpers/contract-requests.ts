@@ -57,6 +57,8 @@ export function requestForEveryCommand(context: {
     'app:openFiles': { paths: [join(dataDir, 'missing.mp4')] },
     'app:takeIntents': {},
     'app:openLogsFolder': {},
+    'app:pickFolder': {},
+    'folders:browse': { path: dataDir },
   };
 }
 

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
@@ -34,8 +34,9 @@ describe('media-sync CLI', () => {
     await files.remove();
   });
 
-  function start(args: string[], input?: string, env: Record<string, string> = {}) {
+  function start(args: string[], input?: string, env: Record<string, string> = {}, cwd?: string) {
     const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
       env: { ...process.env, MEDIA_SYNC_HOME: home.path, MEDIA_SYNC_TOKEN: '', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -163,6 +164,21 @@ describe('media-sync CLI', () => {
     expect(once.code).toBe(0);
     expect(JSON.parse(once.stdout)).toEqual({ uploaded: [] });
     expect(await names()).toEqual(['large.mp4', 'later.mp4', 'small.mp4']);
+  });
+
+  it('watch reads a relative DIR from where it runs, and names a DIR that is a file', async () => {
+    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+    await mkdir(join(files.path, 'clips'));
+    await writeFile(join(files.path, 'clips', 'beach.mp4'), 'a clip');
+    const settle = { MEDIA_SYNC_SETTLE_MS: '300' };
+    const relative = await start(['watch', 'clips', '--once', '--json'], undefined, settle, files.path).done;
+    expect(relative.code).toBe(0);
+    expect(JSON.parse(relative.stdout)).toMatchObject({ uploaded: [{ path: join(files.path, 'clips', 'beach.mp4') }] });
+
+    const file = join(files.path, 'clips', 'beach.mp4');
+    const refused = await start(['watch', 'clips/beach.mp4', '--once'], undefined, settle, files.path).done;
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`Error: “${file}” is a file, not a folder. Choose the folder that holds it instead.\n`);
   });
 
   it('files ls/show/edit/rm and import --wait / jobs work against the server, with --json for scripts', async () => {

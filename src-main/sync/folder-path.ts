@@ -1,0 +1,103 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { posix, win32 } from 'node:path';
+import type { FolderPathProblem } from '../../src-shared/ipc/ipc-contract.js';
+import { CoreError } from '../common/core-error.js';
+
+/** Where a path is read: whose home `~` means, and which platform's path rules apply. */
+export interface FolderPathContext {
+  home: string;
+  platform: NodeJS.Platform;
+}
+
+/** This process's home folder and platform. */
+export function systemFolderPathContext(): FolderPathContext {
+  return { home: homedir(), platform: process.platform };
+}
+
+/** The path functions of a platform: Windows paths follow win32 rules even when a test runs elsewhere. */
+export function pathRules(platform: NodeJS.Platform): typeof posix {
+  return platform === 'win32' ? win32 : posix;
+}
+
+/**
+ * `~` and `~/…` (`~\…` on Windows) start at the home folder, as in a shell
+ * and in Syncthing's path field; `~name` (another user's home) is not
+ * expanded and is then refused as not absolute. Anything else is unchanged.
+ */
+export function expandHome(path: string, context: FolderPathContext): string {
+  const rules = pathRules(context.platform);
+  if (path === '~') return context.home;
+  const separators = context.platform === 'win32' ? ['/', '\\'] : ['/'];
+  if (path.startsWith('~') && separators.includes(path[1] ?? '')) return rules.join(context.home, path.slice(2));
+  return path;
+}
+
+/**
+ * A folder a person typed or picked, checked before anything watches or lists
+ * it: `~` expanded, absolute (a relative path would depend on where the app
+ * was started, which a person cannot see), an existing folder (a symlink to
+ * one counts), readable and searchable by this process. Resolves to the
+ * absolute, normalised path; otherwise throws a CoreError whose code is a
+ * FolderPathProblem and whose message names the path and says what to do.
+ */
+export async function checkFolderPath(
+  path: string,
+  context: FolderPathContext = systemFolderPathContext(),
+): Promise<string> {
+  const rules = pathRules(context.platform);
+  const expanded = expandHome(path, context);
+  if (!rules.isAbsolute(expanded) || (context.platform === 'win32' && !/^([a-z]:|[\\/]{2})/i.test(expanded))) {
+    throw folderPathError('FOLDER_PATH_NOT_ABSOLUTE', notAbsoluteMessage(path, context));
+  }
+  const folder = rules.resolve(expanded);
+  const info = await stat(folder).catch((error: unknown) => {
+    throw statError(folder, error);
+  });
+  if (!info.isDirectory()) {
+    throw folderPathError(
+      'NOT_A_FOLDER',
+      info.isFile()
+        ? `“${folder}” is a file, not a folder. Choose the folder that holds it instead.`
+        : `“${folder}” is not a folder. Choose a folder instead.`,
+    );
+  }
+  // reading lists the folder; searching (x) opens what is in it: watching needs both
+  await access(folder, constants.R_OK | constants.X_OK).catch(() => {
+    throw notReadable(folder);
+  });
+  return folder;
+}
+
+/** The error for a folder that exists but cannot be listed: also used when a listing fails after the check. */
+export function notReadable(folder: string): CoreError {
+  return folderPathError(
+    'FOLDER_NOT_READABLE',
+    `Media Sync is not allowed to open “${folder}”. Let the user Media Sync runs as read this folder, or choose another one.`,
+  );
+}
+
+function statError(folder: string, error: unknown): CoreError {
+  const code = (error as NodeJS.ErrnoException).code;
+  // EACCES/EPERM: a folder on the way there may not be searched, so whether it exists cannot be told
+  if (code === 'EACCES' || code === 'EPERM') return notReadable(folder);
+  // ENOENT, ENOTDIR (a file on the way), ELOOP, ENAMETOOLONG, a NUL byte: there is no folder there to watch
+  return folderPathError(
+    'FOLDER_NOT_FOUND',
+    `There is no folder at “${folder}”. Check the spelling, and that the disk it is on is connected.`,
+  );
+}
+
+function notAbsoluteMessage(path: string, context: FolderPathContext): string {
+  if (context.platform === 'win32') {
+    const example = win32.join(context.home, 'Videos');
+    return `“${path}” is not a full path. Type the full path of the folder, starting with its drive letter, for example ${example}.`;
+  }
+  const example = posix.join(context.home, 'Videos');
+  return `“${path}” is not a full path. Type the full path of the folder, starting with / (or ~ for your home folder), for example ${example}.`;
+}
+
+function folderPathError(code: FolderPathProblem, message: string): CoreError {
+  return new CoreError(code, message);
+}

@@ -1,0 +1,90 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useAction, useBridge } from '../bridge/bridge-context.js';
+import { ErrorNote } from './error-note.js';
+import { FolderBrowser } from './folder-browser.js';
+import './folder-path-field.css';
+
+const PICKER_TITLE = 'Choose a folder to watch';
+
+/**
+ * A folder path typed, or chosen with "Choose…": the system's folder picker
+ * in the desktop app (app:pickFolder), the page's folder browser in a
+ * browser (a page cannot read local paths). The core's reason a path was
+ * refused (`error`) sits under the field, is tied to it and marks it
+ * invalid; the field takes focus when one arrives, so it is read out.
+ */
+export function FolderPathField(props: {
+  label: string;
+  hint: string;
+  value: string;
+  onChange: (value: string) => void;
+  error: string | null;
+  placeholder?: string;
+}) {
+  const bridge = useBridge();
+  const pick = useAction();
+  const [browsing, setBrowsing] = useState(false);
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+
+  useEffect(() => {
+    if (props.error) input.current?.focus();
+  }, [props.error]);
+
+  async function choose() {
+    if (bridge.shell === 'headless') {
+      setBrowsing(true);
+      return;
+    }
+    const picked = await pick.run('app:pickFolder', {});
+    if (picked?.path) props.onChange(picked.path);
+  }
+
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {props.label}
+      </label>
+      <div className="folder-path-field__row">
+        <input
+          id={id}
+          ref={input}
+          type="text"
+          required
+          value={props.value}
+          placeholder={props.placeholder}
+          spellCheck={false}
+          autoComplete="off"
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? `${errorId} ${hintId}` : hintId}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+        <button type="button" className="button" disabled={pick.busy} onClick={() => void choose()}>
+          Choose…
+        </button>
+      </div>
+      {props.error && (
+        <span id={errorId} className="field__error">
+          {props.error}
+        </span>
+      )}
+      <small id={hintId} className="muted">
+        {props.hint}
+      </small>
+      <ErrorNote error={pick.error} />
+      {browsing && (
+        <FolderBrowser
+          title={PICKER_TITLE}
+          start={props.value.trim() || null}
+          onChoose={(path) => {
+            setBrowsing(false);
+            props.onChange(path);
+          }}
+          onCancel={() => setBrowsing(false)}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
+
+let app: AppHarness;
+/** the daemon's home folder: where its folder browser starts */
+let home: string;
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'media-sync-e2e-home-'));
+  await mkdir(join(home, 'Videos', 'To upload'), { recursive: true });
+  await mkdir(join(home, 'Music'));
+  await mkdir(join(home, '.secrets'));
+  await writeFile(join(home, 'Videos', 'clip.mp4'), 'a file, not a folder');
+  app = await startApp({ signIn: true, env: { HOME: home } });
+});
+afterAll(async () => {
+  await app?.close();
+  if (home) await rm(home, { recursive: true, force: true });
+});
+
+async function openSettings(): Promise<Page> {
+  const page = await app.open();
+  await page.goto(`${new URL(app.url).origin}/#/settings`);
+  await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+  return page;
+}
+
+async function watchedPaths(): Promise<string[]> {
+  const result = await app.contract.invoke('folders:list');
+  if (!result.ok) throw new Error(result.error.message);
+  return (result.value as Array<{ path: string }>).map((folder) => folder.path);
+}
+
+describe('choosing a folder in the browser', () => {
+  it('browses from the home folder into a folder, by mouse and keyboard, and the daemon watches it', async () => {
+    const page = await openSettings();
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
+    const status = dialog.getByRole('status');
+    await status.getByText(`“${home}” has 2 subfolders.`).waitFor();
+    expect(await dialog.getByLabel('Go to').inputValue()).toBe(home);
+    const entries = (path: string) => dialog.getByRole('list', { name: `Subfolders of ${path}` }).getByRole('button');
+    expect(await entries(home).allTextContents()).toEqual(['Music', 'Videos']);
+    expect(await dialog.getByRole('button', { name: 'Up' }).isEnabled()).toBe(true);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'folder-browser');
+
+    await dialog.getByRole('checkbox', { name: 'Show hidden folders' }).check();
+    await status.getByText(`“${home}” has 3 subfolders.`).waitFor();
+    expect(await entries(home).allTextContents()).toEqual(['.secrets', 'Music', 'Videos']);
+    await dialog.getByRole('checkbox', { name: 'Show hidden folders' }).uncheck();
+    await status.getByText(`“${home}” has 2 subfolders.`).waitFor();
+
+    // the list is one Tab stop; the arrow keys move in it and Enter opens a folder
+    await entries(home).first().focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const videos = join(home, 'Videos');
+    await status.getByText(`“${videos}” has 1 subfolder.`).waitFor();
+    expect(await dialog.getByLabel('Go to').inputValue()).toBe(videos);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('To upload');
+
+    await page.keyboard.press('Enter');
+    const target = join(videos, 'To upload');
+    await status.getByText(`“${target}” has no subfolders, apart from any hidden ones.`).waitFor();
+    await dialog.getByRole('button', { name: 'Up' }).click();
+    await status.getByText(`“${videos}” has 1 subfolder.`).waitFor();
+    await entries(videos).getByText('To upload').click();
+    await status.getByText(`“${target}” has no subfolders`).waitFor();
+    await dialog.getByRole('button', { name: 'Choose this folder' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    expect(await page.getByLabel('Folder path').inputValue()).toBe(target);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByRole('list', { name: 'Watched folders' }).getByText(target).waitFor();
+    expect(await watchedPaths()).toEqual([target]);
+    await page.close();
+  });
+
+  it('says inline why a typed path cannot be opened or added, and adds nothing', async () => {
+    const page = await openSettings();
+    const before = await watchedPaths();
+    const file = join(home, 'Videos', 'clip.mp4');
+
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
+    await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
+    await dialog.getByLabel('Go to').fill(file);
+    await dialog.getByLabel('Go to').press('Enter');
+    await dialog.getByRole('alert').getByText(`“${file}” is a file, not a folder.`).waitFor();
+    // the folder shown before is still there to choose from
+    await dialog.getByRole('list', { name: `Subfolders of ${home}` }).waitFor();
+    await dialog.getByLabel('Go to').fill('~/Music');
+    await dialog.getByRole('button', { name: 'Go', exact: true }).click();
+    await dialog
+      .getByRole('status')
+      .getByText(`“${join(home, 'Music')}” has no subfolders`)
+      .waitFor();
+    expect(await dialog.getByRole('alert').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Home' }).click();
+    await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await page.getByLabel('Folder path').inputValue()).toBe('');
+
+    const field = page.getByLabel('Folder path');
+    await field.fill(file);
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    const message = `“${file}” is a file, not a folder. Choose the folder that holds it instead.`;
+    const error = page.getByText(message);
+    await error.waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const errorId = await error.getAttribute('id');
+    expect((await field.getAttribute('aria-describedby'))?.split(' ')).toContain(errorId);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await field.fill('Videos');
+    expect(await field.getAttribute('aria-invalid')).toBeNull();
+    await page.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByText('“Videos” is not a full path. Type the full path of the folder, starting with /').waitFor();
+    expect(await watchedPaths()).toEqual(before);
+    await page.close();
+  });
+});

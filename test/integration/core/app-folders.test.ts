@@ -1,0 +1,145 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Dialog, OpenDialogReturnValue } from 'electron';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
+import { Engine } from '../../../src-main/core/engine.js';
+import { NO_DESKTOP } from '../../../src-main/core/ports.js';
+import { pickFolder } from '../../../src-main/electron/folder-picker.js';
+import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { tempDir } from '../../helpers/engine-fixture.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+/**
+ * Choosing folders through the contract, on the real core: AppCore on a real
+ * Engine (SQLite in a temp folder), signed in to the reference server, over
+ * real temp folders. Every refused path is answered with its code and a
+ * sentence naming it, and changes nothing.
+ */
+describe('AppCore: picking, browsing and adding folders', () => {
+  let server: TestServer;
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  let disk: Awaited<ReturnType<typeof tempDir>>;
+  let engine: Engine;
+  let core: AppCore;
+  let events: CoreEvent[];
+
+  beforeEach(async () => {
+    server = await startTestServer({ conversions: false });
+    data = await tempDir('media-sync-app-folders-');
+    disk = await tempDir('media-sync-app-folders-disk-');
+    engine = await Engine.open({ dataDir: data.path });
+    core = createAppCore(engine, data.path);
+    events = [];
+    core.onDidEmit((event) => events.push(event));
+    await core.start();
+  });
+
+  afterEach(async () => {
+    await core.dispose();
+    await engine.close();
+    await server.close();
+    await data.remove();
+    await disk.remove();
+  });
+
+  async function signIn(): Promise<string> {
+    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    if (!result.ok) throw new Error(result.error.message);
+    return (result.value as { id: string }).id;
+  }
+
+  it('browses from the home folder into a folder, and answers a bad path with its code and a sentence', async () => {
+    await mkdir(join(disk.path, 'Videos', 'To upload'), { recursive: true });
+    await writeFile(join(disk.path, 'clip.mp4'), 'a file');
+
+    expect(await core.handle('folders:browse', {})).toMatchObject({
+      ok: true,
+      value: { path: homedir(), home: homedir() },
+    });
+    expect(await core.handle('folders:browse', { path: join(disk.path, 'Videos') })).toEqual({
+      ok: true,
+      value: {
+        path: join(disk.path, 'Videos'),
+        parent: disk.path,
+        home: homedir(),
+        entries: [{ name: 'To upload', path: join(disk.path, 'Videos', 'To upload') }],
+        truncated: false,
+      },
+    });
+
+    const file = join(disk.path, 'clip.mp4');
+    expect(await core.handle('folders:browse', { path: file })).toEqual({
+      ok: false,
+      error: {
+        code: 'NOT_A_FOLDER',
+        message: `“${file}” is a file, not a folder. Choose the folder that holds it instead.`,
+        requestId: null,
+      },
+    });
+    expect(await core.handle('folders:browse', { path: 'Videos' })).toMatchObject({
+      ok: false,
+      error: { code: 'FOLDER_PATH_NOT_ABSOLUTE', message: expect.stringContaining('“Videos” is not a full path.') },
+    });
+    expect(await core.handle('folders:browse', { path: '' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR' },
+    });
+  });
+
+  it('adds no folder for a path that is not one, saying why; a good one is added as its full path', async () => {
+    const accountId = await signIn();
+    const file = join(disk.path, 'clip.mp4');
+    await writeFile(file, 'a file');
+    const missing = join(disk.path, 'Vidoes');
+    const refusals = [
+      { path: file, code: 'NOT_A_FOLDER', message: `“${file}” is a file, not a folder.` },
+      { path: missing, code: 'FOLDER_NOT_FOUND', message: `There is no folder at “${missing}”.` },
+      { path: 'Videos', code: 'FOLDER_PATH_NOT_ABSOLUTE', message: '“Videos” is not a full path.' },
+    ];
+    for (const { path, code, message } of refusals) {
+      expect(await core.handle('folders:add', { accountId, path })).toEqual({
+        ok: false,
+        error: { code, message: expect.stringContaining(message), requestId: null },
+      });
+    }
+    expect(await core.handle('folders:list', {})).toEqual({ ok: true, value: [] });
+    expect(events.filter((event) => event.name === 'folders:changed')).toEqual([]);
+
+    await mkdir(join(disk.path, 'Videos'));
+    const added = await core.handle('folders:add', { accountId, path: `${disk.path}/Videos/` });
+    expect(added).toMatchObject({ ok: true, value: { path: join(disk.path, 'Videos') } });
+  });
+
+  it('answers app:pickFolder with the desktop picker, and UNAVAILABLE where there is none', async () => {
+    expect(await core.handle('app:pickFolder', {})).toEqual({
+      ok: false,
+      error: {
+        code: 'UNAVAILABLE',
+        message:
+          'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
+        requestId: null,
+      },
+    });
+
+    const answers: OpenDialogReturnValue[] = [
+      { canceled: false, filePaths: [join(disk.path, 'Picked')] },
+      { canceled: true, filePaths: [] },
+    ];
+    const dialog = { showOpenDialog: async () => answers.shift()! } as unknown as Pick<Dialog, 'showOpenDialog'>;
+    const desktop = createAppCore(engine, data.path, {
+      shell: { ...NO_DESKTOP, pickFolder: () => pickFolder(dialog, null, 'Choose a folder to watch') },
+      info: { version: '0.1.0', shell: 'electron', dataDir: data.path },
+    });
+    try {
+      expect(await desktop.handle('app:pickFolder', {})).toEqual({
+        ok: true,
+        value: { path: join(disk.path, 'Picked') },
+      });
+      expect(await desktop.handle('app:pickFolder', {})).toEqual({ ok: true, value: { path: null } });
+    } finally {
+      await desktop.dispose();
+    }
+  });
+});
