@@ -3,11 +3,14 @@ export interface Disposable {
   dispose(): void;
 }
 
+/** Subscribing to an event: VS Code's `Event<T>`. */
+export type Event<T> = (listener: (value: T) => void) => Disposable;
+
 /** A typed event source: `onDidX(listener)` returns a Disposable that removes the listener. */
 export class Emitter<T> {
   private readonly listeners = new Set<(value: T) => void>();
 
-  readonly event = (listener: (value: T) => void): Disposable => {
+  readonly event: Event<T> = (listener) => {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
   };

@@ -17,6 +17,7 @@ import {
 } from '../../src-shared/ipc/ipc-contract.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
+import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
@@ -31,7 +32,7 @@ import { IntentInbox } from './intent-inbox.js';
 import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
-import type { DemoServerStarter, SettingsStore, ShellPorts } from './ports.js';
+import type { DemoServerStarter, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
 
 export interface AppCoreOptions {
   engine: Engine;
@@ -46,6 +47,8 @@ export interface AppCoreOptions {
    */
   log?: FileLog;
   startDemo?: DemoServerStarter;
+  /** the desktop app's own updates; absent in the headless daemon */
+  updates?: UpdatesPort;
   clock?: Clock;
   /** successes within this window are one notification (5 s) */
   notificationMergeMs?: number;
@@ -64,6 +67,11 @@ type Handlers = {
 
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
+/** What a shell with no updates of its own answers: the daemon is updated with its package. */
+const NO_UPDATES: UpdateStatus = {
+  state: 'unavailable',
+  reason: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
+};
 /** The lines of the log a diagnostics export carries. */
 const DIAGNOSTICS_LOG_LINES = 200;
 
@@ -111,6 +119,9 @@ export class AppCore {
     this.applySettings();
     this.handlers = this.createHandlers();
     this.watchEngine();
+    if (options.updates) {
+      this.subscriptions.push(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
+    }
   }
 
   /** Starts the queue, folder sync, and following imports still running from before. */
@@ -243,6 +254,7 @@ export class AppCore {
     this.engine.queue.setConcurrency(settings.concurrency);
     this.engine.queue.setChunkSize(settings.chunkSizeBytes);
     this.engine.setProxy(settings.proxyUrl);
+    this.options.updates?.setFeedUrl(settings.updateUrl);
   }
 
   private createHandlers(): Handlers {
@@ -417,12 +429,6 @@ export class AppCore {
 
       'app:openLogsFolder': async () => {
         if (!this.options.log) throw new CoreError('UNAVAILABLE', 'This app keeps no log files.');
-        if (!this.options.shell.openLogsFolder) {
-          throw new CoreError(
-            'UNAVAILABLE',
-            'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
-          );
-        }
         await this.options.shell.openLogsFolder();
         return ok;
       },
@@ -431,16 +437,19 @@ export class AppCore {
       'app:openFiles': async ({ paths, workingDirectory }) => this.openFiles(paths, { workingDirectory }),
       'app:takeIntents': async () => this.intents.take(),
 
-      'app:pickFolder': async () => {
-        if (!this.options.shell.pickFolder) {
-          throw new CoreError(
-            'UNAVAILABLE',
-            'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
-          );
-        }
-        return { path: await this.options.shell.pickFolder() };
-      },
+      'app:pickFolder': async () => ({ path: await this.options.shell.pickFolder() }),
       'folders:browse': async (request) => listSubfolders(request),
+
+      'app:updateStatus': async () => this.options.updates?.status() ?? NO_UPDATES,
+      'app:checkForUpdates': async () => (await this.options.updates?.check()) ?? NO_UPDATES,
+      'app:installUpdate': async () => {
+        const updates = this.options.updates;
+        if (updates?.status().state !== 'ready') {
+          throw new CoreError('NO_UPDATE', 'No update has been downloaded yet: check for updates first.');
+        }
+        await updates.install();
+        return ok;
+      },
     };
   }
 

@@ -1,4 +1,7 @@
 import type { Settings } from '../../src-shared/model/settings.js';
+import type { UpdateStatus } from '../../src-shared/model/update-status.js';
+import type { Event } from '../common/disposable.js';
+import { CoreError } from '../common/core-error.js';
 
 /**
  * What AppCore needs from the shell it runs in (DESIGN.md §1): the desktop
@@ -19,20 +22,20 @@ export interface ShellPorts {
   /**
    * The system's folder picker (Electron: `dialog.showOpenDialog`, see
    * electron/folder-picker.ts): the chosen folder, or null when the person
-   * cancelled. Absent where there is no screen of the shell's own to show it
-   * on: AppCore then answers UNAVAILABLE, and the headless daemon's page
+   * cancelled. Where there is no screen of the shell's own to show it on
+   * (NO_DESKTOP) it rejects with UNAVAILABLE, and the headless daemon's page
    * browses with folders:browse instead.
    */
-  pickFolder?(): Promise<string | null>;
+  pickFolder(): Promise<string | null>;
   writeClipboard(text: string): Promise<void>;
   setLaunchAtLogin(enabled: boolean): Promise<void>;
   /**
    * Opens the app's log folder in the system's file manager (Electron:
-   * `shell.openPath`). Absent where no folder can be opened for the person:
-   * the headless daemon's page shows the path to copy instead, and AppCore
-   * answers UNAVAILABLE.
+   * `shell.openPath`). Where no folder can be opened for the person
+   * (NO_DESKTOP) it rejects with UNAVAILABLE: the headless daemon's page
+   * shows the path to copy instead.
    */
-  openLogsFolder?(): Promise<void>;
+  openLogsFolder(): Promise<void>;
 }
 
 /** For a shell with no desktop to reach (the headless daemon: its page does these itself), and for tests. */
@@ -41,7 +44,35 @@ export const NO_DESKTOP: ShellPorts = {
   revealPath: async () => undefined,
   writeClipboard: async () => undefined,
   setLaunchAtLogin: async () => undefined,
+  pickFolder: async () => {
+    throw new CoreError(
+      'UNAVAILABLE',
+      'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
+    );
+  },
+  openLogsFolder: async () => {
+    throw new CoreError(
+      'UNAVAILABLE',
+      'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
+    );
+  },
 };
+
+/**
+ * The desktop app's own updates (Electron: update-service.ts over
+ * electron-updater). The headless daemon has none: AppCore then answers
+ * `unavailable`.
+ */
+export interface UpdatesPort {
+  status(): UpdateStatus;
+  /** where updates are published; from the `updateUrl` setting */
+  setFeedUrl(url: string): void;
+  /** checks now (and downloads what it finds); answers once the check is over */
+  check(): Promise<UpdateStatus>;
+  /** quits as a quit does, installs the downloaded update and starts the new version */
+  install(): Promise<void>;
+  onDidChange: Event<UpdateStatus>;
+}
 
 /** The bundled reference server, started on demand for "Try it locally". */
 export type DemoServerStarter = () => Promise<{ baseUrl: string; token: string }>;

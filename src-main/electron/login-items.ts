@@ -12,13 +12,13 @@ export interface LoginItems {
 }
 
 export interface LoginItemsOptions {
-  app: Pick<App, 'setLoginItemSettings' | 'getLoginItemSettings' | 'getAppPath'>;
+  app: Pick<App, 'setLoginItemSettings' | 'getLoginItemSettings'>;
   platform: NodeJS.Platform;
   env: Record<string, string | undefined>;
   /** `process.execPath`: the app's executable (Electron itself in a dev checkout) */
   execPath: string;
-  /** `process.defaultApp`: run as `electron <folder>`, so the folder must be passed too */
-  isDefaultApp: boolean;
+  /** not packaged: the app's folder or script that `electron <path>` must be given, else null */
+  devAppPath: string | null;
   homeDir: string;
 }
 
@@ -75,7 +75,7 @@ async function setXdgAutostart(options: LoginItemsOptions, enabled: boolean): Pr
 }
 
 function devAppArgs(options: LoginItemsOptions): string[] {
-  return options.isDefaultApp ? [options.app.getAppPath()] : [];
+  return options.devAppPath === null ? [] : [options.devAppPath];
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
+import { UpdateStatusSchema } from '../model/update-status.js';
 import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadItem } from '../model/upload-state.js';
 
 /**
@@ -344,6 +345,14 @@ export const IPC_COMMANDS = {
     z.object({ path: FolderPath.optional(), showHidden: z.boolean().default(false) }),
     FolderListingSchema,
   ),
+
+  // ---- the desktop app's own updates
+  /** `unavailable` in the headless daemon and in a development build */
+  'app:updateStatus': command(z.object({}), UpdateStatusSchema),
+  /** checks now, whatever the 6-hour rhythm; answers with where the check ended */
+  'app:checkForUpdates': command(z.object({}), UpdateStatusSchema),
+  /** "Restart to update": quits as a quit does (the queue saved), installs, starts the new version */
+  'app:installUpdate': command(z.object({}), Ok),
 } as const;
 
 export type IpcCommandName = keyof typeof IPC_COMMANDS;
@@ -367,6 +376,7 @@ export const IPC_EVENTS = {
   // ---- links and opened files
   /** intents wait: a page takes them with app:takeIntents (`count` waiting now) */
   'app:intentsAvailable': z.object({ count: z.int().positive() }),
+  'app:updateChanged': UpdateStatusSchema,
 } as const;
 
 export type IpcEventName = keyof typeof IPC_EVENTS;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_LIMITS } from '../api/limits.js';
+import { DEFAULT_UPDATE_URL } from './update-status.js';
 
 /** The kinds of notification a person can turn off one by one. */
 export const NOTIFICATION_KINDS = [
@@ -27,6 +28,8 @@ const FIELDS = {
   launchAtLogin: z.boolean(),
   /** an http(s) proxy for API traffic; null for a direct connection */
   proxyUrl: z.url({ protocol: /^https?$/ }).nullable(),
+  /** the folder the desktop app's updates are published in (electron-updater's generic provider) */
+  updateUrl: z.url({ protocol: /^https?$/ }),
 };
 
 /**
@@ -43,6 +46,7 @@ export const SettingsSchema = z.object({
     .prefault({}),
   launchAtLogin: FIELDS.launchAtLogin.default(false),
   proxyUrl: FIELDS.proxyUrl.default(null),
+  updateUrl: FIELDS.updateUrl.default(DEFAULT_UPDATE_URL),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 

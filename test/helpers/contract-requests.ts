@@ -58,6 +58,9 @@ export function requestForEveryCommand(context: {
     'app:takeIntents': {},
     'app:openLogsFolder': {},
     'app:pickFolder': {},
+    'app:updateStatus': {},
+    'app:checkForUpdates': {},
+    'app:installUpdate': {},
     'folders:browse': { path: dataDir },
   };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { MemorySettingsStore } from '../../../src-main/core/ports.js';
+import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { startHttpProxy } from '../../helpers/http-proxy.js';
 import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
@@ -29,10 +29,9 @@ describe('AppCore against the reference server', () => {
       engine,
       settings: new MemorySettingsStore(),
       shell: {
+        ...NO_DESKTOP,
         openExternal: async (url) => void opened.push(url),
-        revealPath: async () => undefined,
         writeClipboard: async (text) => void clipboard.push(text),
-        setLaunchAtLogin: async () => undefined,
       },
       info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
       tokenStorage: 'a file only your user can read (0600)',

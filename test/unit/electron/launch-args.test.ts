@@ -5,13 +5,20 @@ describe('parseLaunchArgs', () => {
   it('reads the hidden flag, links and files of an installed app, resolving files against the working directory', () => {
     expect(
       parseLaunchArgs(
-        ['/opt/Media Sync/media-sync', '--hidden', 'MEDIA-SYNC://files?search=x', 'clip.mp4', '/abs/b.mov'],
-        { cwd: '/home/ana/Videos', isDefaultApp: false },
+        [
+          '/opt/Media Sync/media-sync',
+          '--hidden',
+          'MEDIA-SYNC://files?search=x',
+          'clip.mp4',
+          '/abs/b.mov',
+          'file:///c.mp4',
+        ],
+        { cwd: '/home/ana/Videos', appPathInArgv: false },
       ),
     ).toEqual({
       hidden: true,
       links: ['MEDIA-SYNC://files?search=x'],
-      files: ['/home/ana/Videos/clip.mp4', '/abs/b.mov'],
+      files: ['/home/ana/Videos/clip.mp4', '/abs/b.mov', 'file:///c.mp4'],
     });
   });
 
@@ -19,13 +26,13 @@ describe('parseLaunchArgs', () => {
     expect(
       parseLaunchArgs(
         ['/usr/lib/electron', '.', '--allow-file-access-from-files', '--original-process-start-time=1', '', 'a.mp4'],
-        { cwd: '/work', isDefaultApp: true },
+        { cwd: '/work', appPathInArgv: true },
       ),
     ).toEqual({ hidden: false, links: [], files: ['/work/a.mp4'] });
   });
 
   it('opens nothing for a plain start', () => {
-    expect(parseLaunchArgs(['/opt/media-sync'], { cwd: '/', isDefaultApp: false })).toEqual({
+    expect(parseLaunchArgs(['/opt/media-sync'], { cwd: '/', appPathInArgv: false })).toEqual({
       hidden: false,
       links: [],
       files: [],

@@ -18,7 +18,6 @@ function fakeApp(wasOpenedAtLogin = false) {
       setLoginItemSettings: (settings: unknown) => void calls.push(settings),
       getLoginItemSettings: () =>
         ({ wasOpenedAtLogin }) as ReturnType<LoginItemsOptions['app']['getLoginItemSettings']>,
-      getAppPath: () => '/src/media-sync',
     },
   };
 }
@@ -32,13 +31,13 @@ describe('launch at login on Linux: an XDG autostart entry', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  const linux = (env: Record<string, string | undefined>, isDefaultApp = false) =>
+  const linux = (env: Record<string, string | undefined>, devAppPath: string | null = null) =>
     createLoginItems({
       app: fakeApp().app,
       platform: 'linux',
       env,
       execPath: '/opt/Media Sync/media-sync',
-      isDefaultApp,
+      devAppPath,
       homeDir: home,
     });
 
@@ -74,7 +73,7 @@ describe('launch at login on Linux: an XDG autostart entry', () => {
   });
 
   it('passes the app folder in a dev checkout, where the executable is Electron itself', async () => {
-    await linux({ XDG_CONFIG_HOME: home }, true).set(true);
+    await linux({ XDG_CONFIG_HOME: home }, '/src/media-sync').set(true);
     expect(await readFile(join(home, 'autostart', 'media-sync.desktop'), 'utf8')).toContain(
       'Exec="/opt/Media Sync/media-sync" /src/media-sync --hidden\n',
     );
@@ -98,7 +97,7 @@ describe('launch at login on macOS and Windows', () => {
       platform: 'win32',
       env: {},
       execPath: 'C:\\MS\\Media Sync.exe',
-      isDefaultApp: false,
+      devAppPath: null,
       homeDir: 'C:\\Users\\ana',
     });
     await items.set(true);
@@ -118,7 +117,7 @@ describe('launch at login on macOS and Windows', () => {
       platform: 'darwin',
       env: {},
       execPath: '/Applications/Media Sync.app',
-      isDefaultApp: false,
+      devAppPath: null,
       homeDir: '/Users/ana',
     });
     await items.set(true);

@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, symlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build as buildRenderer } from 'vite';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildDesktop } from '../../../scripts/build-desktop.js';
+import { tempDir } from '../../helpers/engine-fixture.js';
+import { DesktopProcess } from '../../helpers/fake-electron/desktop-process.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+
+/**
+ * The desktop main process as shipped: `dist/electron/main.js` bundled by
+ * `npm run build:desktop`, beside the built UI, started by Node with
+ * `electron` mapped to the fake (test/helpers/fake-electron/register.mjs).
+ * The fake keeps the process alive as Electron's loop would, so the process
+ * ends only if the app really quits.
+ */
+describe('the bundled desktop main process on a fake Electron', () => {
+  let app: Awaited<ReturnType<typeof tempDir>>;
+  let mainJs: string;
+  let home: Awaited<ReturnType<typeof tempDir>>;
+  let server: TestServer;
+  const processes: DesktopProcess[] = [];
+
+  beforeAll(async () => {
+    app = await tempDir('media-sync-bundled-');
+    await buildDesktop(join(app.path, 'dist', 'electron'));
+    await buildRenderer({
+      configFile: fileURLToPath(new URL('../../../vite.config.ts', import.meta.url)),
+      logLevel: 'warn',
+      build: { outDir: join(app.path, 'dist', 'renderer'), emptyOutDir: true },
+    });
+    await cp(join(ROOT, 'assets'), join(app.path, 'assets'), { recursive: true });
+    await cp(join(ROOT, 'package.json'), join(app.path, 'package.json'));
+    // main.js keeps its dependencies external, as in app.asar beside node_modules
+    await symlink(join(ROOT, 'node_modules'), join(app.path, 'node_modules'), 'dir');
+    mainJs = join(app.path, 'dist', 'electron', 'main.js');
+  }, 120_000);
+
+  afterAll(async () => {
+    await app.remove();
+  });
+
+  afterEach(async () => {
+    for (const desktop of processes.splice(0)) desktop.kill();
+    await server?.close();
+    await home?.remove();
+  });
+
+  async function start(args: string[] = [], env: Record<string, string> = {}): Promise<DesktopProcess> {
+    const desktop = DesktopProcess.start({
+      mainJs,
+      home: home.path,
+      args,
+      env: { XDG_CONFIG_HOME: join(home.path, 'config'), ...env },
+    });
+    processes.push(desktop);
+    return desktop;
+  }
+
+  it('starts with the built UI in its window and the tray, answers the page, and ends on app.quit()', async () => {
+    home = await tempDir('media-sync-bundled-home-');
+    server = await startTestServer();
+    const desktop = await start();
+    const started = await desktop.until((state) => Boolean(state.windows[0]?.visible && state.tray));
+    expect(started.windows[0]!.loadedFile).toBe(join(app.path, 'dist', 'renderer', 'index.html'));
+    expect(started.windows[0]!.missingResources).toEqual([]);
+    expect(started.windows[0]!.webPreferences).toMatchObject({ sandbox: true, contextIsolation: true });
+    expect(started.tray!.tooltip).toBe('Media Sync: up to date');
+    expect(started.tray!.image).toBe(join(app.path, 'assets', 'tray', 'tray-idle.png'));
+    expect(started.applicationMenu.map((item) => item.role ?? item.label)).toContain('editMenu');
+    // not packaged: the OS is told to start Electron with the app, as the Electron docs say
+    expect(started.protocolClients).toEqual([
+      { protocol: 'media-sync', path: process.execPath, args: [join(app.path, 'dist', 'electron', 'main.js')] },
+    ]);
+
+    // the page's calls reach the core: sign in to the reference server
+    const signedIn = await desktop.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    expect(signedIn).toMatchObject({ ok: true, value: { username: 'demo' } });
+
+    // launch at login, the Linux way
+    const entry = join(home.path, 'config', 'autostart', 'media-sync.desktop');
+    expect(await desktop.invoke('settings:update', { launchAtLogin: true })).toMatchObject({ ok: true });
+    const written = await readFile(entry, 'utf8');
+    expect(written).toContain(`Exec=${process.execPath} ${mainJs} --hidden\n`);
+    expect(await desktop.invoke('settings:update', { launchAtLogin: false })).toMatchObject({ ok: true });
+    expect(existsSync(entry)).toBe(false);
+
+    // the native folder picker
+    const folder = join(home.path, 'Videos');
+    await mkdir(folder);
+    await desktop.request({ type: 'answer-open-dialog', filePaths: [folder] });
+    expect(await desktop.invoke('app:pickFolder')).toEqual({ ok: true, value: { path: folder } });
+
+    // closing the window hides it; quitting ends the process, cleanly
+    await desktop.request({ type: 'close-window' });
+    await desktop.until((state) => state.windows[0]!.visible === false);
+    await desktop.request({ type: 'quit' });
+    expect(await desktop.exited).toBe(0);
+    expect(desktop.output()).not.toMatch(/error|exception|warning/i);
+    const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
+    expect(log).toContain('Stopped: the queue is saved and the database closed.');
+    expect(log).not.toContain(server.token);
+  });
+
+  it('hands a second instance over to the first, which shows its window; SIGTERM quits in order', async () => {
+    home = await tempDir('media-sync-bundled-home-');
+    const first = await start(['--hidden']);
+    const hidden = await first.until((state) => Boolean(state.tray && state.windows[0]?.loadedFile));
+    expect(hidden.windows[0]!.visible).toBe(false);
+
+    const second = await start(['media-sync://files?search=holiday']);
+    expect(await second.exited).toBe(0);
+    const shown = await first.until((state) => state.windows[0]!.visible);
+    expect(shown.timeline).toContain('second-instance');
+    const intents = await waitFor(async () => {
+      const taken = (await first.invoke('app:takeIntents')) as { ok: true; value: Array<{ kind: string }> };
+      return taken.value.length > 0 ? taken.value : undefined;
+    });
+    expect(intents).toMatchObject([{ kind: 'files', search: 'holiday' }]);
+
+    first.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
+    expect(log).toContain('Stopped: the queue is saved and the database closed.');
+  });
+});
