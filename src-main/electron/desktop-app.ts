@@ -371,12 +371,27 @@ export class DesktopApp {
       (this.loginItems.startedAtLogin(this.launch) || this.options.env['MEDIA_SYNC_START_HIDDEN'] === '1') &&
       this.launch.links.length === 0 &&
       this.launch.files.length === 0;
-    if (startHidden) this.log?.info('Started at login: staying in the tray.');
-    else window.once('ready-to-show', () => this.showWindow());
-    if (startHidden) this.options.electron.app.dock?.hide();
-    window.loadFile(join(this.options.mainDir, '..', 'renderer', 'index.html')).catch((error: unknown) => {
-      this.log?.error('The window could not load the UI.', error);
-    });
+    // shown once painted (no white flash), or at the latest once loaded, should ready-to-show not come
+    let revealed = startHidden;
+    const reveal = () => {
+      if (revealed) return;
+      revealed = true;
+      this.showWindow();
+    };
+    if (startHidden) {
+      this.log?.info('Started at login: staying in the tray.');
+      this.options.electron.app.dock?.hide();
+    } else {
+      window.once('ready-to-show', reveal);
+    }
+    window.loadFile(join(this.options.mainDir, '..', 'renderer', 'index.html')).then(
+      reveal,
+      (error: unknown) => {
+        this.log?.error('The window could not load the UI.', error);
+        // a window that stays hidden would leave only the tray: show what there is
+        reveal();
+      },
+    );
   }
 
   private showWindow(): void {

@@ -9,7 +9,9 @@ import { buildDesktop } from '../../scripts/build-desktop.js';
 import { APP_ICON_SIZE, TRAY_ICON_SIZE } from '../../scripts/make-icons.js';
 import { NATIVE_BINDING_PATH, runtimePaths, windowIconPath } from '../../src-main/electron/runtime-paths.js';
 import { TRAY_KINDS, trayIconPath } from '../../src-main/electron/tray-menu.js';
+import { APP_ID, EXECUTABLE_NAME, PRODUCT_NAME } from '../../src-main/electron/app-identity.js';
 import { DEEP_LINK_SCHEME } from '../../src-shared/model/deep-link.js';
+import { DEFAULT_UPDATE_URL } from '../../src-shared/model/update-status.js';
 import { tempDir } from '../helpers/engine-fixture.js';
 import { packagesImportedBy } from '../helpers/bundle-imports.js';
 
@@ -51,8 +53,9 @@ const ConfigSchema = z.object({
   files: z.array(z.union([z.string(), z.object({ filter: z.array(z.string()) })])),
   asarUnpack: z.array(z.string()),
   npmRebuild: z.boolean(),
+  publish: z.object({ provider: z.literal('generic'), url: z.string() }),
+  linux: PlatformSchema.extend({ executableName: z.string() }),
   protocols: z.array(z.object({ name: z.string(), schemes: z.array(z.string()), role: z.string().optional() })),
-  linux: PlatformSchema,
   win: PlatformSchema,
   mac: PlatformSchema,
 });
@@ -97,6 +100,17 @@ describe('electron-builder.yml (checked offline: packaging needs downloads)', ()
   it('declares the media-sync:// scheme the link parser reads, so the OS hands those links to the app', async () => {
     const { config } = await loadConfig();
     expect(config.protocols).toEqual([{ name: 'Media Sync link', schemes: [DEEP_LINK_SCHEME], role: 'Viewer' }]);
+  });
+
+  it('names the app as the running app names itself to the OS (notifications, autostart entry, updates)', async () => {
+    const { config } = await loadConfig();
+    expect({ appId: config.appId, productName: config.productName, executable: config.linux.executableName }).toEqual({
+      appId: APP_ID,
+      productName: PRODUCT_NAME,
+      executable: EXECUTABLE_NAME,
+    });
+    // the app looks where the installers are published until Settings says otherwise
+    expect(config.publish.url).toBe(DEFAULT_UPDATE_URL);
   });
 
   it('names app icons that exist: square RGBA PNGs large enough for .icns and .ico', async () => {
@@ -215,6 +229,8 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
     const imported = packagesImportedBy(main);
     expect(imported.size).toBeGreaterThan(5);
     for (const name of imported) expect(packed.has(`/node_modules/${name}/package.json`), name).toBe(true);
+    // loaded with createRequire only once a packaged app checks for updates
+    expect(packed.has('/node_modules/electron-updater/package.json')).toBe(true);
     // what main.js does not need stays out
     for (const name of ['react', 'tsx', 'esbuild', 'better-sqlite3/build', 'better-sqlite3/deps']) {
       expect(packed.has(`/node_modules/${name}`), name).toBe(false);

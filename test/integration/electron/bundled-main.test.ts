@@ -105,6 +105,8 @@ describe('the bundled desktop main process on a fake Electron', () => {
     const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
     expect(log).toContain('Stopped: the queue is saved and the database closed.');
     expect(log).not.toContain(server.token);
+    // the app logs what would otherwise be Electron's "A JavaScript error occurred" dialog
+    expect(log).not.toMatch(/Uncaught|Unhandled/);
   });
 
   it('hands a second instance over to the first, which shows its window; SIGTERM quits in order', async () => {
@@ -127,5 +129,6 @@ describe('the bundled desktop main process on a fake Electron', () => {
     expect(await first.exited).toBe(0);
     const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
     expect(log).toContain('Stopped: the queue is saved and the database closed.');
+    expect(log).not.toMatch(/Uncaught|Unhandled/);
   });
 });
