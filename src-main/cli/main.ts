@@ -18,6 +18,7 @@ import { formatBytes } from '../../src-shared/model/format.js';
 import { resolveDataDir } from './data-dir.js';
 import { ProgressView, UsageError, describeError, describeState, line, table, type CliIo } from './cli-output.js';
 import { acquireProcessLock } from './process-lock.js';
+import { listenForStop, signalExitCode, whenAborted } from './stop-signal.js';
 
 const USAGE = `Usage: media-sync <command> [options]
 
@@ -35,7 +36,10 @@ const USAGE = `Usage: media-sync <command> [options]
   jobs ls [--page N] | show ID | cancel ID | retry ID
 
 Global options: --json (machine-readable output), --data-dir DIR (or MEDIA_SYNC_HOME),
-  --bandwidth BYTES_PER_SECOND (upload limit, e.g. 5MB), --chunk-size BYTES (default 90000000)`;
+  --bandwidth BYTES_PER_SECOND (upload limit, e.g. 5MB), --chunk-size BYTES (default 90000000)
+
+Ctrl+C or SIGTERM stops within 5 s, keeping every acknowledged chunk: upload then exits
+130 (SIGINT) or 143 (SIGTERM) and the same command resumes it; watch exits 0.`;
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -260,6 +264,7 @@ async function upload(paths: string[], context: Context): Promise<number> {
   if (watch !== undefined) metadata.allow_online_watch = watch;
   const visibility = visibilityFlag(context.flags) ?? null;
   const release = await acquireProcessLock(context.dataDir);
+  const stop = listenForStop();
   try {
     const { queue } = context.engine;
     const ids = new Set<number>();
@@ -285,7 +290,16 @@ async function upload(paths: string[], context: Context): Promise<number> {
         line(context.io.stderr, `${item.fileName}: resuming the upload started earlier`);
       ids.add(item.id);
     }
-    const finished = await runUntilSettled(context, ids);
+    const finished = await runUntilSettled(context, ids, stop.signal);
+    if (stop.signal.aborted) {
+      // runCli closes the engine next: the queue stops and the items wait in line with their chunks
+      const name = stop.signal.reason as NodeJS.Signals;
+      line(
+        context.io.stderr,
+        `Stopped on ${name}: ${finished.filter((item) => item.state.kind !== 'done').length} upload(s) kept; run the same command to resume.`,
+      );
+      return signalExitCode(name);
+    }
     results.push(...finished);
     const failed = results.filter((item) => item.state.kind !== 'done');
     output(context, { uploads: results.map(summary) }, () =>
@@ -293,6 +307,7 @@ async function upload(paths: string[], context: Context): Promise<number> {
     );
     return failed.length > 0 ? 1 : 0;
   } finally {
+    stop.dispose();
     await release();
   }
 }
@@ -308,9 +323,9 @@ function summary(item: UploadItem) {
 
 /**
  * Runs the queue until each of `ids` is done, failed, cancelled, or waiting on
- * something a person must fix (a refused token). Shows progress meanwhile.
+ * something a person must fix (a refused token), or until `stop`. Shows progress meanwhile.
  */
-async function runUntilSettled(context: Context, ids: Set<number>): Promise<UploadItem[]> {
+async function runUntilSettled(context: Context, ids: Set<number>, stop?: AbortSignal): Promise<UploadItem[]> {
   const { queue } = context.engine;
   const view = new ProgressView(context.io.stderr);
   const links = new Map<number, string>();
@@ -335,11 +350,14 @@ async function runUntilSettled(context: Context, ids: Set<number>): Promise<Uplo
       if (item.state.kind === 'retrying') view.finish(item, `${item.fileName}: ${describeState(item)}`);
     }),
   ];
+  const stopped = stop ? whenAborted(stop) : new Promise<void>(() => undefined);
   queue.start();
   try {
     for (;;) {
-      await queue.whenIdle();
+      // a stop does not wait for chunks in flight: closing the engine aborts them, and their items keep what was acknowledged
+      await Promise.race([queue.whenIdle(), stopped]);
       const items = [...ids].map((id) => queue.get(id)).filter((item): item is UploadItem => item !== undefined);
+      if (stop?.aborted) return items;
       const blocked = blockedReason(context);
       if (blocked)
         throw new Error(
@@ -349,7 +367,12 @@ async function runUntilSettled(context: Context, ids: Set<number>): Promise<Uplo
       if (waiting.length === 0) return items;
       // idle only because retries wait for their time: sleep until the first one
       const next = Math.min(...waiting.map((item) => (item.state.kind === 'retrying' ? item.state.retryAt : Infinity)));
-      await new Promise((resolveSleep) => setTimeout(resolveSleep, Math.max(0, next - Date.now()) + 10));
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        new Promise((resolveSleep) => (timer = setTimeout(resolveSleep, Math.max(0, next - Date.now()) + 10))),
+        stopped,
+      ]);
+      clearTimeout(timer);
       queue.poke();
     }
   } finally {
@@ -414,10 +437,9 @@ async function watch(dirs: string[], context: Context): Promise<number> {
       return engine.queue.list().some((item) => item.state.kind === 'failed') ? 1 : 0;
     }
     log('Press Ctrl+C to stop.');
-    await new Promise<void>((resolveStop) => {
-      process.once('SIGINT', resolveStop);
-      process.once('SIGTERM', resolveStop);
-    });
+    const stop = listenForStop();
+    await whenAborted(stop.signal);
+    log(`Stopped on ${String(stop.signal.reason)}: uploads under way are kept and go on at the next start.`);
     subscription.dispose();
     return 0;
   } finally {

@@ -7,6 +7,7 @@ import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.j
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import { afterResume, readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
 
 const BIN = join(import.meta.dirname, '../../../bin/media-sync.js');
 
@@ -107,6 +108,83 @@ describe('media-sync CLI', () => {
     expect(third.stderr).toContain('already uploaded');
     expect(server.server.uploadLog.entries().length).toBe(chunks.length);
   });
+
+  /** Waits until the running CLI has committed `count` acknowledged chunks of its one item; returns them. */
+  const committedChunks = (count: number) =>
+    waitFor(
+      () => {
+        const acked = readSavedUploads(home.path)[0]?.acked_chunks ?? [];
+        return acked.length >= count ? acked : undefined;
+      },
+      30_000,
+      `${count} committed chunks`,
+    );
+
+  /** The item the stop left: back in line, not done, with at least the chunks committed before the signal. */
+  const expectKeptForResume = (before: number[]) => {
+    const [saved] = readSavedUploads(home.path);
+    expect(saved!.state.kind).toBe('queued');
+    expect(saved!.acked_chunks).toEqual(expect.arrayContaining(before));
+    return saved!;
+  };
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    'upload stops on %s within 5 s, keeping the acknowledged chunks, and the same command resumes from them',
+    async (signal, exitCode) => {
+      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+      const path = join(files.path, 'evening.mp4');
+      await writeRandomFile(path, 40_000_000, 21);
+      const args = ['upload', path, '--chunk-size', '5MB', '--bandwidth', '8MB'];
+
+      const first = start(args);
+      const before = await committedChunks(2);
+      const stopped = await stopWith(first.child, signal);
+      expect(stopped.code).toBe(exitCode);
+      expect(stopped.ms).toBeLessThan(5_000);
+      expect(first.stderr()).toContain(`Stopped on ${signal}: 1 upload(s) kept; run the same command to resume.`);
+      const saved = expectKeptForResume(before);
+      const sentBefore = server.server.uploadLog.entries().length;
+
+      const second = await cli(['upload', path, '--chunk-size', '5MB']);
+      expect(second.code).toBe(0);
+      expect(second.stderr).toContain('evening.mp4: resuming the upload started earlier');
+      expect(await afterResume(server, saved, sentBefore)).toEqual({
+        dzuuids: [saved.dzuuid],
+        resentAcked: [],
+        storedSha256: [await sha256File(path)],
+      });
+    },
+  );
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'watch stops on %s within 5 s mid-upload with exit 0, and the next run resumes from the acknowledged chunks',
+    async (signal) => {
+      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+      const settle = { MEDIA_SYNC_SETTLE_MS: '300' };
+      const path = join(files.path, 'arrivals.mp4');
+      await writeRandomFile(path, 40_000_000, 22);
+
+      const first = start(['watch', files.path, '--chunk-size', '5MB', '--bandwidth', '8MB'], undefined, settle);
+      const before = await committedChunks(2);
+      const stopped = await stopWith(first.child, signal);
+      expect(stopped.code).toBe(0);
+      expect(stopped.ms).toBeLessThan(5_000);
+      expect(first.stderr()).toContain(`Stopped on ${signal}`);
+      const saved = expectKeptForResume(before);
+      const sentBefore = server.server.uploadLog.entries().length;
+
+      const again = await cli(['watch', files.path, '--once', '--chunk-size', '5MB'], undefined, settle);
+      expect(again.code).toBe(0);
+      expect(await afterResume(server, saved, sentBefore)).toEqual({
+        dzuuids: [saved.dzuuid],
+        resentAcked: [],
+        storedSha256: [await sha256File(path)],
+      });
+    },
+  );
 
   it('a file over the plan limit fails before any byte is sent, with a non-zero exit', async () => {
     expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
