@@ -121,7 +121,7 @@ export async function writeSeededFile(path: string, size: number, seed: number):
   const zeros = Buffer.alloc(4 * 1024 * 1024);
   const handle = await open(path, 'w');
   try {
-    for (let written = 0; written < size; ) {
+    for (let written = 0; written < size;) {
       const length = Math.min(zeros.length, size - written);
       await handle.write(cipher.update(zeros.subarray(0, length)));
       written += length;

@@ -5,9 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { build as buildRenderer } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesktop } from '../../../scripts/build-desktop.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { sha256File, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { DesktopProcess } from '../../helpers/fake-electron/desktop-process.js';
 import { waitFor } from '../../helpers/local-http-server.js';
+import { afterResume, readSavedUploads } from '../../helpers/saved-queue.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -107,6 +108,57 @@ describe('the bundled desktop main process on a fake Electron', () => {
     expect(log).not.toContain(server.token);
     // the app logs what would otherwise be Electron's "A JavaScript error occurred" dialog
     expect(log).not.toMatch(/Uncaught|Unhandled/);
+  });
+
+  it('SIGTERM mid-upload ends the app with exit 0 within 5 s, the acknowledged chunks saved; the next start resumes', async () => {
+    home = await tempDir('media-sync-bundled-home-');
+    server = await startTestServer();
+    const userData = join(home.path, 'userData');
+    const path = join(home.path, 'lighthouse.mp4');
+    await writeRandomFile(path, 40_000_000, 41);
+    const first = await start(['--hidden']);
+    await first.until((state) => Boolean(state.tray));
+    const signedIn = (await first.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
+      ok: true;
+      value: { id: string };
+    };
+    // slow and small chunks, so the signal lands mid-file
+    expect(
+      await first.invoke('settings:update', { bandwidthBytesPerSecond: 8_000_000, chunkSizeBytes: 5_000_000 }),
+    ).toMatchObject({ ok: true });
+    expect(await first.invoke('uploads:addPaths', { accountId: signedIn.value.id, paths: [path] })).toMatchObject({
+      ok: true,
+    });
+    const before = await waitFor(
+      () => {
+        const acked = readSavedUploads(userData)[0]?.acked_chunks ?? [];
+        return acked.length >= 2 ? acked : undefined;
+      },
+      30_000,
+      'two committed chunks',
+    );
+
+    const started = performance.now();
+    first.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(performance.now() - started).toBeLessThan(5_000);
+    const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
+    expect(log).toContain('Stopped: the queue is saved and the database closed.');
+    expect(log).not.toContain(server.token);
+    const [saved] = readSavedUploads(userData);
+    expect(saved!.state.kind).toBe('queued');
+    expect(saved!.acked_chunks).toEqual(expect.arrayContaining(before));
+    const sentBefore = server.server.uploadLog.entries().length;
+
+    const second = await start(['--hidden']);
+    await waitFor(() => (readSavedUploads(userData)[0]?.state.kind === 'done' ? true : undefined), 30_000, 'done');
+    await second.request({ type: 'quit' });
+    expect(await second.exited).toBe(0);
+    expect(await afterResume(server, saved!, sentBefore)).toEqual({
+      dzuuids: [saved!.dzuuid],
+      resentAcked: [],
+      storedSha256: [await sha256File(path)],
+    });
   });
 
   it('hands a second instance over to the first, which shows its window; SIGTERM quits in order', async () => {
