@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { z } from 'zod';
 import { sha256Url } from './engine-fixture.js';
+import { waitFor } from './local-http-server.js';
 import type { TestServer } from './test-server.js';
 
 const SavedRowSchema = z.object({
@@ -27,6 +28,18 @@ export function readSavedUploads(dataDir: string): SavedUpload[] {
   } finally {
     db.close();
   }
+}
+
+/** Waits (30 s at most) until the app of `dataDir` has committed `count` acknowledged chunks of its first item; returns them. */
+export function committedChunks(dataDir: string, count: number): Promise<number[]> {
+  return waitFor(
+    () => {
+      const acked = readSavedUploads(dataDir)[0]?.acked_chunks ?? [];
+      return acked.length >= count ? acked : undefined;
+    },
+    30_000,
+    `${count} committed chunks`,
+  );
 }
 
 /**

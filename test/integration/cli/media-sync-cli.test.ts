@@ -7,7 +7,7 @@ import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.j
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
-import { afterResume, readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
+import { afterResume, committedChunks, readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
 
 const BIN = join(import.meta.dirname, '../../../bin/media-sync.js');
 
@@ -109,17 +109,6 @@ describe('media-sync CLI', () => {
     expect(server.server.uploadLog.entries().length).toBe(chunks.length);
   });
 
-  /** Waits until the running CLI has committed `count` acknowledged chunks of its one item; returns them. */
-  const committedChunks = (count: number) =>
-    waitFor(
-      () => {
-        const acked = readSavedUploads(home.path)[0]?.acked_chunks ?? [];
-        return acked.length >= count ? acked : undefined;
-      },
-      30_000,
-      `${count} committed chunks`,
-    );
-
   /** The item the stop left: back in line, not done, with at least the chunks committed before the signal. */
   const expectKeptForResume = (before: number[]) => {
     const [saved] = readSavedUploads(home.path);
@@ -140,7 +129,7 @@ describe('media-sync CLI', () => {
       const args = ['upload', path, '--chunk-size', '5MB', '--bandwidth', '8MB'];
 
       const first = start(args);
-      const before = await committedChunks(2);
+      const before = await committedChunks(home.path, 2);
       const stopped = await stopWith(first.child, signal);
       expect(stopped.code).toBe(exitCode);
       expect(stopped.ms).toBeLessThan(5_000);
@@ -168,7 +157,7 @@ describe('media-sync CLI', () => {
       await writeRandomFile(path, 40_000_000, 22);
 
       const first = start(['watch', files.path, '--chunk-size', '5MB', '--bandwidth', '8MB'], undefined, settle);
-      const before = await committedChunks(2);
+      const before = await committedChunks(home.path, 2);
       const stopped = await stopWith(first.child, signal);
       expect(stopped.code).toBe(0);
       expect(stopped.ms).toBeLessThan(5_000);

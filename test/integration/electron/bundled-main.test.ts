@@ -8,7 +8,7 @@ import { buildDesktop } from '../../../scripts/build-desktop.js';
 import { sha256File, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { DesktopProcess } from '../../helpers/fake-electron/desktop-process.js';
 import { waitFor } from '../../helpers/local-http-server.js';
-import { afterResume, readSavedUploads } from '../../helpers/saved-queue.js';
+import { afterResume, committedChunks, readSavedUploads } from '../../helpers/saved-queue.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -129,14 +129,7 @@ describe('the bundled desktop main process on a fake Electron', () => {
     expect(await first.invoke('uploads:addPaths', { accountId: signedIn.value.id, paths: [path] })).toMatchObject({
       ok: true,
     });
-    const before = await waitFor(
-      () => {
-        const acked = readSavedUploads(userData)[0]?.acked_chunks ?? [];
-        return acked.length >= 2 ? acked : undefined;
-      },
-      30_000,
-      'two committed chunks',
-    );
+    const before = await committedChunks(userData, 2);
 
     const started = performance.now();
     first.kill('SIGTERM');

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256File, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
-import { afterResume, readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
+import { afterResume, committedChunks, readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { connectContract } from '../../helpers/ws-client.js';
 
@@ -71,14 +71,7 @@ describe('media-sync serve on SIGTERM and SIGINT', () => {
       expect(await contract.invoke('uploads:addPaths', { accountId: signedIn.value.id, paths: [path] })).toMatchObject({
         ok: true,
       });
-      const before = await waitFor(
-        () => {
-          const acked = readSavedUploads(data.path)[0]?.acked_chunks ?? [];
-          return acked.length >= 2 ? acked : undefined;
-        },
-        30_000,
-        'two committed chunks',
-      );
+      const before = await committedChunks(data.path, 2);
       contract.close();
 
       const stopped = await stopWith(first.child, signal);
