@@ -4,6 +4,8 @@ import { useConnection, useEvent, useQuery } from './bridge/bridge-context.js';
 import { DropUpload } from './components/drop-upload.js';
 import { ErrorNote } from './components/error-note.js';
 import { Toaster, useToasts } from './components/toaster.js';
+import { UpdateBanner } from './components/update-banner.js';
+import { useUpdateStatus } from './components/use-update-status.js';
 import { useIntents, type Intents } from './components/use-intents.js';
 import { accountLabel } from './model/account-label.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
@@ -29,8 +31,8 @@ function useHashView(): ViewId {
 
 /**
  * The main window: first run until an account exists, then the views with
- * the account switcher, banners for a lost connection or a refused token,
- * the activity panel and toasts.
+ * the account switcher, banners for a lost connection, a refused token or
+ * an update ready to install, the activity panel and toasts.
  */
 export function App() {
   const accounts = useQuery('account:list', {});
@@ -43,6 +45,7 @@ export function App() {
   const toasts = useToasts();
   // links and opened files: they may arrive before sign-in, and wait here for their view
   const intents = useIntents(toasts.show);
+  const update = useUpdateStatus();
 
   const select = (id: string) => {
     localStorage.setItem(SELECTED_ACCOUNT_KEY, id);
@@ -117,6 +120,7 @@ export function App() {
         </header>
         <ConnectionBanner />
         <BlockedBanner accounts={list} onSignIn={(baseUrl) => setSignIn({ baseUrl })} />
+        <UpdateBanner status={update.data} />
         <main className="app__main" id="main">
           <CurrentView
             view={view}

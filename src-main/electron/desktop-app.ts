@@ -384,14 +384,11 @@ export class DesktopApp {
     } else {
       window.once('ready-to-show', reveal);
     }
-    window.loadFile(join(this.options.mainDir, '..', 'renderer', 'index.html')).then(
-      reveal,
-      (error: unknown) => {
-        this.log?.error('The window could not load the UI.', error);
-        // a window that stays hidden would leave only the tray: show what there is
-        reveal();
-      },
-    );
+    window.loadFile(join(this.options.mainDir, '..', 'renderer', 'index.html')).then(reveal, (error: unknown) => {
+      this.log?.error('The window could not load the UI.', error);
+      // a window that stays hidden would leave only the tray: show what there is
+      reveal();
+    });
   }
 
   private showWindow(): void {

@@ -7,6 +7,7 @@ import {
   type Settings,
   type SettingsChange,
 } from '../../src-shared/model/settings.js';
+import { DEFAULT_UPDATE_URL } from '../../src-shared/model/update-status.js';
 
 /** Decimal megabytes, like the spec's "90 MB" chunk and what people read on speed tests. */
 const MB = 1_000_000;
@@ -82,6 +83,29 @@ export function settingsChange(form: SettingsForm): { change: SettingsChange | n
   };
   const parsed = SettingsChangeSchema.safeParse(change);
   return parsed.success ? { change: parsed.data, errors } : { change: null, errors: { proxyUrl: 'Check the values.' } };
+}
+
+/** The update address as its field shows it: empty while it is the default, which the field shows as its placeholder. */
+export function updateUrlText(settings: Pick<Settings, 'updateUrl'>): string {
+  return settings.updateUrl === DEFAULT_UPDATE_URL ? '' : settings.updateUrl;
+}
+
+/**
+ * The change the update address field asks for (empty: back to the default),
+ * or what is wrong with it, by the rule the core applies.
+ */
+export function updateUrlChange(text: string): {
+  change: Pick<SettingsChange, 'updateUrl'> | null;
+  error: string | null;
+} {
+  const updateUrl = text.trim() === '' ? DEFAULT_UPDATE_URL : text.trim();
+  if (!SettingsChangeSchema.shape.updateUrl.safeParse(updateUrl).success) {
+    return {
+      change: null,
+      error: 'Enter an update address starting with http:// or https://, e.g. https://updates.example.com/media-sync/.',
+    };
+  }
+  return { change: { updateUrl }, error: null };
 }
 
 /** Ignore patterns typed one per line. */

@@ -24,6 +24,7 @@ import {
   type SettingsFormErrors,
 } from '../model/settings-form.js';
 import { RadioOption } from '../components/radio-option.js';
+import { UpdatesSection } from '../components/update-settings.js';
 import './settings-view.css';
 
 const NEW_FOLDER_OPTIONS = draftFromOptions({
@@ -35,7 +36,7 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
   ignoreGlobs: [],
 });
 
-/** Watched folders, app settings, how tokens are kept, the diagnostics export and the logs. */
+/** Watched folders, app settings, how tokens are kept, updates, the diagnostics export and the logs. */
 export function SettingsView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
   return (
     <div className="settings">
@@ -43,6 +44,7 @@ export function SettingsView({ account, accounts }: { account: AccountView; acco
       <WatchedFolders account={account} accounts={accounts} />
       <AppSettings />
       <TokenStorage accounts={accounts} />
+      <UpdatesSection />
       <Support />
     </div>
   );

@@ -1,6 +1,8 @@
-import { AppCore, type AppCoreOptions } from '../../src-main/core/app-core.js';
-import type { Engine } from '../../src-main/core/engine.js';
+import { AppCore, type AppCoreOptions, type CoreEvent } from '../../src-main/core/app-core.js';
+import { Engine } from '../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../src-main/core/ports.js';
+import { tempDir } from './engine-fixture.js';
+import { startTestServer } from './test-server.js';
 
 /** AppCore on `engine` as the headless daemon builds it (settings in memory, no desktop), with a test's changes. */
 export function createAppCore(engine: Engine, dataDir: string, options: Partial<AppCoreOptions> = {}): AppCore {
@@ -13,3 +15,41 @@ export function createAppCore(engine: Engine, dataDir: string, options: Partial<
     ...options,
   });
 }
+
+/**
+ * The real core as the integration tests use it: the reference server, a
+ * data folder and a folder of the test's files (both temporary), an Engine
+ * on real SQLite, and AppCore on it, started, with every event it emits.
+ */
+export async function openCoreFixture(prefix: string) {
+  const server = await startTestServer({ conversions: false });
+  const data = await tempDir(`${prefix}data-`);
+  const files = await tempDir(`${prefix}files-`);
+  const engine = await Engine.open({ dataDir: data.path });
+  const core = createAppCore(engine, data.path);
+  const events: CoreEvent[] = [];
+  core.onDidEmit((event) => events.push(event));
+  await core.start();
+  return {
+    server,
+    data,
+    files,
+    engine,
+    core,
+    events,
+    /** signs in to the reference server; the new account's id */
+    async signIn(): Promise<string> {
+      const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+      if (!result.ok) throw new Error(result.error.message);
+      return (result.value as { id: string }).id;
+    },
+    async close(): Promise<void> {
+      await core.dispose();
+      await engine.close();
+      await server.close();
+      await data.remove();
+      await files.remove();
+    },
+  };
+}
+export type CoreFixture = Awaited<ReturnType<typeof openCoreFixture>>;

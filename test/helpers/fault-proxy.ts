@@ -74,6 +74,8 @@ export interface ProxiedRequest {
    * while none has come, and for good when the exchange was cut before one.
    */
   status: number | null;
+  /** `performance.now()` when a made-up answer (`status` fault) was handed to the socket; null otherwise */
+  answeredAt: number | null;
 }
 
 export interface FaultProxy {
@@ -151,6 +153,7 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       at: performance.now(),
       fault: fault?.kind ?? null,
       status: null,
+      answeredAt: null,
     };
     requests.push(entry);
     // A client that gives up while its request is being forwarded takes the upstream request down with it.
@@ -342,6 +345,7 @@ function answer(res: ServerResponse, entry: ProxiedRequest, fault: Extract<Fault
     contentType = 'application/json; charset=utf-8';
   }
   entry.status = fault.status;
+  res.on('finish', () => (entry.answeredAt = performance.now()));
   res.writeHead(fault.status, {
     'Content-Type': contentType,
     'Content-Length': Buffer.byteLength(body),

@@ -242,6 +242,12 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
     expect(existsSync(windowIconPath('linux', paths.assetsDir)!)).toBe(true);
   });
 
+  it('tells electron-updater where updates are published and names its cache folder (resources/app-update.yml)', async () => {
+    const { load } = requireFromRoot('js-yaml') as { load(text: string): unknown };
+    const config = load(await readFile(join(packaged.resourcesPath, 'app-update.yml'), 'utf8'));
+    expect(config).toEqual({ provider: 'generic', url: DEFAULT_UPDATE_URL, updaterCacheDirName: 'media-sync-updater' });
+  });
+
   it('has a Linux desktop entry that hands media-sync:// links to the app', () => {
     const entry = Object.fromEntries(
       packaged.desktopEntry

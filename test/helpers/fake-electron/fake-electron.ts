@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { netRequest, type NetRequestOptions } from './net.js';
 
 /**
  * A stand-in for the `electron` module of the main process, for machines
@@ -531,6 +532,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
       get online() {
         return online;
       },
+      /** over node:http, with Electron's ClientRequest semantics (net.ts); fails while offline */
+      request: (requestOptions: NetRequestOptions) => netRequest(requestOptions, { isOnline: () => online }),
     },
     session: { defaultSession, fromPartition: () => new FakeSession() },
     /** Electron's own updater (macOS/Windows); electron-updater emits `before-quit-for-update` on it */

@@ -3,52 +3,31 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Dialog, OpenDialogReturnValue } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
-import { Engine } from '../../../src-main/core/engine.js';
 import { NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { pickFolder } from '../../../src-main/electron/folder-picker.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { createAppCore, openCoreFixture, type CoreFixture } from '../../helpers/app-core-fixture.js';
 
 /**
  * Choosing folders through the contract, on the real core: AppCore on a real
- * Engine (SQLite in a temp folder), signed in to the reference server, over
+ * Engine (SQLite in a temp folder), signed in to the reference over
  * real temp folders. Every refused path is answered with its code and a
  * sentence naming it, and changes nothing.
  */
 describe('AppCore: picking, browsing and adding folders', () => {
-  let server: TestServer;
-  let data: Awaited<ReturnType<typeof tempDir>>;
-  let disk: Awaited<ReturnType<typeof tempDir>>;
-  let engine: Engine;
-  let core: AppCore;
-  let events: CoreEvent[];
+  let fixture: CoreFixture;
+  let data: CoreFixture['data'];
+  let disk: CoreFixture['files'];
+  let engine: CoreFixture['engine'];
+  let core: CoreFixture['core'];
+  let events: CoreFixture['events'];
+  let signIn: CoreFixture['signIn'];
 
   beforeEach(async () => {
-    server = await startTestServer({ conversions: false });
-    data = await tempDir('media-sync-app-folders-');
-    disk = await tempDir('media-sync-app-folders-disk-');
-    engine = await Engine.open({ dataDir: data.path });
-    core = createAppCore(engine, data.path);
-    events = [];
-    core.onDidEmit((event) => events.push(event));
-    await core.start();
+    fixture = await openCoreFixture('media-sync-app-folders-');
+    ({ data, files: disk, engine, core, events, signIn } = fixture);
   });
 
-  afterEach(async () => {
-    await core.dispose();
-    await engine.close();
-    await server.close();
-    await data.remove();
-    await disk.remove();
-  });
-
-  async function signIn(): Promise<string> {
-    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!result.ok) throw new Error(result.error.message);
-    return (result.value as { id: string }).id;
-  }
+  afterEach(() => fixture.close());
 
   it('browses from the home folder into a folder, and answers a bad path with its code and a sentence', async () => {
     await mkdir(join(disk.path, 'Videos', 'To upload'), { recursive: true });

@@ -3,14 +3,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
-import { Engine } from '../../../src-main/core/engine.js';
 import { MAX_PENDING_INTENTS } from '../../../src-main/core/intent-inbox.js';
 import type { AppIntent } from '../../../src-shared/ipc/ipc-contract.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { openCoreFixture, type CoreFixture } from '../../helpers/app-core-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /**
  * Links and opened files on the real core: AppCore on a real Engine (SQLite
@@ -18,37 +14,20 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.js';
  * for a page; opened files go to the real queue and are uploaded.
  */
 describe('AppCore: media-sync:// links and opened files', () => {
-  let server: TestServer;
-  let data: Awaited<ReturnType<typeof tempDir>>;
-  let files: Awaited<ReturnType<typeof tempDir>>;
-  let engine: Engine;
-  let core: AppCore;
-  let events: CoreEvent[];
+  let fixture: CoreFixture;
+  let server: CoreFixture['server'];
+  let files: CoreFixture['files'];
+  let engine: CoreFixture['engine'];
+  let core: CoreFixture['core'];
+  let events: CoreFixture['events'];
+  let signIn: CoreFixture['signIn'];
 
   beforeEach(async () => {
-    server = await startTestServer({ conversions: false });
-    data = await tempDir('media-sync-links-');
-    files = await tempDir('media-sync-opened-');
-    engine = await Engine.open({ dataDir: data.path });
-    core = createAppCore(engine, data.path);
-    events = [];
-    core.onDidEmit((event) => events.push(event));
-    await core.start();
+    fixture = await openCoreFixture('media-sync-links-');
+    ({ server, files, engine, core, events, signIn } = fixture);
   });
 
-  afterEach(async () => {
-    await core.dispose();
-    await engine.close();
-    await server.close();
-    await data.remove();
-    await files.remove();
-  });
-
-  async function signIn(): Promise<string> {
-    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!result.ok) throw new Error(result.error.message);
-    return (result.value as { id: string }).id;
-  }
+  afterEach(() => fixture.close());
 
   async function take(): Promise<AppIntent[]> {
     const result = await core.handle('app:takeIntents', {});

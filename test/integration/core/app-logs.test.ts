@@ -163,15 +163,17 @@ describe('the log of the app, on the reference server', () => {
   });
 
   it('writes down a command that failed for a reason of its own, with its stack', async () => {
-    await open();
-    const signedIn = await call('account:signIn', { baseUrl: server.baseUrl, token: canary });
-    const accountId = signedIn.ok ? (signedIn.value as { id: string }).id : '';
-    const missing = join(data.path, 'no-such-folder');
-    expect(await call('folders:add', { accountId, path: missing })).toMatchObject({
+    // a desktop without a file manager: the OS call fails in a way the core does not know
+    const shell: ShellPorts = {
+      ...NO_DESKTOP,
+      openLogsFolder: () => Promise.reject(new Error('spawn xdg-open ENOENT')),
+    };
+    await open(shell);
+    expect(await call('app:openLogsFolder')).toMatchObject({
       ok: false,
-      error: { code: 'FAILED', message: `Not a folder: ${missing}` },
+      error: { code: 'FAILED', message: 'spawn xdg-open ENOENT' },
     });
-    const failure = (await logFiles()).split('\n').find((line) => line.includes('folders:add'));
-    expect(failure).toMatch(/ERROR The command folders:add failed\. \(Error: Not a folder: .*\\n {4}at /);
+    const failure = (await logFiles()).split('\n').find((line) => line.includes('app:openLogsFolder'));
+    expect(failure).toMatch(/ERROR The command app:openLogsFolder failed\. \(Error: spawn xdg-open ENOENT\\n {4}at /);
   });
 });

@@ -97,9 +97,11 @@ describe('the ipc contract', () => {
       },
       launchAtLogin: false,
       proxyUrl: null,
+      updateUrl: 'https://updates.media-sync.example/desktop/',
     });
     expect(SettingsSchema.safeParse({ chunkSizeBytes: 100_000_000 }).success).toBe(false);
     expect(SettingsSchema.safeParse({ proxyUrl: 'socks5://127.0.0.1:1080' }).success).toBe(false);
+    expect(SettingsSchema.safeParse({ updateUrl: 'file:///srv/updates/' }).success).toBe(false);
     expect(parse('settings:update', { concurrency: 0 }).success).toBe(false);
     expect(parse('settings:update', { launchAtLogin: true }).data).toEqual({ launchAtLogin: true });
     expect(SettingsSchema.parse({ notifications: { uploadsDone: false } }).notifications).toEqual({

@@ -7,7 +7,10 @@ import {
   settingsForm,
   subfolderError,
   tokenStorageEncrypted,
+  updateUrlChange,
+  updateUrlText,
 } from '../../../src-renderer/model/settings-form.js';
+import { DEFAULT_UPDATE_URL } from '../../../src-shared/model/update-status.js';
 import { FolderOptionsSchema } from '../../../src-shared/model/folder-options.js';
 
 describe('settings form', () => {
@@ -77,5 +80,27 @@ describe('settings form', () => {
     expect(tokenStorageEncrypted('encrypted with the macOS Keychain')).toBe(true);
     expect(tokenStorageEncrypted('a file only your user can read (0600)')).toBe(false);
     expect(tokenStorageEncrypted('not encrypted: this desktop has no keyring (basic_text)')).toBe(false);
+  });
+
+  it('shows the default update address as an empty field, and an empty field goes back to the default', () => {
+    expect(updateUrlText(DEFAULT_SETTINGS)).toBe('');
+    expect(updateUrlText({ updateUrl: 'https://updates.example.com/media-sync/' })).toBe(
+      'https://updates.example.com/media-sync/',
+    );
+    expect(updateUrlChange('  ')).toEqual({ change: { updateUrl: DEFAULT_UPDATE_URL }, error: null });
+    expect(updateUrlChange(' http://10.0.0.5:8080/updates/ ')).toEqual({
+      change: { updateUrl: 'http://10.0.0.5:8080/updates/' },
+      error: null,
+    });
+  });
+
+  it('refuses an update address the settings schema refuses, and says what to type', () => {
+    for (const text of ['ftp://updates.example.com/', 'updates.example.com', 'file:///srv/updates']) {
+      expect(updateUrlChange(text)).toEqual({
+        change: null,
+        error:
+          'Enter an update address starting with http:// or https://, e.g. https://updates.example.com/media-sync/.',
+      });
+    }
   });
 });

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import type { UpdateStatus } from '../../src-shared/model/update-status.js';
+import { useAction } from '../bridge/bridge-context.js';
+import { updateReadyText } from '../model/update-status-text.js';
+import { ErrorNote } from './error-note.js';
+import './update-banner.css';
+
+/**
+ * "Restart to update": quits as a quit does (the queue is saved), installs,
+ * and starts the new version. Only ever on this click: nothing restarts the
+ * app by itself, so never in the middle of an upload.
+ */
+export function RestartToUpdateButton({ primary = false }: { primary?: boolean }) {
+  const install = useAction();
+  return (
+    <>
+      <button
+        type="button"
+        className={primary ? 'button button--primary' : 'button button--small'}
+        disabled={install.busy}
+        onClick={() => void install.run('app:installUpdate', {})}
+      >
+        {install.busy ? 'Restarting…' : 'Restart to update'}
+      </button>
+      <ErrorNote error={install.error} />
+    </>
+  );
+}
+
+/**
+ * Under the header while a downloaded update waits: says so and offers the
+ * restart, without a dialog and without taking focus. "Later" hides it for
+ * this version until the page is opened again; Settings → Updates and the
+ * tray still offer the restart, and the next quit installs it anyway.
+ */
+export function UpdateBanner({ status }: { status: UpdateStatus | undefined }) {
+  const [later, setLater] = useState<string | null>(null);
+  if (status?.state !== 'ready' || later === status.version) return null;
+  return (
+    <div className="banner banner--info update-banner" role="status">
+      <span>{updateReadyText(status.version)}</span>
+      <RestartToUpdateButton />
+      <button type="button" className="button button--small button--quiet" onClick={() => setLater(status.version)}>
+        Later
+      </button>
+    </div>
+  );
+}

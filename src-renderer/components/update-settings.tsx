@@ -1,0 +1,154 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { IpcError, IpcResponse } from '../../src-shared/ipc/ipc-contract.js';
+import type { Settings } from '../../src-shared/model/settings.js';
+import { DEFAULT_UPDATE_URL, type UpdateStatus } from '../../src-shared/model/update-status.js';
+import { useAction, useQuery } from '../bridge/bridge-context.js';
+import { codeSpans } from '../model/code-spans.js';
+import { updateUrlChange, updateUrlText } from '../model/settings-form.js';
+import { describeUpdateStatus, updateFormatters } from '../model/update-status-text.js';
+import { ErrorNote } from './error-note.js';
+import { RestartToUpdateButton } from './update-banner.js';
+import { useUpdateStatus } from './use-update-status.js';
+
+const FORMAT = updateFormatters();
+
+/** Settings → Updates, over the contract: the version, the update status, and (desktop) the update address. */
+export function UpdatesSection() {
+  const info = useQuery('app:info', {});
+  const status = useUpdateStatus();
+  // the address is the desktop app's: the daemon does not update itself
+  const settings = useQuery('settings:get', info.data?.shell === 'electron' ? {} : null);
+  return (
+    <UpdatesCard
+      info={info.data}
+      status={status.data}
+      settings={settings.data}
+      error={info.error ?? status.error ?? settings.error}
+      onChecked={status.set}
+      onSettingsSaved={settings.set}
+    />
+  );
+}
+
+export interface UpdatesCardProps {
+  info: Pick<IpcResponse<'app:info'>, 'version' | 'shell'> | undefined;
+  status: UpdateStatus | undefined;
+  /** the desktop app's settings, for the update address; undefined until read, and in a browser */
+  settings: Pick<Settings, 'updateUrl'> | undefined;
+  /** why the version, the status or the settings could not be read */
+  error: IpcError | null;
+  /** the status a check ended with */
+  onChecked(status: UpdateStatus): void;
+  onSettingsSaved(settings: Settings): void;
+}
+
+/**
+ * The running version and where its updates stand, in words, in a polite
+ * live region; "Check for updates" (only when a check can start) and
+ * "Restart to update" (when an update waits). The update address is the
+ * desktop app's: the daemon is updated with its package, so a browser shows
+ * the version and the reason only.
+ */
+export function UpdatesCard({ info, status, settings, error, onChecked, onSettingsSaved }: UpdatesCardProps) {
+  const check = useAction();
+  const text = status ? describeUpdateStatus(status, FORMAT) : null;
+
+  async function checkNow() {
+    const result = await check.run('app:checkForUpdates', {});
+    if (result) onChecked(result);
+  }
+
+  return (
+    <section className="settings__section card settings__updates" aria-labelledby="updates-title">
+      <h2 id="updates-title">Updates</h2>
+      {info && <p>You are using Media Sync {info.version}.</p>}
+      <div id="update-status" className="settings__update-status" role="status">
+        {text ? (
+          text.lines.map((line) => (
+            <p key={line}>
+              {codeSpans(line).map((span, index) => (span.code ? <code key={index}>{span.text}</code> : span.text))}
+            </p>
+          ))
+        ) : (
+          <p className="muted">{error ? 'The update status could not be read.' : 'Loading…'}</p>
+        )}
+      </div>
+      <div className="form__actions">
+        <button
+          type="button"
+          className="button"
+          disabled={!text?.canCheck || check.busy}
+          aria-describedby="update-status"
+          onClick={() => void checkNow()}
+        >
+          Check for updates
+        </button>
+        {text?.canInstall && <RestartToUpdateButton primary />}
+      </div>
+      <ErrorNote error={check.error ?? error} />
+      {info?.shell === 'electron' && settings && (
+        <UpdateAddressForm updateUrl={settings.updateUrl} onSaved={onSettingsSaved} />
+      )}
+    </section>
+  );
+}
+
+/** The folder updates are published in (the `updateUrl` setting), checked as the core checks it; empty for the default. */
+function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(settings: Settings): void }) {
+  const [text, setText] = useState(() => updateUrlText({ updateUrl }));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+
+  useEffect(() => setText(updateUrlText({ updateUrl })), [updateUrl]);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const { change, error } = updateUrlChange(text);
+    setProblem(error);
+    if (!change) return;
+    const updated = await action.run('settings:update', change);
+    if (!updated) return;
+    onSaved(updated);
+    setSaved('The update address is saved. The next check uses it.');
+  }
+
+  return (
+    <form className="form settings__update-address" onSubmit={(event) => void save(event)} noValidate>
+      <label className="field">
+        <span>Update address</span>
+        <input
+          type="url"
+          value={text}
+          placeholder={DEFAULT_UPDATE_URL}
+          spellCheck={false}
+          aria-invalid={problem ? true : undefined}
+          aria-describedby={['settings-update-url-hint', problem ? 'settings-update-url-error' : null]
+            .filter(Boolean)
+            .join(' ')}
+          onChange={(event) => {
+            setSaved('');
+            setText(event.target.value);
+          }}
+        />
+        <small id="settings-update-url-hint" className="muted">
+          The folder new versions of Media Sync are published in. Leave it empty for the default address.
+        </small>
+        {problem && (
+          <span id="settings-update-url-error" className="field__error">
+            {problem}
+          </span>
+        )}
+      </label>
+      <ErrorNote error={action.error} />
+      <div className="form__actions">
+        <button type="submit" className="button" disabled={action.busy}>
+          {action.busy ? 'Saving…' : 'Save update address'}
+        </button>
+        <p role="status" className={saved ? 'settings__saved' : 'visually-hidden'}>
+          {saved}
+        </p>
+      </div>
+    </form>
+  );
+}
