@@ -304,11 +304,11 @@ export class AppCore {
         return ok;
       },
 
-      'uploads:addPaths': async ({ accountId, paths, visibility }) => {
+      'uploads:addPaths': async ({ accountId, paths, visibility, metadata, force }) => {
         this.client(accountId);
         const items: UploadItem[] = [];
         for (const path of paths) {
-          const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null });
+          const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
           items.push(item);
         }
         return items.map(toUploadItemView);

@@ -14,12 +14,11 @@ import {
   SESSION_COOKIE,
   SESSION_KEY_PARAM,
   WS_PATH,
-  WsInvokeSchema,
   type WsEvent,
-  type WsResult,
 } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { AppCore } from '../core/app-core.js';
+import { answerFrame } from '../core/contract-frames.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
 
 export interface DaemonOptions {
@@ -238,23 +237,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   async function answer(ws: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
-    // the page sends JSON text; a binary frame is not read as a command whatever it holds
-    const invoke = isBinary ? undefined : WsInvokeSchema.safeParse(parseJson(rawText(data)));
-    const reply: WsResult = invoke?.success
-      ? { id: invoke.data.id, result: await options.core.handle(invoke.data.name, invoke.data.request) }
-      : {
-          id: null,
-          result: {
-            ok: false,
-            error: {
-              code: 'VALIDATION_ERROR',
-              message: isBinary
-                ? 'Not a command: expected a JSON text frame, not binary.'
-                : 'Not a command: expected {id, name, request}.',
-              requestId: null,
-            },
-          },
-        };
+    const reply = await answerFrame(options.core, isBinary ? null : rawText(data));
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
   }
 
@@ -322,14 +305,6 @@ export function safeFileName(given: string): string {
 function rawText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function hasKey(request: IncomingMessage, given: string | null, key: string): boolean {
