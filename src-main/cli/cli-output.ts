@@ -37,7 +37,10 @@ export function table(rows: string[][]): string {
     .join('\n');
 }
 
-export function describeState(item: UploadItem): string {
+/** What the CLI shows of a queue item: the app's own, or the view a running app sends (without its secrets). */
+export type ShownItem = Pick<UploadItem, 'id' | 'path' | 'fileName' | 'size' | 'state'>;
+
+export function describeState(item: ShownItem): string {
   const state = item.state;
   switch (state.kind) {
     case 'uploading':
@@ -71,7 +74,7 @@ export class ProgressView {
 
   constructor(private readonly stream: CliIo['stderr']) {}
 
-  update(item: UploadItem): void {
+  update(item: ShownItem): void {
     const state = item.state;
     if (state.kind !== 'uploading') return;
     const start = this.started.get(item.id) ?? { at: performance.now(), bytes: state.sentBytes };
@@ -98,7 +101,7 @@ export class ProgressView {
   }
 
   /** Prints a final line for an item and stops drawing its bar. */
-  finish(item: UploadItem, text: string): void {
+  finish(item: ShownItem, text: string): void {
     this.lines.delete(item.id);
     this.started.delete(item.id);
     this.clear();

@@ -16,9 +16,20 @@ import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { Engine } from '../core/engine.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { resolveDataDir } from './data-dir.js';
-import { ProgressView, UsageError, describeError, describeState, line, table, type CliIo } from './cli-output.js';
-import { acquireProcessLock } from './process-lock.js';
+import {
+  ProgressView,
+  UsageError,
+  describeError,
+  describeState,
+  line,
+  table,
+  type CliIo,
+  type ShownItem,
+} from './cli-output.js';
+import { OwnerClient } from './owner-client.js';
 import { listenForStop, signalExitCode, whenAborted } from './stop-signal.js';
+import { describeOwner, tryLockDataFolder, type DataFolderLock, type Owner } from '../storage/data-folder-lock.js';
+import type { AccountView, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 
 const USAGE = `Usage: media-sync <command> [options]
 
@@ -86,6 +97,7 @@ function parse(args: string[]) {
 /** Runs one command line; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
   let engine: Engine | undefined;
+  let lock: DataFolderLock | undefined;
   try {
     const { values: flags, positionals } = parse(args);
     const [command, ...rest] = positionals;
@@ -94,6 +106,9 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       return flags.help ? 0 : 2;
     }
     const dataDir = resolve(resolveDataDir(flags['data-dir'], io.env));
+    const attempt = tryLockDataFolder(dataDir, { kind: 'cli', url: null });
+    if (attempt.ok) lock = attempt.lock;
+    else if (!isReadOnly(command, rest)) return await besideOwner(command, rest, { flags, io, dataDir }, attempt.owner);
     engine = await Engine.open({
       dataDir,
       envToken: io.env['MEDIA_SYNC_TOKEN'],
@@ -110,6 +125,37 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await engine?.close().catch(() => undefined);
+    lock?.release();
+  }
+}
+
+/**
+ * Commands that only read, which may run beside the process that owns the
+ * data folder (SQLite lets readers in): they never run or change the queue.
+ */
+function isReadOnly(command: string, rest: string[]): boolean {
+  if (command === 'queue') return (rest[0] ?? 'ls') === 'ls';
+  return command === 'files' || command === 'jobs' || command === 'account';
+}
+
+/**
+ * Another process owns the data folder and runs its queue. When it is the
+ * app or the daemon, uploads and queue commands go to it over its owner
+ * socket and show its answers; anything else that would change the queue is
+ * refused, naming the owner.
+ */
+async function besideOwner(command: string, rest: string[], out: Out, owner: Owner | null): Promise<number> {
+  const client = command === 'upload' || command === 'queue' ? await OwnerClient.connect(out.dataDir) : null;
+  if (!client) {
+    throw new Error(
+      `${describeOwner(owner, out.dataDir)} Stop it before running media-sync ${command}, or use its window.`,
+    );
+  }
+  try {
+    if (command === 'upload') return await uploadThroughOwner(rest, out, client);
+    return await queue(rest, out, ownerQueue(client));
+  } finally {
+    client.close();
   }
 }
 
@@ -135,11 +181,15 @@ function chunkSize(value: string | undefined): number | undefined {
   return bytes;
 }
 
-interface Context {
-  engine: Engine;
+/** What printing an answer needs. */
+interface Out {
   flags: Flags;
   io: CliIo;
   dataDir: string;
+}
+
+interface Context extends Out {
+  engine: Engine;
 }
 
 async function dispatch(command: string, rest: string[], context: Context): Promise<number> {
@@ -155,7 +205,7 @@ async function dispatch(command: string, rest: string[], context: Context): Prom
     case 'watch':
       return watch(rest, context);
     case 'queue':
-      return queue(rest, context);
+      return queue(rest, context, localQueue(context.engine));
     case 'files':
       return files(rest, context);
     case 'import':
@@ -167,7 +217,7 @@ async function dispatch(command: string, rest: string[], context: Context): Prom
   }
 }
 
-function output(context: Context, json: unknown, human: () => string): void {
+function output(context: Out, json: unknown, human: () => string): void {
   line(context.io.stdout, context.flags.json ? JSON.stringify(json) : human());
 }
 
@@ -253,66 +303,79 @@ function onlineWatchFlag(flags: Flags): boolean | undefined {
   return flags['allow-online-watch'] ? true : flags['no-online-watch'] ? false : undefined;
 }
 
+function uploadMetadata(flags: Flags): UploadMetadata {
+  const metadata: UploadMetadata = {};
+  if (flags.name !== undefined) metadata.name = flags.name;
+  if (flags.description !== undefined) metadata.description = flags.description;
+  const watch = onlineWatchFlag(flags);
+  if (watch !== undefined) metadata.allow_online_watch = watch;
+  return metadata;
+}
+
 async function upload(paths: string[], context: Context): Promise<number> {
   if (paths.length === 0) throw new UsageError('upload needs at least one FILE.');
   const current = requireAccount(context);
   requireClient(context);
-  const metadata: UploadMetadata = {};
-  if (context.flags.name !== undefined) metadata.name = context.flags.name;
-  if (context.flags.description !== undefined) metadata.description = context.flags.description;
-  const watch = onlineWatchFlag(context.flags);
-  if (watch !== undefined) metadata.allow_online_watch = watch;
+  const metadata = uploadMetadata(context.flags);
   const visibility = visibilityFlag(context.flags) ?? null;
-  const release = await acquireProcessLock(context.dataDir);
   const stop = listenForStop();
   try {
-    const { queue } = context.engine;
-    const ids = new Set<number>();
-    const results: UploadItem[] = [];
-    for (const path of paths) {
-      const { item, outcome } = await queue.enqueue({
-        accountId: current.id,
-        path,
-        visibility,
-        metadata,
-        force: context.flags.force,
-      });
-      if (outcome === 'done') {
-        results.push(item);
-        if (!context.flags.json)
-          line(
-            context.io.stderr,
-            `${item.fileName}: already uploaded as ${item.fileId} (use --force to upload it again)`,
-          );
-        continue;
-      }
-      if (outcome === 'resumed' && !context.flags.json)
-        line(context.io.stderr, `${item.fileName}: resuming the upload started earlier`);
-      ids.add(item.id);
-    }
-    const finished = await runUntilSettled(context, ids, stop.signal);
-    if (stop.signal.aborted) {
-      // runCli closes the engine next: the queue stops and the items wait in line with their chunks
-      const name = stop.signal.reason as NodeJS.Signals;
-      line(
-        context.io.stderr,
-        `Stopped on ${name}: ${finished.filter((item) => item.state.kind !== 'done').length} upload(s) kept; run the same command to resume.`,
-      );
-      return signalExitCode(name);
-    }
-    results.push(...finished);
-    const failed = results.filter((item) => item.state.kind !== 'done');
-    output(context, { uploads: results.map(summary) }, () =>
-      results.map((item) => `${item.fileName}: ${describeState(item)}`).join('\n'),
-    );
-    return failed.length > 0 ? 1 : 0;
+    return await uploadHere(paths, context, { accountId: current.id, metadata, visibility }, stop.signal);
   } finally {
     stop.dispose();
-    await release();
   }
 }
 
-function summary(item: UploadItem) {
+/** `upload` when this process owns the data folder: runs the queue here until the files settle or a signal stops it. */
+async function uploadHere(
+  paths: string[],
+  context: Context,
+  { accountId, metadata, visibility }: { accountId: string; metadata: UploadMetadata; visibility: boolean | null },
+  stop: AbortSignal,
+): Promise<number> {
+  const { queue } = context.engine;
+  const ids = new Set<number>();
+  const results: UploadItem[] = [];
+  for (const path of paths) {
+    const { item, outcome } = await queue.enqueue({
+      accountId,
+      path,
+      visibility,
+      metadata,
+      force: context.flags.force,
+    });
+    if (outcome === 'done') {
+      results.push(item);
+      if (!context.flags.json)
+        line(
+          context.io.stderr,
+          `${item.fileName}: already uploaded as ${item.fileId} (use --force to upload it again)`,
+        );
+      continue;
+    }
+    if (outcome === 'resumed' && !context.flags.json)
+      line(context.io.stderr, `${item.fileName}: resuming the upload started earlier`);
+    ids.add(item.id);
+  }
+  const finished = await runUntilSettled(context, ids, stop);
+  if (stop.aborted) {
+    // runCli closes the engine next: the queue stops and the items wait in line with their chunks
+    const name = stop.reason as NodeJS.Signals;
+    line(
+      context.io.stderr,
+      `Stopped on ${name}: ${finished.filter((item) => item.state.kind !== 'done').length} upload(s) kept; run the same command to resume.`,
+    );
+    return signalExitCode(name);
+  }
+  results.push(...finished);
+  const failed = results.filter((item) => item.state.kind !== 'done');
+  output(context, { uploads: results.map(summary) }, () =>
+    results.map((item) => `${item.fileName}: ${describeState(item)}`).join('\n'),
+  );
+  return failed.length > 0 ? 1 : 0;
+}
+
+function summary(item: ShownItem) {
   return {
     id: item.id,
     path: item.path,
@@ -391,60 +454,55 @@ async function watch(dirs: string[], context: Context): Promise<number> {
   const current = requireAccount(context);
   requireClient(context);
   const afterUpload = parseAfter(context.flags.after);
-  const release = await acquireProcessLock(context.dataDir);
   const { engine } = context;
-  try {
-    engine.queue.start();
-    const log = (text: string) => {
-      if (!context.flags.json) line(context.io.stderr, text);
-    };
-    const uploaded: UploadItem[] = [];
-    const subscription = engine.queue.onDidChangeItem((item) => {
-      if (item.state.kind === 'done') {
-        uploaded.push(item);
-        log(`uploaded ${item.path} → ${item.state.fileId}`);
-      } else if (item.state.kind === 'failed' || item.state.kind === 'retrying') {
-        log(`${item.path}: ${describeState(item)}`);
-      } else if (item.state.kind === 'queued') {
-        log(`queued ${item.path}`);
-      }
+  engine.queue.start();
+  const log = (text: string) => {
+    if (!context.flags.json) line(context.io.stderr, text);
+  };
+  const uploaded: UploadItem[] = [];
+  const subscription = engine.queue.onDidChangeItem((item) => {
+    if (item.state.kind === 'done') {
+      uploaded.push(item);
+      log(`uploaded ${item.path} → ${item.state.fileId}`);
+    } else if (item.state.kind === 'failed' || item.state.kind === 'retrying') {
+      log(`${item.path}: ${describeState(item)}`);
+    } else if (item.state.kind === 'queued') {
+      log(`queued ${item.path}`);
+    }
+  });
+  for (const dir of dirs) {
+    // a DIR on the command line is relative to where the command runs; the app takes full paths only
+    const folder = await engine.sync.addFolder(current.id, resolve(dir), {
+      visibility: context.flags.public ? 'public' : 'private',
+      includeSubfolders: !context.flags['no-subfolders'],
+      uploadExisting: !context.flags['only-new'],
+      afterUpload,
+      ignoreGlobs: context.flags.ignore ?? [],
     });
-    for (const dir of dirs) {
-      // a DIR on the command line is relative to where the command runs; the app takes full paths only
-      const folder = await engine.sync.addFolder(current.id, resolve(dir), {
-        visibility: context.flags.public ? 'public' : 'private',
-        includeSubfolders: !context.flags['no-subfolders'],
-        uploadExisting: !context.flags['only-new'],
-        afterUpload,
-        ignoreGlobs: context.flags.ignore ?? [],
-      });
-      log(`watching ${folder.path}`);
-    }
-    await engine.sync.start();
-    if (context.flags.once) {
-      await engine.sync.whenSettled();
-      await runUntilSettled(
-        context,
-        new Set(
-          engine.queue
-            .list()
-            .filter((i) => i.state.kind !== 'done')
-            .map((i) => i.id),
-        ),
-      );
-      subscription.dispose();
-      output(context, { uploaded: uploaded.map(summary) }, () => `${uploaded.length} file(s) uploaded.`);
-      return engine.queue.list().some((item) => item.state.kind === 'failed') ? 1 : 0;
-    }
-    log('Press Ctrl+C to stop.');
-    const stop = listenForStop();
-    await whenAborted(stop.signal);
-    log(`Stopped on ${String(stop.signal.reason)}: uploads under way are kept and go on at the next start.`);
-    subscription.dispose();
-    return 0;
-  } finally {
-    await release();
+    log(`watching ${folder.path}`);
   }
+  await engine.sync.start();
+  if (context.flags.once) {
+    await engine.sync.whenSettled();
+    await runUntilSettled(
+      context,
+      new Set(
+        engine.queue
+          .list()
+          .filter((i) => i.state.kind !== 'done')
+          .map((i) => i.id),
+      ),
+    );
+    subscription.dispose();
+    output(context, { uploaded: uploaded.map(summary) }, () => `${uploaded.length} file(s) uploaded.`);
+    return engine.queue.list().some((item) => item.state.kind === 'failed') ? 1 : 0;
+  }
+  log('Press Ctrl+C to stop.');
+  const stop = listenForStop();
+  await whenAborted(stop.signal);
+  log(`Stopped on ${String(stop.signal.reason)}: uploads under way are kept and go on at the next start.`);
+  subscription.dispose();
+  return 0;
 }
 
 function parseAfter(value: string | undefined) {
@@ -456,29 +514,81 @@ function parseAfter(value: string | undefined) {
 
 const PAUSE_PRESETS: Record<string, number> = { '2h': 2, '8h': 8, '24h': 24 };
 
-async function queue(rest: string[], context: Context): Promise<number> {
+/** The queue commands, over this process's own queue or over the owner's socket. */
+interface QueuePort {
+  /** pausedUntil: null while running, Infinity when paused until resumed, else epoch ms */
+  list(): Promise<{ items: ShownItem[]; pausedUntil: number | null }>;
+  pauseAll(hours: number | null): Promise<number | null>;
+  resumeAll(): Promise<void>;
+  pause(id: number, hours: number | null): Promise<ShownItem | undefined>;
+  resume(id: number): Promise<ShownItem | undefined>;
+  retry(id: number): Promise<ShownItem | undefined>;
+  cancel(id: number): Promise<ShownItem | undefined>;
+  clearFinished(): Promise<number>;
+}
+
+const untilFor = (hours: number | null) => (hours === null ? null : Date.now() + hours * 3_600_000);
+
+function localQueue(engine: Engine): QueuePort {
+  const q = engine.queue;
+  return {
+    list: async () => ({ items: q.list(), pausedUntil: q.status().pausedUntil }),
+    pauseAll: async (hours) => {
+      const until = untilFor(hours);
+      await q.pauseAll(until);
+      return until;
+    },
+    resumeAll: async () => q.resumeAll(),
+    pause: (id, hours) => q.pause(id, untilFor(hours)),
+    resume: (id) => q.resume(id),
+    retry: (id) => q.retry(id),
+    cancel: (id) => q.cancel(id),
+    clearFinished: async () => q.clearFinished(),
+  };
+}
+
+function ownerQueue(client: OwnerClient): QueuePort {
+  const item = (name: string, request: object) => client.invoke<UploadItemView>(name, request);
+  const pausedUntil = (status: QueueStatus) => (status.paused ? (status.pausedUntil ?? Infinity) : null);
+  return {
+    list: async () => {
+      const { items } = await client.invoke<{ items: UploadItemView[] }>('uploads:list', { offset: 0, limit: 10_000 });
+      return { items, pausedUntil: pausedUntil(await client.invoke<QueueStatus>('uploads:status')) };
+    },
+    pauseAll: async (hours) => {
+      const status = await client.invoke<QueueStatus>('uploads:pauseAll', { hours });
+      return Number.isFinite(pausedUntil(status)) ? status.pausedUntil : null;
+    },
+    resumeAll: async () => void (await client.invoke('uploads:resumeAll')),
+    pause: (id, hours) => item('uploads:pause', { id, hours }),
+    resume: (id) => item('uploads:resume', { id }),
+    retry: (id) => item('uploads:retry', { id }),
+    cancel: (id) => item('uploads:cancel', { id }),
+    clearFinished: async () => (await client.invoke<{ removed: number }>('uploads:clearFinished')).removed,
+  };
+}
+
+async function queue(rest: string[], context: Out, q: QueuePort): Promise<number> {
   const [action = 'ls', idText] = rest;
-  const { queue: q } = context.engine;
   const id = idText === undefined ? undefined : Number(idText);
   if (idText !== undefined && !Number.isInteger(id)) throw new UsageError(`Not an item id: ${idText}`);
   const needId = () => {
     if (id === undefined) throw new UsageError(`queue ${action} needs an item ID (see media-sync queue ls).`);
     return id;
   };
-  const report = (item: UploadItem | undefined) => {
+  const report = (item: ShownItem | undefined) => {
     if (!item) throw new Error(`No upload #${id}.`);
     output(context, summary(item), () => `#${item.id} ${item.fileName}: ${describeState(item)}`);
     return 0;
   };
   switch (action) {
     case 'ls': {
-      const items = q.list();
-      const status = q.status();
-      output(context, { pausedUntil: status.pausedUntil, items: items.map(summary) }, () => {
+      const { items, pausedUntil } = await q.list();
+      output(context, { pausedUntil, items: items.map(summary) }, () => {
         const head =
-          status.pausedUntil === null
+          pausedUntil === null
             ? ''
-            : `Queue paused${Number.isFinite(status.pausedUntil) ? ` until ${new Date(status.pausedUntil).toLocaleString()}` : ''}.\n`;
+            : `Queue paused${Number.isFinite(pausedUntil) ? ` until ${new Date(pausedUntil).toLocaleString()}` : ''}.\n`;
         if (items.length === 0) return `${head}The queue is empty.`;
         return (
           head + table(items.map((item) => [`#${item.id}`, item.fileName, formatBytes(item.size), describeState(item)]))
@@ -489,9 +599,8 @@ async function queue(rest: string[], context: Context): Promise<number> {
     case 'pause': {
       const hours = context.flags.for === undefined ? null : PAUSE_PRESETS[context.flags.for];
       if (hours === undefined) throw new UsageError('--for must be 2h, 8h or 24h.');
-      const until = hours === null ? null : Date.now() + hours * 3_600_000;
-      if (id !== undefined) return report(await q.pause(id, until));
-      await q.pauseAll(until);
+      if (id !== undefined) return report(await q.pause(id, hours));
+      const until = await q.pauseAll(hours);
       output(context, { pausedUntil: until }, () =>
         until === null ? 'Uploads paused until resumed.' : `Uploads paused until ${new Date(until).toLocaleString()}.`,
       );
@@ -499,7 +608,7 @@ async function queue(rest: string[], context: Context): Promise<number> {
     }
     case 'resume':
       if (id !== undefined) return report(await q.resume(id));
-      q.resumeAll();
+      await q.resumeAll();
       output(context, { pausedUntil: null }, () => 'Uploads resumed.');
       return 0;
     case 'retry':
@@ -507,13 +616,77 @@ async function queue(rest: string[], context: Context): Promise<number> {
     case 'cancel':
       return report(await q.cancel(needId()));
     case 'clear': {
-      const removed = q.clearFinished();
+      const removed = await q.clearFinished();
       output(context, { removed }, () => `Removed ${removed} finished item(s).`);
       return 0;
     }
     default:
       throw new UsageError(`Unknown queue action "${action}".`);
   }
+}
+
+const FINAL_KINDS = new Set(['done', 'failed', 'cancelled']);
+
+/**
+ * `upload` while the app or the daemon owns the data folder: the files join
+ * its queue (paths made absolute here: it runs elsewhere), and this command
+ * shows their progress from its events until each is done, failed or
+ * cancelled, or its queue is paused.
+ */
+async function uploadThroughOwner(paths: string[], context: Out, client: OwnerClient): Promise<number> {
+  if (paths.length === 0) throw new UsageError('upload needs at least one FILE.');
+  const [current] = await client.invoke<AccountView[]>('account:list');
+  if (!current) throw new Error('Not signed in. Sign in in the Media Sync window first.');
+  const view = new ProgressView(context.io.stderr);
+  const latest = new Map<number, UploadItemView>();
+  const ids = new Set<number>();
+  let paused = false;
+  let wake = () => undefined as void;
+  const settled = () =>
+    paused || (ids.size > 0 && [...ids].every((id) => FINAL_KINDS.has(latest.get(id)?.state.kind ?? '')));
+  const show = (item: UploadItemView) => {
+    latest.set(item.id, item);
+    if (!ids.has(item.id) || context.flags.json) return;
+    if (FINAL_KINDS.has(item.state.kind)) view.finish(item, `${item.fileName}: ${describeState(item)}`);
+    else view.update(item);
+  };
+  // subscribed before the files are added: a small file can be done before the answer comes
+  const subscription = client.onEvent(({ name, payload }) => {
+    if (name === 'uploads:itemChanged') show(payload as UploadItemView);
+    if (name === 'uploads:progress') {
+      for (const { id, state } of payload as Array<Pick<UploadItemView, 'id' | 'state'>>) {
+        const item = latest.get(id);
+        if (item) show({ ...item, state });
+      }
+    }
+    if (name === 'uploads:statusChanged') paused = (payload as QueueStatus).paused;
+    wake();
+  });
+  try {
+    const added = await client.invoke<UploadItemView[]>('uploads:addPaths', {
+      accountId: current.id,
+      paths: paths.map((path) => resolve(path)),
+      visibility: visibilityFlag(context.flags),
+      metadata: uploadMetadata(context.flags),
+      force: context.flags.force ?? false,
+    });
+    for (const item of added) {
+      ids.add(item.id);
+      if (!latest.has(item.id) || FINAL_KINDS.has(item.state.kind)) show(item);
+    }
+    paused = (await client.invoke<QueueStatus>('uploads:status')).paused;
+    while (!settled()) await new Promise<void>((resolveWake) => (wake = resolveWake));
+  } finally {
+    subscription.dispose();
+  }
+  const results = [...ids].map((id) => latest.get(id)!);
+  if (paused && !context.flags.json) {
+    line(context.io.stderr, 'The queue of the Media Sync that owns this data folder is paused; the files wait there.');
+  }
+  output(context, { uploads: results.map(summary) }, () =>
+    results.map((item) => `${item.fileName}: ${describeState(item)}`).join('\n'),
+  );
+  return results.every((item) => item.state.kind === 'done') ? 0 : 1;
 }
 
 // ---- files -------------------------------------------------------------------------

@@ -143,6 +143,12 @@ export class AppCore {
       return failure({ code: 'UNKNOWN_COMMAND', message: `There is no command "${name}".`, requestId: null });
     }
     const command = IPC_COMMANDS[name as IpcCommandName];
+    // a request is JSON's object of fields: Electron's structured clone also carries Maps, Dates,
+    // typed arrays and Errors, which a z.object would take as an empty object and run the command
+    if (!isPlainObject(raw ?? {})) {
+      const message = `Invalid request for ${name}: expected an object of fields.`;
+      return failure({ code: 'VALIDATION_ERROR', message, requestId: null });
+    }
     const request = command.request.safeParse(raw ?? {});
     if (!request.success) {
       const message = `Invalid request for ${name}: ${z.prettifyError(request.error).replace(/\n/g, ' ')}`;
@@ -298,11 +304,11 @@ export class AppCore {
         return ok;
       },
 
-      'uploads:addPaths': async ({ accountId, paths, visibility }) => {
+      'uploads:addPaths': async ({ accountId, paths, visibility, metadata, force }) => {
         this.client(accountId);
         const items: UploadItem[] = [];
         for (const path of paths) {
-          const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null });
+          const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
           items.push(item);
         }
         return items.map(toUploadItemView);
@@ -523,4 +529,10 @@ export function toIpcError(error: unknown): IpcError {
     };
   }
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error), requestId: null };
+}
+
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

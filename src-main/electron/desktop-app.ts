@@ -6,6 +6,8 @@ import { createFileLog, type FileLog } from '../common/file-log.js';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { Engine } from '../core/engine.js';
+import { serveOwnerSocket, type OwnerSocket } from '../core/owner-socket.js';
+import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { APP_ID } from './app-identity.js';
 import { appMenuTemplate } from './app-menu.js';
 import type { ElectronModule } from './electron-module.js';
@@ -85,6 +87,8 @@ export class DesktopApp {
   private log: FileLog | null = null;
   private engine: Engine | null = null;
   private core: AppCore | null = null;
+  private lock: DataFolderLock | null = null;
+  private ownerSocket: OwnerSocket | null = null;
   private demo: ReturnType<typeof localDemoServer> | null = null;
   private window: BrowserWindow | null = null;
   private tray: Tray | null = null;
@@ -184,12 +188,23 @@ export class DesktopApp {
     const paths = runtimePaths(location);
     const store = this.options.createStore();
     const vault = new SafeStorageVault(this.options.electron.safeStorage, store, this.options.platform);
+    const nativeBinding = chooseNativeBinding(paths.nativeBinding, existsSync);
     try {
+      // one data folder, one queue: `media-sync serve` or a CLI `watch` may already run this one
+      const attempt = tryLockDataFolder(dataDir, { kind: 'desktop', url: null }, nativeBinding);
+      if (!attempt.ok) {
+        const problem = `${describeOwner(attempt.owner, dataDir)} Stop it, then start the app again.`;
+        log.warn(problem);
+        dialog.showErrorBox('Media Sync cannot start', problem);
+        app.exit(1);
+        return;
+      }
+      this.lock = attempt.lock;
       this.engine = await Engine.open({
         dataDir,
         vault,
         envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
-        nativeBinding: chooseNativeBinding(paths.nativeBinding, existsSync),
+        nativeBinding,
         log,
         secrets: log,
       });
@@ -233,6 +248,11 @@ export class DesktopApp {
     this.core = core;
     await core.start();
     if (this.quitState.kind !== 'starting') return;
+    // `media-sync upload` and `queue` from a terminal go through the app's queue
+    this.ownerSocket = await serveOwnerSocket(core, dataDir, log).catch((error: unknown) => {
+      log.warn(`The command line cannot reach the app: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
 
     this.createWindow(paths.assetsDir);
     this.createTray(paths.assetsDir);
@@ -318,9 +338,11 @@ export class DesktopApp {
     // a start still under way gives up at its next step; what it made is in the fields by then
     await this.started;
     for (const disposable of this.disposables.splice(0).reverse()) disposable.dispose();
+    await this.ownerSocket?.close();
     await this.core?.dispose();
     // stops the watchers and the queue (items back in line with their chunks kept), then closes SQLite
     await this.engine?.close();
+    this.lock?.release();
     await this.demo?.stop();
     this.tray?.destroy();
     this.tray = null;

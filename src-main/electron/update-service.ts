@@ -73,7 +73,9 @@ export function nextUpdateStatus(status: UpdateStatus, event: UpdateEvent): Upda
         ? { state: 'idle', checkedAt: event.at }
         : status;
     case 'failed':
-      return status.state === 'ready' ? status : { state: 'failed', message: event.message, checkedAt: event.at };
+      // electron-updater reports one failure twice (its 'error' event and the rejected check), a moment apart
+      if (status.state === 'ready' || (status.state === 'failed' && status.message === event.message)) return status;
+      return { state: 'failed', message: event.message, checkedAt: event.at };
     case 'inactive':
       return { state: 'unavailable', reason: INACTIVE_REASON };
   }

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { PLAN_FILE_SIZE_LIMIT_BYTES } from '../../src-shared/api/index.js';
 import { formatGibibytes } from '../../src-shared/model/format.js';
 import type { IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
@@ -14,12 +14,12 @@ import {
   SESSION_COOKIE,
   SESSION_KEY_PARAM,
   WS_PATH,
-  WsInvokeSchema,
   type WsEvent,
-  type WsResult,
 } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { AppCore } from '../core/app-core.js';
+import { answerFrame } from '../core/contract-frames.js';
+import { acceptedHost, daemonHosts } from './daemon-hosts.js';
 
 export interface DaemonOptions {
   core: AppCore;
@@ -65,12 +65,23 @@ const MISSING_UI = `<!doctype html><html lang="en"><head><meta charset="utf-8"><
 <body><main><h1>Media Sync is running</h1><p>The web UI has not been built in this checkout.
 The daemon and its contract are up at <code>${WS_PATH}</code>.</p></main></body></html>`;
 
+/** The answer to a request for another host: no detail, as it may come from a page of another site. */
+const MISDIRECTED = 'Misdirected Request';
+
 /**
  * The headless shell (DESIGN.md §2): serves the UI and the ipc contract over
- * HTTP and a WebSocket on 127.0.0.1 only. A random session key, given in the
- * printed URL, is checked on every request and socket: other users and web
- * pages on this machine get 401. The page loaded with `?key=` gets it as a
- * strict, HttpOnly cookie, so links inside the UI need not carry it.
+ * HTTP and a WebSocket on 127.0.0.1 only. Every request and socket is checked,
+ * in this order:
+ * - `Host` must be the daemon's own (`daemonHosts`), else 421 with no detail:
+ *   a site that rebinds its name to 127.0.0.1 is refused (DNS rebinding);
+ * - the random session key, given in the printed URL, else 401: other users
+ *   and web pages on this machine. The page loaded with `?key=` gets it as a
+ *   strict, HttpOnly cookie, so links inside the UI need not carry it;
+ * - for the socket and dropped files, an `Origin` other than the page's own
+ *   (`http://` + the accepted host) is refused: a page of another site must
+ *   not act through the person's cookie.
+ * The socket carries JSON text frames of at most 1 MiB: a larger or broken
+ * frame (invalid UTF-8, a protocol error) closes that socket, nothing else.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? randomBytes(24).toString('base64url');
@@ -78,6 +89,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   let origin = '';
+  let hosts: ReadonlySet<string> = new Set();
 
   const server = createServer((request, response) => {
     void serveHttp(request, response).catch((error: unknown) => {
@@ -89,6 +101,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const host = acceptedHost(request.headers.host, hosts);
+    if (!host) {
+      response.writeHead(421, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end(MISDIRECTED);
+      return;
+    }
     const url = new URL(request.url ?? '/', origin);
     const given = url.searchParams.get(SESSION_KEY_PARAM);
     if (!hasKey(request, given, key)) {
@@ -105,7 +122,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     };
     if (given) headers['Set-Cookie'] = `${SESSION_COOKIE}=${key}; HttpOnly; SameSite=Strict; Path=/`;
     if (url.pathname === DROP_PATH) {
-      await receiveDrop(request, response, url, headers);
+      await receiveDrop(request, response, url, `http://${host}`, headers);
       return;
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -132,6 +149,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     request: IncomingMessage,
     response: ServerResponse,
     url: URL,
+    pageOrigin: string,
     headers: Record<string, string>,
   ): Promise<void> {
     const answer = (status: number, result: IpcResult<UploadItemView[]>) => {
@@ -142,7 +160,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       answer(status, { ok: false, error: { code, message, requestId: null } satisfies IpcError });
     if (request.method !== 'POST') return refuse(405, 'METHOD_NOT_ALLOWED', 'Send the dropped file with POST.');
     // a page of another site must not upload through the person's cookie
-    if (request.headers.origin !== origin) return refuse(403, 'FORBIDDEN', 'Only the Media Sync page may drop files.');
+    if (request.headers.origin !== pageOrigin) {
+      return refuse(403, 'FORBIDDEN', 'Only the Media Sync page may drop files.');
+    }
     if (!options.dropDir) return refuse(503, 'UNAVAILABLE', 'Dropping files is not available here.');
     const name = safeFileName(url.searchParams.get('name') ?? '');
     if (!name) return refuse(400, 'VALIDATION_ERROR', 'The dropped file has no usable name.');
@@ -185,9 +205,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   }
 
   server.on('upgrade', (request, socket, head) => {
+    // node:http hands the socket over without its error listener: a peer that resets it must not end the daemon
+    socket.on('error', () => socket.destroy());
+    const host = acceptedHost(request.headers.host, hosts);
+    if (!host) {
+      const body = MISDIRECTED;
+      socket.end(
+        `HTTP/1.1 421 Misdirected Request\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      return;
+    }
     const url = new URL(request.url ?? '/', origin);
-    // a page from another origin must not drive the app through the user's cookie
-    const sameOrigin = request.headers.origin === undefined || request.headers.origin === origin;
+    // a page from another origin must not drive the app through the user's cookie; tools without a page send none
+    const sameOrigin = request.headers.origin === undefined || request.headers.origin === `http://${host}`;
     if (url.pathname !== WS_PATH || !sameOrigin || !hasKey(request, url.searchParams.get(SESSION_KEY_PARAM), key)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
@@ -195,31 +225,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws);
       ws.on('close', () => sockets.delete(ws));
-      ws.on('message', (data) => void answer(ws, data.toString()));
+      // ws closes the socket itself (1009 too big, 1007 invalid UTF-8, 1002 protocol); without
+      // a listener the 'error' it emits first would be thrown and end the whole daemon
+      ws.on('error', (error) => options.log?.warn(`A page's socket was closed: ${error.message}`));
+      ws.on('message', (data, isBinary) => {
+        answer(ws, data, isBinary).catch((error: unknown) => {
+          options.log?.error('The daemon could not answer a message on its socket.', error);
+        });
+      });
     });
   });
 
-  async function answer(ws: WebSocket, text: string): Promise<void> {
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      message = undefined;
-    }
-    const invoke = WsInvokeSchema.safeParse(message);
-    const reply: WsResult = invoke.success
-      ? { id: invoke.data.id, result: await options.core.handle(invoke.data.name, invoke.data.request) }
-      : {
-          id: null,
-          result: {
-            ok: false,
-            error: {
-              code: 'VALIDATION_ERROR',
-              message: 'Not a command: expected {id, name, request}.',
-              requestId: null,
-            },
-          },
-        };
+  async function answer(ws: WebSocket, data: RawData, isBinary: boolean): Promise<void> {
+    const reply = await answerFrame(options.core, isBinary ? null : rawText(data));
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
   }
 
@@ -244,6 +262,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   origin = `http://127.0.0.1:${port}`;
+  hosts = daemonHosts(port);
 
   return {
     url: `${origin}/?${SESSION_KEY_PARAM}=${key}`,
@@ -281,6 +300,11 @@ export function safeFileName(given: string): string {
     name = stem + extension;
   }
   return name;
+}
+
+function rawText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
 }
 
 function hasKey(request: IncomingMessage, given: string | null, key: string): boolean {

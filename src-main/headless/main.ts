@@ -8,6 +8,8 @@ import { localDemoServer } from '../core/demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
 import { Engine } from '../core/engine.js';
 import { FileTokenVault } from '../storage/token-vault.js';
+import { serveOwnerSocket } from '../core/owner-socket.js';
+import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { ConfSettingsStore } from './conf-settings-store.js';
 import { startDaemon } from './daemon.js';
 
@@ -47,25 +49,32 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     return 2;
   }
   const dataDir = resolve(values['data-dir'] ?? io.env['MEDIA_SYNC_HOME'] ?? io.defaultDataDir);
+  // one data folder, one queue: the app, another daemon or a CLI command may already run it
+  const attempt = tryLockDataFolder(dataDir, { kind: 'daemon', url: null });
+  if (!attempt.ok) {
+    io.stderr.write(`Error: ${describeOwner(attempt.owner, dataDir)} Stop it first, or choose another --data-dir.\n`);
+    return 1;
+  }
   const log = createFileLog({ dir: join(dataDir, 'logs') });
   // written synchronously before Node prints the error and exits, so the log says why it stopped
   const logCrash = (error: Error) => log.error('Media Sync stopped on an error it did not expect.', error);
   process.on('uncaughtExceptionMonitor', logCrash);
   try {
     log.info(`Media Sync ${io.version} is starting without a desktop (media-sync serve), data folder ${dataDir}.`);
-    return await run(values, { port, dataDir, log, io });
+    return await run(values, { port, dataDir, log, io, lock: attempt.lock });
   } catch (error) {
     log.error('Media Sync stopped on an error.', error);
     throw error;
   } finally {
     process.off('uncaughtExceptionMonitor', logCrash);
     await log.close();
+    attempt.lock.release();
   }
 }
 
 async function run(
   values: { open?: boolean; 'no-demo'?: boolean; 'ui-dir'?: string },
-  { port, dataDir, log, io }: { port: number; dataDir: string; log: FileLog; io: ServeIo },
+  { port, dataDir, log, io, lock }: { port: number; dataDir: string; log: FileLog; io: ServeIo; lock: DataFolderLock },
 ): Promise<number> {
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
@@ -81,6 +90,8 @@ async function run(
     log,
   });
   await core.start();
+  // `media-sync upload` and `queue` from a terminal go through this process's queue
+  const ownerSocket = await serveOwnerSocket(core, dataDir, log);
   if (engine.accounts.list().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) {
@@ -100,6 +111,7 @@ async function run(
     secrets: log,
   });
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
+  lock.describe({ url: `http://127.0.0.1:${daemon.port}/` });
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
   if (values.open) openBrowser(daemon.url);
@@ -108,6 +120,7 @@ async function run(
     process.once('SIGTERM', resolveStop);
   });
   log.info(`Stopping on ${signal}.`);
+  await ownerSocket.close();
   await daemon.close();
   await core.dispose();
   await engine.close();

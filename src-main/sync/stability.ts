@@ -4,6 +4,8 @@ import { Emitter, type Disposable } from '../common/disposable.js';
 
 /** The settle window when a folder sets none: long enough to outlast a copy's pauses, short enough to feel prompt. */
 export const DEFAULT_SETTLE_MS = 3_000;
+/** Sweeps walk every pending entry: at most one per 50 ms, however many files arrive. */
+const MIN_SWEEP_GAP_MS = 50;
 
 const GIB = 1024 ** 3;
 const MAX_SIZE_BONUS_WINDOW_MS = 15_000;
@@ -103,7 +105,11 @@ interface Entry {
  *
  * One sweep timer (on the injected clock) serves every pending file instead of
  * a timer per file, and it only runs while something is pending, so an idle
- * folder costs nothing and 100,000 pending files cost one Map entry each.
+ * folder costs nothing and 100,000 pending files cost one Map entry each. It
+ * sleeps until the earliest entry is due (a new or changed file wakes it), so
+ * a file is reported close to the end of its window rather than up to a
+ * sweep period after; sweeps are at least `minGapMs` apart, so a scan that
+ * adds thousands of files does not walk the Map thousands of times.
  *
  *     track() ──► [no baseline] ──stat──► [quiet since t] ──stat equal, t+window passed──► open ok ──► onDidSettle
  *                                           ▲    │ stat differs / change event: t = now, stat again next sweep
@@ -117,8 +123,13 @@ export class SettleTracker implements Disposable {
   private readonly probe: FileProbe;
   private readonly concurrency: number;
   private readonly sweepEveryMs: number;
+  private readonly minGapMs: number;
   private readonly abort = new AbortController();
   private running = false;
+  /** the earliest `nextCheckAt` of any entry, as of the last sweep or track */
+  private nextDue = 0;
+  /** ends the current sleep early; null while not sleeping */
+  private wake: { at: number; controller: AbortController } | null = null;
 
   private readonly settled = new Emitter<SettledFile>();
   private readonly vanished = new Emitter<string>();
@@ -136,9 +147,10 @@ export class SettleTracker implements Disposable {
     this.settleMs = options.settleMs ?? DEFAULT_SETTLE_MS;
     this.probe = options.probe ?? nodeFileProbe;
     this.concurrency = Math.max(1, options.concurrency ?? 32);
-    // A quarter of the window keeps the report within 25% of the promise
-    // without waking more often than needed.
+    // The longest sleep, should no entry be due sooner (none is, only while every
+    // file waits on a locked open); and the shortest time between two sweeps.
     this.sweepEveryMs = Math.min(1_000, Math.max(25, Math.round(this.settleMs / 4)));
+    this.minGapMs = Math.min(this.sweepEveryMs, MIN_SWEEP_GAP_MS);
   }
 
   /** How many paths are waiting to settle. */
@@ -171,6 +183,7 @@ export class SettleTracker implements Disposable {
         nextCheckAt: now,
         lockedChecks: 0,
       });
+      this.dueAt(now);
       this.ensureRunning();
       return;
     }
@@ -182,7 +195,14 @@ export class SettleTracker implements Disposable {
       // the sooner the file can settle after its last write.
       entry.quietSince = now;
       entry.nextCheckAt = now;
+      this.dueAt(now);
     }
+  }
+
+  /** Something is due at `at`: wake the sweep loop if it would sleep past that. */
+  private dueAt(at: number): void {
+    this.nextDue = Math.min(this.nextDue, at);
+    if (this.wake && this.wake.at > at + this.minGapMs) this.wake.controller.abort();
   }
 
   /** Stops tracking a path (the folder was removed, the caller no longer cares). */
@@ -207,7 +227,8 @@ export class SettleTracker implements Disposable {
   private async run(): Promise<void> {
     try {
       while (this.entries.size > 0 && !this.abort.signal.aborted) {
-        await this.clock.sleep(this.sweepEveryMs, this.abort.signal);
+        const untilDue = this.nextDue - this.clock.monotonic();
+        await this.sleep(Math.max(this.minGapMs, Math.min(this.sweepEveryMs, untilDue)));
         await this.sweep();
       }
     } catch (error) {
@@ -215,6 +236,19 @@ export class SettleTracker implements Disposable {
       if (!this.abort.signal.aborted) this.errors.fire(error as Error);
     } finally {
       this.running = false;
+    }
+  }
+
+  /** Sleeps `ms`, or less when `dueAt` wakes it; rejects only on dispose. */
+  private async sleep(ms: number): Promise<void> {
+    const controller = new AbortController();
+    this.wake = { at: this.clock.monotonic() + ms, controller };
+    try {
+      await this.clock.sleep(ms, AbortSignal.any([this.abort.signal, controller.signal]));
+    } catch (error) {
+      if (this.abort.signal.aborted) throw error;
+    } finally {
+      this.wake = null;
     }
   }
 
@@ -236,6 +270,9 @@ export class SettleTracker implements Disposable {
       }
     };
     await Promise.all(Array.from({ length: this.concurrency }, worker));
+    let nextDue = Infinity;
+    for (const entry of this.entries.values()) nextDue = Math.min(nextDue, entry.nextCheckAt);
+    this.nextDue = nextDue;
   }
 
   /**

@@ -7,6 +7,7 @@ import { codeSpans } from '../model/code-spans.js';
 import { updateUrlChange, updateUrlText } from '../model/settings-form.js';
 import { describeUpdateStatus, updateFormatters } from '../model/update-status-text.js';
 import { ErrorNote } from './error-note.js';
+import { StatusNote } from './status-note.js';
 import { RestartToUpdateButton } from './update-banner.js';
 import { useUpdateStatus } from './use-update-status.js';
 
@@ -145,9 +146,7 @@ function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(
         <button type="submit" className="button" disabled={action.busy}>
           {action.busy ? 'Saving…' : 'Save update address'}
         </button>
-        <p role="status" className={saved ? 'settings__saved' : 'visually-hidden'}>
-          {saved}
-        </p>
+        <StatusNote text={saved} />
       </div>
     </form>
   );

@@ -6,6 +6,7 @@ import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-conte
 import { writeClipboard } from '../bridge/clipboard.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
+import { StatusNote } from '../components/status-note.js';
 import { FolderPathField } from '../components/folder-path-field.js';
 import {
   FolderOptionsForm,
@@ -229,9 +230,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
           {action.busy ? 'Adding…' : 'Add folder'}
         </button>
       </div>
-      <p role="status" className={added ? 'settings__saved' : 'visually-hidden'}>
-        {added}
-      </p>
+      <StatusNote text={added} />
     </form>
   );
 }
@@ -403,9 +402,7 @@ function AppSettings() {
         <button type="submit" className="button button--primary" disabled={action.busy}>
           {action.busy ? 'Saving…' : 'Save settings'}
         </button>
-        <p role="status" className={saved ? 'settings__saved' : 'visually-hidden'}>
-          {saved}
-        </p>
+        <StatusNote text={saved} />
       </div>
     </form>
   );
@@ -486,9 +483,7 @@ function Support() {
         Export diagnostics
       </button>
       <ErrorNote error={action.error} />
-      <p role="status" className={exported ? 'settings__saved' : 'visually-hidden'}>
-        {exported}
-      </p>
+      <StatusNote text={exported} />
       <LogsFolder />
     </section>
   );
@@ -543,9 +538,7 @@ function LogsFolder() {
         </>
       )}
       <ErrorNote error={action.error} />
-      <p role="status" className={copied ? 'settings__saved' : 'visually-hidden'}>
-        {copied}
-      </p>
+      <StatusNote text={copied} />
     </div>
   );
 }

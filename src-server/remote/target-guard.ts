@@ -7,10 +7,12 @@ import ipaddr from 'ipaddr.js';
  * - its scheme is http or https and it carries no user name or password;
  * - its host is not a local name (`localhost`, `*.localhost`, metadata names);
  * - every address it resolves to is public unicast: not loopback, private,
- *   link-local, CGNAT, multicast, broadcast, unspecified, reserved, NAT64,
- *   6to4/Teredo tunnels or a cloud metadata address, in any spelling
- *   (WHATWG URL parsing has already turned decimal, octal, hex and short IPv4
- *   forms into dotted quads; IPv4-mapped IPv6 is unwrapped here).
+ *   link-local, CGNAT, multicast, broadcast, unspecified, reserved, a cloud
+ *   metadata address, or an IPv6 form that carries an IPv4 address
+ *   (IPv4-compatible `::/96`, IPv4-translated, NAT64, 6to4, Teredo), in any
+ *   spelling (WHATWG URL parsing has already turned decimal, octal, hex and
+ *   short IPv4 forms into dotted quads and compressed IPv6; IPv4-mapped
+ *   `::ffff:a.b.c.d` is unwrapped here and judged as the IPv4 address).
  * The connection then goes to exactly the addresses that were checked, so a
  * second DNS answer cannot swap in a private one (DNS rebinding).
  */
@@ -61,24 +63,84 @@ export const systemResolver: HostResolver = async (hostname) => {
 
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat']);
 
+interface Ipv4Embedding {
+  range: [ipaddr.IPv6, number];
+  name: string;
+  /** the IPv4 address it carries, to name in the refusal; null where its place depends on the prefix */
+  ipv4(parts: number[]): string | null;
+}
+
+const quad = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+const v6Range = (cidr: string) => ipaddr.IPv6.parseCIDR(cidr);
+
+/**
+ * IPv6 forms that carry an IPv4 address: a translator, a tunnel relay or the
+ * local stack may deliver them to that IPv4 address, loopback and private
+ * ones included. They are refused whatever they carry (the guard cannot know
+ * what the path will do with them), and checked here rather than left to
+ * ipaddr.js's ranges, which call IPv4-compatible `::/96` plain unicast.
+ * `::` and `::1` sit inside `::/96` but are judged as unspecified and loopback.
+ */
+const IPV4_EMBEDDINGS: readonly Ipv4Embedding[] = [
+  { range: v6Range('::/96'), name: 'IPv4-compatible IPv6 address (deprecated)', ipv4: (p) => quad(p[6]!, p[7]!) },
+  { range: v6Range('::ffff:0:0:0/96'), name: 'IPv4-translated address', ipv4: (p) => quad(p[6]!, p[7]!) },
+  { range: v6Range('64:ff9b::/96'), name: 'NAT64 address', ipv4: (p) => quad(p[6]!, p[7]!) },
+  { range: v6Range('64:ff9b:1::/48'), name: 'NAT64 address (local use)', ipv4: () => null },
+  { range: v6Range('2002::/16'), name: '6to4 tunnel address', ipv4: (p) => quad(p[1]!, p[2]!) },
+  // the client's IPv4 address is stored inverted (RFC 4380 §4)
+  { range: v6Range('2001::/32'), name: 'Teredo tunnel address', ipv4: (p) => quad(p[6]! ^ 0xffff, p[7]! ^ 0xffff) },
+];
+
+/**
+ * The address as ipaddr.js may safely read it, or null when Node would not
+ * take it for an IP address (`010.0.0.1`), so the guard and the connection
+ * never read one string two ways. IPv6 goes through WHATWG URL serialisation
+ * (hex groups, no dotted tail, no zone): ipaddr.js reads any dotted tail as
+ * IPv4-mapped, so `::8.8.8.8` (IPv4-compatible, the way getaddrinfo and Node
+ * print an AAAA answer in `::/96`) would pass as the public 8.8.8.8.
+ */
+function canonicalAddress(address: string): string | null {
+  const family = isIP(address);
+  if (family === 4) return address;
+  if (family !== 6) return null;
+  try {
+    return new URL(`http://[${address.replace(/%.*$/, '')}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What kind of address this is when it may not be fetched ("a loopback
- * address"), or null when it may. `address` is unwrapped from IPv4-mapped IPv6 first.
+ * address"), or null when it may. `address` is unwrapped from IPv4-mapped IPv6
+ * first, then judged as the IPv4 address.
  */
 export function addressRefusal(
   address: string,
   port: number,
   policy: Pick<TargetPolicy, 'allowPrivate' | 'allowedTargets'>,
 ): string | null {
-  if (!ipaddr.isValid(address)) return 'not an IP address';
-  const ip = ipaddr.process(address);
+  const canonicalInput = canonicalAddress(address);
+  if (canonicalInput === null || !ipaddr.isValid(canonicalInput)) return 'not an IP address';
+  const ip = ipaddr.process(canonicalInput);
   const canonical = ip.toString();
   if (METADATA_ADDRESSES.has(canonical)) return 'a cloud metadata address';
   if (policy.allowedTargets.has(`${canonical}:${port}`)) return null;
   const range = ip.range();
+  if (ip.kind() === 'ipv6' && range !== 'unspecified' && range !== 'loopback') {
+    const embedding = IPV4_EMBEDDINGS.find((candidate) => ip.match(candidate.range));
+    if (embedding) {
+      const ipv4 = embedding.ipv4((ip as ipaddr.IPv6).parts);
+      return `${withArticle(embedding.name)}${ipv4 ? ` carrying ${ipv4}` : ''}`;
+    }
+  }
   if (range === 'unicast') return null;
   if (policy.allowPrivate && PRIVATE_RANGES.has(range)) return null;
-  return `a ${describeRange(range)} address`;
+  return `${withArticle(describeRange(range))} address`;
+}
+
+function withArticle(words: string): string {
+  return `${/^[aeiou]/i.test(words) ? 'an' : 'a'} ${words}`;
 }
 
 function describeRange(range: string): string {

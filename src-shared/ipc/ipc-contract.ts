@@ -235,9 +235,16 @@ export const IPC_COMMANDS = {
   'folders:update': command(z.object({ id: ItemId, options: FolderOptionsSchema }), WatchedFolderSchema),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
 
-  /** files or folders dropped on the window */
+  /** files or folders dropped on the window, or given to `media-sync upload` while the app runs */
   'uploads:addPaths': command(
-    z.object({ accountId: AccountId, paths: z.array(z.string().min(1)).min(1), visibility: z.boolean().optional() }),
+    z.object({
+      accountId: AccountId,
+      paths: z.array(z.string().min(1)).min(1),
+      visibility: z.boolean().optional(),
+      metadata: UploadMetadataSchema.omit({ password: true }).optional(),
+      /** upload again a file already uploaded from this computer */
+      force: z.boolean().optional(),
+    }),
     z.array(UploadItemViewSchema),
   ),
   'uploads:list': command(

@@ -65,8 +65,8 @@ describe('pass-through', () => {
     expect(missing.json.request_id).toBe(missing.headers['x-request-id']);
 
     expect(proxy.requests).toEqual([
-      { method: 'GET', path: '/api/v1/account', at: expect.any(Number), fault: null, status: 200 },
-      { method: 'GET', path: '/api/v1/nowhere', at: expect.any(Number), fault: null, status: 404 },
+      { method: 'GET', path: '/api/v1/account', at: expect.any(Number), fault: null, status: 200, answeredAt: null },
+      { method: 'GET', path: '/api/v1/nowhere', at: expect.any(Number), fault: null, status: 404, answeredAt: null },
     ]);
   });
 
@@ -201,6 +201,9 @@ describe('status', () => {
       request_id: limited.headers['x-request-id'],
     });
     expect(uploadsOf(dzuuid)).toEqual([]);
+    // the made-up answer is timed, for tests that check what a client sent after reading it
+    const [answered] = proxy.requests;
+    expect(answered!.answeredAt).toBeGreaterThanOrEqual(answered!.at);
 
     const next = await uploadViaProxy(randomBytes(1000), dzuuid);
     expect(next.status).toBe(201);

@@ -213,7 +213,8 @@ describe('media-sync CLI', () => {
       (JSON.parse((await server.api('/files')).body.toString()) as { data: { filename: string }[] }).data
         .map((f) => f.filename)
         .sort();
-    await waitFor(async () => ((await names()).length === 3 ? true : undefined), 30_000, 'three files');
+    // once a second: the listing shares the token's 60 requests a minute with the uploads
+    await waitFor(async () => ((await names()).length === 3 ? true : undefined), 30_000, 'three files', 1_000);
     // the server has them; stop once the watcher has also recorded them as done
     await waitFor(
       () =>

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { IpcResult } from '../../../src-shared/ipc/ipc-contract.js';
 import { APP_ID } from '../../../src-main/electron/app-identity.js';
 import { DesktopApp, type DesktopStore } from '../../../src-main/electron/desktop-app.js';
+import { tryLockDataFolder } from '../../../src-main/storage/data-folder-lock.js';
 import type { ElectronModule } from '../../../src-main/electron/electron-module.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import {
@@ -204,6 +205,32 @@ describe('the desktop app on a fake Electron', () => {
     expect(accepted()).toEqual([...Array(12).keys()]);
     const files = await server.api('/files');
     expect((files.json as { data: unknown[] }).data).toHaveLength(1);
+  });
+
+  it('does not start beside another owner of its data folder (a running `media-sync serve`): it says which, and quits', async () => {
+    const held = tryLockDataFolder(join(home.path, 'userData'), { kind: 'daemon', url: 'http://127.0.0.1:8790/' });
+    if (!held.ok) throw new Error('the test could not take the lock');
+    try {
+      const desktop = launch();
+      await desktop.fake.exited;
+      expect(desktop.fake.record.exitCode).toBe(1);
+      expect(desktop.fake.record.errorBoxes).toEqual([
+        {
+          title: 'Media Sync cannot start',
+          content: `media-sync serve (pid ${process.pid}, http://127.0.0.1:8790/) is using the data folder ${join(home.path, 'userData')}. Stop it, then start the app again.`,
+        },
+      ]);
+      expect(desktop.fake.window).toBeUndefined();
+    } finally {
+      held.lock.release();
+    }
+    // once it is gone the app starts, and holds the folder itself
+    const desktop = launch();
+    await shown(desktop);
+    expect(tryLockDataFolder(join(home.path, 'userData'), { kind: 'cli', url: null })).toMatchObject({
+      ok: false,
+      owner: { kind: 'desktop', pid: process.pid },
+    });
   });
 
   it('hands a second instance over to the first: it shows the window and gets the links and files; the second quits', async () => {

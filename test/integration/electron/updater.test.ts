@@ -98,10 +98,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A feed folder at /desktop/ on 127.0.0.1:0; `served` lists what was asked of it, with the method. */
-async function feedServer(files: Record<string, Buffer>) {
+/**
+ * A feed folder at /desktop/ on 127.0.0.1:0 that publishes one release: its
+ * latest-linux.yml describes `bytes`, and the file serves `served` (a
+ * corrupted copy) or those bytes. `served` lists what was asked of it, with the method.
+ */
+async function feedServer(release: { version: string; file: string; bytes: Buffer; served?: Buffer }) {
   const server = await startLocalHttpServer();
   cleanups.push(() => server.close());
+  const files = {
+    'latest-linux.yml': Buffer.from(latestLinuxYml(release.version, release.file, release.bytes)),
+    [release.file]: release.served ?? release.bytes,
+  };
   const served: string[] = [];
   for (const [name, body] of Object.entries(files)) {
     server.route(`/desktop/${name}`, (req, res) => {
@@ -229,10 +237,7 @@ function steps(changes: UpdateStatus[]): UpdateStatus[] {
 describe.skipIf(process.platform !== 'linux')('updates with the real electron-updater (AppImage, generic feed)', () => {
   it('finds a newer version, downloads it in the background and offers it once it is verified', async () => {
     const update = appImage('1.1.0');
-    const feed = await feedServer({
-      'latest-linux.yml': Buffer.from(latestLinuxYml('1.1.0', NEW_FILE, update)),
-      [NEW_FILE]: update,
-    });
+    const feed = await feedServer({ version: '1.1.0', file: NEW_FILE, bytes: update });
     const app = await installedApp(feed.url);
 
     await app.service.check();
@@ -259,10 +264,7 @@ describe.skipIf(process.platform !== 'linux')('updates with the real electron-up
 
   it('says it is up to date when the feed has the version that is running, and downloads nothing', async () => {
     const same = appImage('1.0.0');
-    const feed = await feedServer({
-      'latest-linux.yml': Buffer.from(latestLinuxYml('1.0.0', INSTALLED_FILE, same)),
-      [INSTALLED_FILE]: same,
-    });
+    const feed = await feedServer({ version: '1.0.0', file: INSTALLED_FILE, bytes: same });
     const app = await installedApp(feed.url);
 
     await app.service.check();
@@ -281,10 +283,7 @@ describe.skipIf(process.platform !== 'linux')('updates with the real electron-up
     // the same size, other bytes: a corrupted or tampered file
     const served = Buffer.from(published);
     served.writeUInt8(served.readUInt8(served.length - 1) ^ 0xff, served.length - 1);
-    const feed = await feedServer({
-      'latest-linux.yml': Buffer.from(latestLinuxYml('1.1.0', NEW_FILE, published)),
-      [NEW_FILE]: served,
-    });
+    const feed = await feedServer({ version: '1.1.0', file: NEW_FILE, bytes: published, served });
     const app = await installedApp(feed.url);
 
     await app.service.check();
@@ -327,10 +326,7 @@ describe.skipIf(process.platform !== 'linux')('updates with the real electron-up
 
   it('installs on "Restart to update": stops the app first, replaces the AppImage, starts the new one and quits', async () => {
     const update = appImage('1.1.0');
-    const feed = await feedServer({
-      'latest-linux.yml': Buffer.from(latestLinuxYml('1.1.0', NEW_FILE, update)),
-      [NEW_FILE]: update,
-    });
+    const feed = await feedServer({ version: '1.1.0', file: NEW_FILE, bytes: update });
     const app = await installedApp(feed.url);
     await app.service.check();
     expect(await app.settled()).toEqual({ state: 'ready', version: '1.1.0' });
@@ -375,10 +371,7 @@ describe.skipIf(process.platform !== 'linux')('updates with the real electron-up
 
   it('cannot download without resources/app-update.yml, even with its feed URL set (why electron-builder.yml has publish)', async () => {
     const update = appImage('1.1.0');
-    const feed = await feedServer({
-      'latest-linux.yml': Buffer.from(latestLinuxYml('1.1.0', NEW_FILE, update)),
-      [NEW_FILE]: update,
-    });
+    const feed = await feedServer({ version: '1.1.0', file: NEW_FILE, bytes: update });
     const app = await installedApp(feed.url, { appUpdateYml: false });
 
     await app.service.check();

@@ -12,6 +12,7 @@ import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
+import { rawRequest } from '../../helpers/raw-http.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { connectContract, type WsContractClient } from '../../helpers/ws-client.js';
@@ -62,6 +63,84 @@ describe('the headless daemon', () => {
     await expect(connectContract(wsUrl('wrong'))).rejects.toThrow('HTTP 401');
     // a page of another site must not drive the app with the person's cookie
     await expect(connectContract(wsUrl(), { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 401');
+  });
+
+  it('answers 421 to a request for any other host, even with the key (DNS rebinding), and serves its own names', async () => {
+    const port = daemon.port;
+    const foreign = [
+      'evil.example',
+      `evil.example:${port}`,
+      `127.0.0.1.evil.example:${port}`,
+      `localhost.:${port}`,
+      `127.0.0.1:${port + 1}`,
+      '127.0.0.1',
+      `[::2]:${port}`,
+      `0.0.0.0:${port}`,
+    ];
+    for (const host of foreign) {
+      for (const path of ['/', `/?key=${KEY}`, `/drop?name=a.mp4&account=x`]) {
+        const answer = await rawRequest(`${origin()}${path}`, {
+          method: path.startsWith('/drop') ? 'POST' : 'GET',
+          headers: { Host: host, cookie: `media_sync_session=${KEY}`, Origin: `http://${host}` },
+          body: path.startsWith('/drop') ? 'bytes' : undefined,
+        });
+        expect({ host, path, status: answer.status, body: answer.text }).toEqual({
+          host,
+          path,
+          status: 421,
+          body: 'Misdirected Request',
+        });
+        // nothing of the app leaks to a page of another site: no cookie, no policy, no page
+        expect(answer.headers['set-cookie'], host).toBeUndefined();
+        expect(answer.headers['content-security-policy'], host).toBeUndefined();
+      }
+      await expect(
+        connectContract(wsUrl(), { Host: host, Origin: `http://${host}`, cookie: `media_sync_session=${KEY}` }),
+        host,
+      ).rejects.toThrow('HTTP 421');
+      await expect(connectContract(wsUrl(), { Host: host }), host).rejects.toThrow('HTTP 421');
+    }
+
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`, `[::1]:${port}`]) {
+      const page = await rawRequest(daemon.url, { headers: { Host: host } });
+      expect(page.status, host).toBe(200);
+      expect(page.headers['set-cookie'], host).toEqual([
+        `media_sync_session=${KEY}; HttpOnly; SameSite=Strict; Path=/`,
+      ]);
+      // the page's own origin is the host it was opened with
+      const own = `http://${host.toLowerCase()}`;
+      const socket = await connectContract(wsUrl(), { Host: host, Origin: own });
+      expect(await socket.invoke('app:info', {}), host).toMatchObject({ ok: true, value: { shell: 'headless' } });
+      socket.close();
+      const drop = await rawRequest(`${origin()}/drop?name=&account=x`, {
+        method: 'POST',
+        headers: { Host: host, Origin: own, cookie: `media_sync_session=${KEY}` },
+        body: 'bytes',
+      });
+      // past the host and origin checks: refused for its empty name, not as another site
+      expect(drop.status, host).toBe(400);
+    }
+    // HTTP/1.0 may leave Host out: no name is not the daemon's name either
+    const noHost = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => socket.end(`GET /?key=${KEY} HTTP/1.0\r\n\r\n`));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(noHost).toMatch(/^HTTP\/1\.1 421 Misdirected Request\r\n/);
+    expect(noHost.endsWith('\r\n\r\nMisdirected Request')).toBe(true);
+
+    // another of the daemon's names is still another origin
+    await expect(
+      connectContract(wsUrl(), { Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}` }),
+    ).rejects.toThrow('HTTP 401');
+    const crossName = await rawRequest(`${origin()}/drop?name=a.mp4&account=x`, {
+      method: 'POST',
+      headers: { Host: `localhost:${port}`, Origin: origin(), cookie: `media_sync_session=${KEY}` },
+      body: 'bytes',
+    });
+    expect(crossName.status).toBe(403);
   });
 
   it('listens on 127.0.0.1 only', async () => {

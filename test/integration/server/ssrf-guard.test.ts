@@ -16,6 +16,7 @@ let trap: LocalHttpServer;
 let source: LocalHttpServer;
 const asked: string[] = [];
 let rebindAnswers = 0;
+let rebind6Answers = 0;
 
 const dns: Record<string, string[]> = {
   'internal.test': ['127.0.0.1'],
@@ -23,6 +24,14 @@ const dns: Record<string, string[]> = {
   'v6private.test': ['fd12::1'],
   'mapped.test': ['::ffff:192.168.0.1'],
   'metadata.test': ['169.254.169.254'],
+  // AAAA answers in IPv6 forms that carry an IPv4 address, spelled as getaddrinfo prints them
+  'compat.test': ['::127.0.0.1'],
+  'compat-public.test': ['::93.184.216.34'],
+  'nat64.test': ['64:ff9b::a00:1'],
+  'sixtofour.test': ['2002:7f00:1::1'],
+  'teredo.test': ['2001:0:4136:e378:8000:63bf:80ff:fffe'],
+  'unspecified.test': ['::'],
+  'unspecified4.test': ['0.0.0.0'],
 };
 
 async function resolveHost(host: string): Promise<ResolvedAddress[]> {
@@ -30,6 +39,10 @@ async function resolveHost(host: string): Promise<ResolvedAddress[]> {
   if (host === 'rebind.test') {
     // Public at creation, loopback when the worker connects: DNS rebinding.
     return [{ address: rebindAnswers++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
+  }
+  if (host === 'rebind6.test') {
+    // the same, to loopback in its IPv4-compatible IPv6 form
+    return rebind6Answers++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '::127.0.0.1', family: 6 }];
   }
   const addresses = dns[host];
   if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
@@ -112,6 +125,27 @@ describe('hostile URLs are refused at creation, without a connection to the targ
     ['broadcast', () => 'http://255.255.255.255/v.mp4'],
     ['NAT64 of loopback', () => 'http://[64:ff9b::7f00:1]/v.mp4'],
     ['6to4 of loopback', () => 'http://[2002:7f00:1::1]/v.mp4'],
+    ['IPv4-compatible IPv6 loopback', () => `http://[::127.0.0.1]:${P()}/v.mp4`],
+    ['IPv4-compatible IPv6 loopback, hex', () => `http://[::7f00:1]:${P()}/v.mp4`],
+    ['IPv4-compatible IPv6 loopback, long form', () => `http://[0:0:0:0:0:0:127.0.0.1]:${P()}/v.mp4`],
+    ['IPv4-compatible IPv6 private', () => 'http://[::10.0.0.1]/v.mp4'],
+    ['IPv4-compatible IPv6 of a public address', () => 'http://[::93.184.216.34]/v.mp4'],
+    ['IPv4-compatible IPv6 metadata', () => 'http://[::169.254.169.254]/latest/meta-data/'],
+    ['IPv4-translated loopback', () => `http://[::ffff:0:127.0.0.1]:${P()}/v.mp4`],
+    ['IPv4-mapped unspecified', () => `http://[::ffff:0.0.0.0]:${P()}/v.mp4`],
+    ['IPv4-mapped metadata', () => 'http://[::ffff:169.254.169.254]/latest/meta-data/'],
+    ['NAT64 of private, dotted', () => 'http://[64:ff9b::10.0.0.1]/v.mp4'],
+    ['NAT64 local-use prefix', () => `http://[64:ff9b:1::7f00:1]:${P()}/v.mp4`],
+    ['6to4 of private', () => 'http://[2002:c0a8:101::1]/v.mp4'],
+    ['Teredo', () => 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/v.mp4'],
+    ['unspecified IPv6, long form', () => `http://[0:0:0:0:0:0:0:0]:${P()}/v.mp4`],
+    ['name resolving to IPv4-compatible loopback', () => `http://compat.test:${P()}/v.mp4`],
+    ['name resolving to IPv4-compatible public', () => `http://compat-public.test:${P()}/v.mp4`],
+    ['name resolving to NAT64 of private', () => 'http://nat64.test/v.mp4'],
+    ['name resolving to 6to4 of loopback', () => `http://sixtofour.test:${P()}/v.mp4`],
+    ['name resolving to Teredo', () => 'http://teredo.test/v.mp4'],
+    ['name resolving to ::', () => `http://unspecified.test:${P()}/v.mp4`],
+    ['name resolving to 0.0.0.0', () => `http://unspecified4.test:${P()}/v.mp4`],
     ['scheme ftp', () => 'ftp://example.test/v.mp4'],
     ['scheme file', () => 'file:///etc/passwd'],
     ['scheme gopher', () => `gopher://127.0.0.1:${P()}/_GET`],
@@ -165,6 +199,8 @@ describe('the worker checks again when it downloads', () => {
     ['to localhost', () => `http://localhost:${trap.port}/v.mp4`],
     ['to a name resolving to loopback', () => `http://internal.test:${trap.port}/v.mp4`],
     ['to a decimal IP', () => `http://2130706433:${trap.port}/v.mp4`],
+    ['to IPv4-compatible IPv6 loopback', () => `http://[::127.0.0.1]:${trap.port}/v.mp4`],
+    ['to a name resolving to IPv4-compatible loopback', () => `http://compat.test:${trap.port}/v.mp4`],
     ['to cloud metadata', () => 'http://169.254.169.254/latest/meta-data/'],
     ['to a file URL', () => 'file:///etc/passwd'],
     ['to a URL with credentials', () => `http://a:b@127.0.0.1:${trap.port}/v.mp4`],
@@ -199,6 +235,17 @@ describe('the worker checks again when it downloads', () => {
     const job = await finalJob(res.json.data[0].id);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'TARGET_REFUSED' } });
     expect(job.error).toMatchObject({ message: expect.stringContaining('127.0.0.1') });
+    expect(trap.connections).toBe(0);
+  });
+
+  it('refuses a name that turns into IPv4-compatible loopback when fetched', async () => {
+    const res = await create([`http://rebind6.test:${trap.port}/v.mp4`]);
+    expect(res.status).toBe(202);
+    const job = await finalJob(res.json.data[0].id);
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: { code: 'TARGET_REFUSED', message: expect.stringContaining('carrying 127.0.0.1') },
+    });
     expect(trap.connections).toBe(0);
   });
 

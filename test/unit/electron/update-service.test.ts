@@ -53,6 +53,23 @@ describe('nextUpdateStatus', () => {
     const failed: UpdateStatus = { state: 'failed', message: 'x', checkedAt: '2026-11-22T10:00:00.000Z' };
     expect(nextUpdateStatus(failed, { type: 'progress', percent: 10 })).toBe(failed);
   });
+
+  it('keeps a failure told twice as one, and a new check fails anew', () => {
+    const failed: UpdateStatus = { state: 'failed', message: 'offline', checkedAt: '2026-11-22T10:00:00.000Z' };
+    const later = '2026-11-22T10:00:00.002Z';
+    expect(nextUpdateStatus(failed, { type: 'failed', message: 'offline', at: later })).toBe(failed);
+    expect(nextUpdateStatus(failed, { type: 'failed', message: 'refused', at: later })).toEqual({
+      state: 'failed',
+      message: 'refused',
+      checkedAt: later,
+    });
+    const checking = nextUpdateStatus(failed, { type: 'check-started' });
+    expect(nextUpdateStatus(checking, { type: 'failed', message: 'offline', at: later })).toEqual({
+      state: 'failed',
+      message: 'offline',
+      checkedAt: later,
+    });
+  });
 });
 
 describe('updateProblem', () => {

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+
+/**
+ * What `npm run bench` keeps of a run: every benchmark's figures (its JSON
+ * line), each target held against them, as bench/results.json and as the
+ * Markdown table the README embeds between two markers, so the README's
+ * figures are always the last run's.
+ */
+
+export interface Target {
+  bench: string;
+  /** a path into the bench's figures: `client_1_vs_curl_1.median` */
+  figure: string;
+  /** what it means, for the table */
+  label: string;
+  op: '>=' | '<=' | '==';
+  value: number;
+}
+
+export const TARGETS: readonly Target[] = [
+  {
+    bench: 'upload-throughput',
+    figure: 'client_1_vs_curl_1.median',
+    label: 'client ÷ curl, 1 chunk in flight (median of rounds)',
+    op: '>=',
+    value: 1.0,
+  },
+  {
+    bench: 'upload-throughput',
+    figure: 'client_3_vs_curl_3.median',
+    label: 'client ÷ curl, 3 chunks in flight (the limit)',
+    op: '>=',
+    value: 0.95,
+  },
+  {
+    bench: 'upload-throughput',
+    figure: 'client_1_cpu_vs_curl_1_cpu.median',
+    label: 'client CPU per GB ÷ curl’s, 1 in flight',
+    op: '<=',
+    value: 2.0,
+  },
+  {
+    bench: 'upload-throughput',
+    figure: 'client_3_cpu_vs_curl_3_cpu.median',
+    label: 'client CPU per GB ÷ curl’s, 3 in flight',
+    op: '<=',
+    value: 2.0,
+  },
+  { bench: 'upload-rss', figure: 'rss_growth_mb', label: 'RSS growth uploading 4 GB (MB)', op: '<=', value: 64 },
+  {
+    bench: 'rate-limited-small-files',
+    figure: 'requests_per_file',
+    label: 'requests per small file',
+    op: '<=',
+    value: 1.0,
+  },
+  { bench: 'rate-limited-small-files', figure: 'status_429', label: '429 answers', op: '==', value: 0 },
+  {
+    bench: 'rate-limited-small-files',
+    figure: 'vs_ideal',
+    label: 'time ÷ what the rate limit allows',
+    op: '<=',
+    value: 1.05,
+  },
+  { bench: 'watcher-scan', figure: 'seconds', label: '100,000 files reported (s)', op: '<=', value: 30 },
+  { bench: 'watcher-scan', figure: 'rss_peak_mb', label: 'RSS peak of that first scan (MB)', op: '<=', value: 250 },
+  {
+    bench: 'detection-latency',
+    figure: 'p95_beyond_settle_ms',
+    label: 'new file queued, p95 beyond the settle window (ms)',
+    op: '<=',
+    value: 250,
+  },
+  {
+    bench: 'queue-render',
+    figure: 'first_rows_ms',
+    label: 'Queue of 10,000: first rows after navigation (ms)',
+    op: '<=',
+    value: 200,
+  },
+  { bench: 'queue-render', figure: 'frame_ms_p95', label: 'Queue scrolling: frame p95 (ms)', op: '<=', value: 20 },
+];
+
+export const FiguresSchema = z.looseObject({ bench: z.string() });
+export type Figures = z.infer<typeof FiguresSchema>;
+
+export const ResultsSchema = z.object({
+  /** per bench: when it last ran and what it printed */
+  runs: z.record(z.string(), z.object({ ranAt: z.string(), figures: FiguresSchema })),
+  machine: z.object({ cpus: z.number(), node: z.string() }),
+});
+export type Results = z.infer<typeof ResultsSchema>;
+
+export interface Verdict extends Target {
+  measured: number | null;
+  met: boolean;
+  ranAt: string | null;
+}
+
+export function figureAt(figures: unknown, path: string): number | null {
+  let value: unknown = figures;
+  for (const key of path.split('.')) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return null;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return typeof value === 'number' ? value : null;
+}
+
+export function verdicts(results: Results, targets: readonly Target[] = TARGETS): Verdict[] {
+  return targets.map((target) => {
+    const run = results.runs[target.bench];
+    const measured = run ? figureAt(run.figures, target.figure) : null;
+    const met =
+      measured !== null &&
+      (target.op === '>='
+        ? measured >= target.value
+        : target.op === '<='
+          ? measured <= target.value
+          : measured === target.value);
+    return { ...target, measured, met, ranAt: run?.ranAt ?? null };
+  });
+}
+
+/** A spread figure `{median, min, max}` as "median (min–max)"; a number as it is. */
+function shown(figures: unknown, path: string): string {
+  const parent = path.endsWith('.median') ? path.slice(0, -'.median'.length) : null;
+  const measured = figureAt(figures, path);
+  if (measured === null) return 'not run';
+  if (parent === null) return String(measured);
+  const min = figureAt(figures, `${parent}.min`);
+  const max = figureAt(figures, `${parent}.max`);
+  return min === null || max === null ? String(measured) : `${measured} (${min}–${max})`;
+}
+
+const OP_SIGN = { '>=': '≥', '<=': '≤', '==': '=' } as const;
+
+export function markdownTable(results: Results, targets: readonly Target[] = TARGETS): string {
+  const rows = verdicts(results, targets).map((verdict) => {
+    const figures = results.runs[verdict.bench]?.figures;
+    const measured = figures ? shown(figures, verdict.figure) : 'not run';
+    const met = verdict.measured === null ? '–' : verdict.met ? 'met' : '**missed**';
+    const ranOn = verdict.ranAt?.slice(0, 10) ?? '';
+    return `| \`${verdict.bench}\` | ${verdict.label} | ${measured} | ${OP_SIGN[verdict.op]} ${verdict.value} | ${met} | ${ranOn} |`;
+  });
+  return [
+    '| benchmark | figure | last run: median (min–max) | target | | run on |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
+}
+
+export const README_START = '<!-- bench-results:start -->';
+export const README_END = '<!-- bench-results:end -->';
+
+/** The README with the text between the two markers replaced; an error if they are missing. */
+export function spliceReadme(readme: string, table: string): string {
+  const start = readme.indexOf(README_START);
+  const end = readme.indexOf(README_END);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} … ${README_END} section.`);
+  return `${readme.slice(0, start + README_START.length)}\n\n${table}\n\n${readme.slice(end)}`;
+}

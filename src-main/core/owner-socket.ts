@@ -1,0 +1,104 @@
+import { createHash } from 'node:crypto';
+import { chmod, rm } from 'node:fs/promises';
+import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
+import type { WsEvent } from '../../src-shared/ipc/ws-protocol.js';
+import type { Log } from '../common/file-log.js';
+import type { AppCore } from './app-core.js';
+import { answerFrame } from './contract-frames.js';
+
+/** A line longer than this is no command of the contract: the connection is closed. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Where the owner of a data folder listens: a Unix socket in the folder (only
+ * its user can reach it: the folder is theirs, and the socket is 0600), or on
+ * Windows a named pipe named after the folder.
+ */
+export function ownerSocketPath(dataDir: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform !== 'win32') return join(dataDir, 'owner.sock');
+  const hash = createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 16);
+  return `\\\\.\\pipe\\media-sync-${hash}`;
+}
+
+/**
+ * Splits a byte stream into lines of at most MAX_LINE_BYTES; `onLine` gets
+ * each, `onOverflow` is called once if a line grows past the limit.
+ */
+export function lineReader(onLine: (line: string) => void, onOverflow: () => void): (piece: Buffer) => void {
+  let pending: Buffer = Buffer.alloc(0);
+  return (piece) => {
+    pending = pending.length === 0 ? piece : Buffer.concat([pending, piece]);
+    let newline: number;
+    while ((newline = pending.indexOf(10)) >= 0) {
+      onLine(pending.subarray(0, newline).toString('utf8'));
+      pending = pending.subarray(newline + 1);
+    }
+    if (pending.length > MAX_LINE_BYTES) {
+      pending = Buffer.alloc(0);
+      onOverflow();
+    }
+  };
+}
+
+export interface OwnerSocket {
+  readonly path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The contract of the UI for other Media Sync processes on this machine (the
+ * CLI while the app or the daemon owns the data folder): one JSON message per
+ * line, `{id, name, request}` answered by `{id, result}`, and every event of
+ * the core as `{event, payload}`, as on the daemon's WebSocket. Started only
+ * by the holder of the data folder's lock, so a socket file left by a killed
+ * owner can be removed first.
+ */
+export async function serveOwnerSocket(
+  core: Pick<AppCore, 'handle' | 'onDidEmit'>,
+  dataDir: string,
+  log?: Log,
+): Promise<OwnerSocket> {
+  const path = ownerSocketPath(dataDir);
+  const connections = new Set<Socket>();
+  const server = createServer((socket) => {
+    connections.add(socket);
+    const send = (message: unknown) => {
+      if (socket.writable) socket.write(`${JSON.stringify(message)}\n`);
+    };
+    const subscription = core.onDidEmit(({ name, payload }) => send({ event: name, payload } satisfies WsEvent));
+    socket.on(
+      'data',
+      lineReader(
+        (text) => {
+          if (text.trim() === '') return;
+          answerFrame(core, text).then(send, (error: unknown) =>
+            log?.error('The owner socket could not answer a message.', error),
+          );
+        },
+        () => socket.destroy(),
+      ),
+    );
+    socket.on('error', () => socket.destroy());
+    socket.on('close', () => {
+      subscription.dispose();
+      connections.delete(socket);
+    });
+  });
+  if (process.platform !== 'win32') await rm(path, { force: true });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  if (process.platform !== 'win32') await chmod(path, 0o600);
+  return {
+    path,
+    async close() {
+      for (const socket of connections) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,184 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OwnerClient } from '../../../src-main/cli/owner-client.js';
+import type { QueueStatus } from '../../../src-shared/ipc/ipc-contract.js';
+import { tryLockDataFolder } from '../../../src-main/storage/data-folder-lock.js';
+import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const BIN = join(ROOT, 'bin/media-sync.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * One data folder, one owner of its queue (DESIGN.md §2): the app, `serve`
+ * and the CLI take a lock the kernel drops with their process, and the CLI
+ * works through the app or the daemon while one of them runs.
+ */
+describe('the owner of a data folder', () => {
+  let server: TestServer;
+  let home: Awaited<ReturnType<typeof tempDir>>;
+  let files: Awaited<ReturnType<typeof tempDir>>;
+  const children: ChildProcess[] = [];
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    home = await tempDir('media-sync-owner-');
+    files = await tempDir('media-sync-owner-files-');
+  });
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }
+    }
+    await server.close();
+    await home.remove();
+    await files.remove();
+  });
+
+  function start(args: string[], input = '', env: Record<string, string> = {}) {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, MEDIA_SYNC_HOME: home.path, MEDIA_SYNC_TOKEN: '', MEDIA_SYNC_SETTLE_MS: '300', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (piece: Buffer) => (stdout += piece.toString()));
+    child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
+    child.stdin.end(input);
+    const done = once(child, 'exit').then(([code]) => ({ code, stdout, stderr }) as Run);
+    return { child, done, output: () => stdout + stderr };
+  }
+  const cli = (args: string[], input?: string) => start(args, input).done;
+
+  async function serverFiles(): Promise<Array<{ id: string; filename: string }>> {
+    const response = await server.api('/files?per_page=100');
+    return (JSON.parse(response.body.toString()) as { data: Array<{ id: string; filename: string }> }).data;
+  }
+
+  async function signIn() {
+    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+  }
+
+  /** `media-sync serve` on the data folder, once it listens; returns its address. */
+  async function serveDaemon() {
+    const daemon = start(['serve', '--port', '0', '--data-dir', home.path, '--no-demo']);
+    const url = await waitFor(
+      () => /running at (http:\/\/127\.0\.0\.1:\d+)\//.exec(daemon.output())?.[1],
+      30_000,
+      'the daemon to listen',
+    );
+    return { ...daemon, url };
+  }
+
+  it('with the daemon running, `upload` goes through its queue: one upload, progress shown, and `queue pause` pauses it', async () => {
+    await signIn();
+    const daemon = await serveDaemon();
+    const path = join(files.path, 'through-the-daemon.mp4');
+    await writeRandomFile(path, 3 * 1024 * 1024 + 17, 5);
+
+    // slow enough for progress to show: the daemon's own setting, as its page would set it
+    const settings = (await OwnerClient.connect(home.path))!;
+    await settings.invoke('settings:update', { bandwidthBytesPerSecond: 2_000_000 });
+    settings.close();
+
+    const uploaded = await cli(['upload', path]);
+    expect(uploaded.stderr).not.toContain('Error');
+    expect(uploaded.code).toBe(0);
+    expect(uploaded.stdout).toMatch(/^through-the-daemon\.mp4: done \S+\n$/);
+    // progress came from the daemon's events
+    expect(uploaded.stderr).toMatch(/through-the-daemon\.mp4: \d+%/);
+    const stored = await serverFiles();
+    expect(stored.map((file) => file.filename)).toEqual(['through-the-daemon.mp4']);
+    expect(await sha256Url(`${server.fileHost}/${stored[0]!.id}/file`)).toBe(await sha256File(path));
+
+    // the daemon's queue has it: the CLI added it there, it ran no queue of its own
+    const listed = await cli(['queue', 'ls', '--json']);
+    expect(JSON.parse(listed.stdout).items).toEqual([
+      expect.objectContaining({ path, state: expect.objectContaining({ kind: 'done' }) }),
+    ]);
+
+    const paused = await cli(['queue', 'pause']);
+    expect(paused).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
+    const client = (await OwnerClient.connect(home.path))!;
+    expect(await client.invoke<QueueStatus>('uploads:status')).toMatchObject({ paused: true });
+    client.close();
+
+    // commands that would run a queue of their own are refused, naming the daemon
+    const watched = await cli(['watch', files.path, '--once']);
+    expect(watched.code).toBe(1);
+    expect(watched.stderr).toContain(
+      `media-sync serve (pid ${daemon.child.pid}, ${daemon.url}/) is using the data folder`,
+    );
+
+    // and so is a second daemon on the same folder
+    const second = await start(['serve', '--port', '0', '--data-dir', home.path, '--no-demo']).done;
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain(`media-sync serve (pid ${daemon.child.pid}`);
+  });
+
+  it('an owner killed with SIGKILL leaves nothing that blocks: the next run takes over at once', async () => {
+    await signIn();
+    await mkdir(join(files.path, 'watched'));
+    const watcher = start(['watch', join(files.path, 'watched')]);
+    await waitFor(() => watcher.output().includes('Press Ctrl+C to stop.') || undefined, 30_000, 'watch to start');
+
+    const refused = await cli(['queue', 'pause']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Another media-sync command (pid ${watcher.child.pid}) is using the data folder`);
+    // reading goes on beside it
+    expect(await cli(['queue', 'ls'])).toMatchObject({ code: 0, stdout: 'The queue is empty.\n' });
+
+    watcher.child.kill('SIGKILL');
+    await once(watcher.child, 'exit');
+    // its owner.json and socket-less lock file are still there: neither decides anything
+    expect(existsSync(join(home.path, 'owner.json'))).toBe(true);
+    const path = join(files.path, 'after-the-kill.mp4');
+    await writeFile(path, 'after the kill '.repeat(1000));
+    const taken = await cli(['upload', path]);
+    expect(taken.stderr).not.toContain('using the data folder');
+    expect(taken.code).toBe(0);
+    expect((await serverFiles()).map((file) => file.filename)).toEqual(['after-the-kill.mp4']);
+  });
+
+  it('a lock file naming a dead process, or a live one that is not Media Sync, never blocks', async () => {
+    await signIn();
+    for (const pid of [2 ** 22 + 12_345, process.pid]) {
+      await writeFile(
+        join(home.path, 'owner.json'),
+        JSON.stringify({ pid, kind: 'daemon', url: 'http://127.0.0.1:1/', since: '2026-01-01T00:00:00.000Z' }),
+      );
+      await writeFile(join(home.path, 'queue.lock'), String(pid));
+      const paused = await cli(['queue', 'pause']);
+      expect(paused).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
+    }
+  });
+
+  it('the lock is held in this process until released, and refused to a second taker meanwhile', () => {
+    const first = tryLockDataFolder(home.path, { kind: 'cli', url: null });
+    expect(first.ok).toBe(true);
+    const second = tryLockDataFolder(home.path, { kind: 'daemon', url: null });
+    expect(second).toEqual({
+      ok: false,
+      owner: { pid: process.pid, kind: 'cli', url: null, since: expect.any(String) },
+    });
+    if (first.ok) first.lock.release();
+    const third = tryLockDataFolder(home.path, { kind: 'daemon', url: null });
+    expect(third.ok).toBe(true);
+    if (third.ok) third.lock.release();
+  });
+});
