@@ -10,20 +10,20 @@ class ScriptedBridge implements AppBridge {
   invoked: string[] = [];
   state: ConnectionState = 'connecting';
   private readonly connectionListeners = new Set<(state: ConnectionState) => void>();
-  private readonly listeners = new Map<string, Set<(payload: unknown) => void>>();
+  private readonly listeners = new Map<string, Set<(payload: never) => void>>();
 
   invoke(name: string, request: unknown) {
     this.invoked.push(`${name} ${JSON.stringify(request)}`);
     return Promise.resolve(this.invoked.length) as never;
   }
-  on(name: string, listener: (payload: unknown) => void) {
+  on(name: string, listener: (payload: never) => void) {
     const set = this.listeners.get(name) ?? new Set();
     this.listeners.set(name, set);
     set.add(listener);
     return () => set.delete(listener);
   }
   emit(name: IpcEventName) {
-    for (const listener of this.listeners.get(name) ?? []) listener({});
+    for (const listener of this.listeners.get(name) ?? []) listener({} as never);
   }
   connection() {
     return this.state;
