@@ -121,9 +121,16 @@ export function readBreakdown() {
 /**
  * Page function: `batches` uploads:progress events at `intervalMs`, each
  * moving `ids`, handed to the page's socket as if the daemon had sent them
- * (the bridge parses and dispatches them as any other), each after a mark.
+ * (the bridge parses and dispatches them as any other), each after a mark;
+ * or the marks alone.
  */
-export async function injectProgress(input: { ids: number[]; batches: number; intervalMs: number }): Promise<void> {
+export async function injectProgress(input: {
+  ids: number[];
+  batches: number;
+  intervalMs: number;
+  /** false: the marks alone, for the main thread's work when no batch arrives (timers, the trace itself) */
+  send: boolean;
+}): Promise<void> {
   const socket = (window as unknown as { __probe: ProbeRecord }).__probe.socket!;
   const total = 1_000_000;
   for (let batch = 1; batch <= input.batches; batch++) {
@@ -138,7 +145,11 @@ export async function injectProgress(input: { ids: number[]; batches: number; in
     }));
     performance.mark('bench:progress');
     performance.clearMarks('bench:progress');
-    socket.dispatchEvent(new MessageEvent('message', { data: JSON.stringify({ event: 'uploads:progress', payload }) }));
+    if (input.send) {
+      socket.dispatchEvent(
+        new MessageEvent('message', { data: JSON.stringify({ event: 'uploads:progress', payload }) }),
+      );
+    }
     await new Promise((next) => setTimeout(next, input.intervalMs));
   }
 }
