@@ -9,18 +9,39 @@ import { startReferenceServer } from '../src-server/server.js';
 import type { UploadState } from '../src-shared/model/upload-state.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { round } from './bench-support.js';
+import {
+  injectProgress,
+  installPageProbe,
+  mainThreadMsAfterMarks,
+  PAGE_HELPERS,
+  PROGRESS_MARK,
+  quantile,
+  readBreakdown,
+  TRACE_CATEGORIES,
+} from './page-timeline.js';
 
 /**
  * (e) The Queue view with 10,000 items in Chromium, through the real daemon
  * (`media-sync serve`) and the built UI: the time from navigation to the first
  * rows on screen, the frame times while the list scrolls continuously (one
- * screenful per frame, the worst case for a virtual list), and the time a
- * jump to the end takes to show the last rows (their page is fetched then).
+ * screenful per frame, the worst case for a virtual list), the time a jump to
+ * the end takes to show the last rows (their page is fetched then), and the
+ * main-thread work of each progress batch at 10 Hz while the list is shown.
  * The queue is seeded straight into the daemon's database and paused, so
  * nothing uploads while it is measured.
+ *
+ * `breakdown` says where the time to the first rows goes, from the page's own
+ * timeline (ms since navigation): the HTML, the script and style sheet, the
+ * socket, each command the page sent before the first rows (sent, answered,
+ * answer size), the commit that put the first rows in the DOM and the frame
+ * that painted them, and the long tasks meanwhile.
  */
 const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 10_000);
 const SCROLL_FRAMES = 240;
+/** progress batches at 10 Hz for 5 s, each moving the first rows that are queued (3, the default concurrency) */
+const PROGRESS_BATCHES = 50;
+const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_ITEMS = 3;
 const ROOT = resolve(import.meta.dirname, '..');
 
 const scratch = await mkdtemp(join(tmpdir(), 'bench-queue-render-'));
@@ -40,7 +61,7 @@ try {
     logLevel: 'warn',
     build: { outDir: uiDir, emptyOutDir: true },
   });
-  await seedQueue();
+  const progressIds = await seedQueue();
   daemon = spawn(
     process.execPath,
     [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo', '--ui-dir', uiDir],
@@ -51,6 +72,8 @@ try {
   try {
     const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
     const page = await context.newPage();
+    await page.addInitScript(PAGE_HELPERS);
+    await page.addInitScript(installPageProbe);
     const rows = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
 
     const started = performance.now();
@@ -58,6 +81,7 @@ try {
     await rows.first().getByText('clip-00000.mp4').waitFor({ timeout: 30_000 });
     const firstRowsMs = performance.now() - started;
     const renderedRows = await rows.count();
+    const breakdown = await page.evaluate(readBreakdown);
 
     // one screenful per frame, measured inside the page with requestAnimationFrame
     const frames = await page.evaluate(async (count) => {
@@ -83,8 +107,30 @@ try {
     await rows.filter({ hasText: lastName }).waitFor({ timeout: 30_000 });
     const jumpToEndMs = performance.now() - jumpStarted;
 
+    // back to the top, where the batches' items are on screen, then 10 Hz of progress under a trace
+    await page.evaluate(() => {
+      document.querySelector<HTMLElement>('.virtual-list')!.scrollTop = 0;
+    });
+    await rows.first().getByText('clip-00000.mp4').waitFor({ timeout: 30_000 });
+    const traceProgress = async (send: boolean) => {
+      await browser.startTracing(page, { categories: TRACE_CATEGORIES });
+      await page.evaluate(injectProgress, {
+        ids: progressIds,
+        batches: PROGRESS_BATCHES,
+        intervalMs: PROGRESS_INTERVAL_MS,
+        send,
+      });
+      return mainThreadMsAfterMarks(JSON.parse((await browser.stopTracing()).toString('utf8')), {
+        mark: PROGRESS_MARK,
+        windowMs: PROGRESS_INTERVAL_MS,
+      });
+    };
+    // the same windows without batches first: what the main thread does anyway (the 1 s clock, the trace)
+    const idleMs = await traceProgress(false);
+    const progressMs = await traceProgress(true);
+
     const sorted = [...frames].sort((a, b) => a - b);
-    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    const at = (q: number) => quantile(frames, q);
     console.log(
       JSON.stringify({
         bench: 'queue-render',
@@ -97,6 +143,13 @@ try {
         frame_ms_max: round(sorted.at(-1)!, 1),
         frames_over_50ms: frames.filter((ms) => ms > 50).length,
         jump_to_end_ms: round(jumpToEndMs, 0),
+        progress_updates: progressMs.length,
+        progress_update_ms_p50: round(quantile(progressMs, 0.5), 2),
+        progress_update_ms_p95: round(quantile(progressMs, 0.95), 2),
+        progress_update_ms_max: round(Math.max(...progressMs), 2),
+        progress_idle_ms_p50: round(quantile(idleMs, 0.5), 2),
+        progress_idle_ms_p95: round(quantile(idleMs, 0.95), 2),
+        breakdown,
       }),
     );
   } finally {
@@ -111,8 +164,13 @@ try {
   await rm(scratch, { recursive: true, force: true });
 }
 
-/** 10,000 items of one signed-in account, straight into the store, in a paused queue: mostly queued, some done or failed. */
-async function seedQueue(): Promise<void> {
+/**
+ * 10,000 items of one signed-in account, straight into the store, in a paused
+ * queue: mostly queued, some done or failed. Answers the ids of the first
+ * queued items, which the progress batches move.
+ */
+async function seedQueue(): Promise<number[]> {
+  const queued: number[] = [];
   const engine = await Engine.open({ dataDir });
   try {
     const { account } = await engine.signIn(server.baseUrl, server.demoToken!);
@@ -137,8 +195,10 @@ async function seedQueue(): Promise<void> {
         if (i % 7 === 0)
           engine.uploads.saveState(item.id, { kind: 'done', fileId: `file${i}`, finishedAt: Date.now() });
         else if (i % 13 === 0) engine.uploads.saveState(item.id, failed);
+        else if (queued.length < PROGRESS_ITEMS) queued.push(item.id);
       }
     })();
+    return queued;
   } finally {
     await engine.close();
   }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AccountView } from '../src-shared/ipc/ipc-contract.js';
 import { useConnection, useEvent, useQuery } from './bridge/bridge-context.js';
 import { DropUpload } from './components/drop-upload.js';
@@ -9,13 +9,16 @@ import { useUpdateStatus } from './components/use-update-status.js';
 import { useIntents, type Intents } from './components/use-intents.js';
 import { accountLabel } from './model/account-label.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
-import { AccountPage } from './views/account-view.js';
 import { ActivityPanel } from './views/activity-panel.js';
-import { FilesView } from './views/files-view.js';
-import { FirstRunView } from './views/first-run-view.js';
-import { ImportsView } from './views/imports-view.js';
 import { QueueView } from './views/queue-view.js';
-import { SettingsView } from './views/settings-view.js';
+
+// The Queue, the view the window opens on, is in the main chunk; the others (and first run, shown
+// once) are chunks of their own, loaded when first shown, so the Queue's first rows do not wait for them.
+const AccountPage = lazy(() => import('./views/account-view.js').then((m) => ({ default: m.AccountPage })));
+const FilesView = lazy(() => import('./views/files-view.js').then((m) => ({ default: m.FilesView })));
+const FirstRunView = lazy(() => import('./views/first-run-view.js').then((m) => ({ default: m.FirstRunView })));
+const ImportsView = lazy(() => import('./views/imports-view.js').then((m) => ({ default: m.ImportsView })));
+const SettingsView = lazy(() => import('./views/settings-view.js').then((m) => ({ default: m.SettingsView })));
 
 const SELECTED_ACCOUNT_KEY = 'media-sync.account';
 
@@ -64,7 +67,7 @@ export function App() {
   const account = list.find((candidate) => candidate.id === selectedId) ?? list[0];
   if (!account || signIn) {
     return (
-      <>
+      <Suspense fallback={<ViewLoading />}>
         <FirstRunView
           initialBaseUrl={signIn?.baseUrl}
           onSignedIn={(signedIn) => {
@@ -74,7 +77,7 @@ export function App() {
           onCancel={account ? () => setSignIn(null) : undefined}
         />
         <Toaster toasts={toasts} />
-      </>
+      </Suspense>
     );
   }
 
@@ -122,13 +125,15 @@ export function App() {
         <BlockedBanner accounts={list} onSignIn={(baseUrl) => setSignIn({ baseUrl })} />
         <UpdateBanner status={update.data} />
         <main className="app__main" id="main">
-          <CurrentView
-            view={view}
-            account={account}
-            accounts={list}
-            intents={intents}
-            onAddAccount={() => setSignIn({})}
-          />
+          <Suspense fallback={<ViewLoading />}>
+            <CurrentView
+              view={view}
+              account={account}
+              accounts={list}
+              intents={intents}
+              onAddAccount={() => setSignIn({})}
+            />
+          </Suspense>
         </main>
         <ActivityPanel open={activityOpen} onClose={() => setActivityOpen(false)} />
         <Toaster toasts={toasts} />
@@ -171,6 +176,15 @@ function CurrentView(props: {
     case 'settings':
       return <SettingsView account={props.account} accounts={props.accounts} />;
   }
+}
+
+/** While a view's chunk loads (the first time it is shown). */
+function ViewLoading() {
+  return (
+    <p className="muted" aria-busy="true">
+      Loading…
+    </p>
+  );
 }
 
 function ConnectionBanner() {

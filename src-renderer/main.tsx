@@ -4,8 +4,10 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
 import type { AppBridge } from './bridge/app-bridge.js';
 import { BridgeProvider } from './bridge/bridge-context.js';
+import { EarlyAnswersBridge, earlyRequestsFor } from './bridge/early-answers-bridge.js';
 import { ElectronBridge, type PreloadApi } from './bridge/electron-bridge.js';
 import { WsBridge } from './bridge/ws-bridge.js';
+import { viewFromHash } from './model/routes.js';
 import './styles.css';
 
 /** Electron's preload puts the contract on window.mediaSync; in a browser the daemon's socket carries it. */
@@ -19,7 +21,7 @@ function createBridge(): AppBridge {
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <BridgeProvider bridge={createBridge()}>
+    <BridgeProvider bridge={new EarlyAnswersBridge(createBridge(), earlyRequestsFor(viewFromHash(location.hash)))}>
       <App />
     </BridgeProvider>
   </StrictMode>,

@@ -26,13 +26,15 @@ export function VirtualList(props: VirtualListProps) {
   const { count, rowHeight, onRangeChange } = props;
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewportHeight, setViewportHeight] = useState(600);
+  // the box is at most the window's height: enough rows until the observer says how tall it is
+  const [viewportHeight, setViewportHeight] = useState(() => window.innerHeight || 600);
   const frame = useRef<number | null>(null);
 
   useLayoutEffect(() => {
     const element = box.current;
     if (!element) return;
-    setViewportHeight(element.clientHeight || 600);
+    // no clientHeight read here: it would force a layout of the page in the middle of the first render;
+    // the observer reports the box once it is laid out
     const observer = new ResizeObserver(() => setViewportHeight(element.clientHeight || 600));
     observer.observe(element);
     return () => observer.disconnect();

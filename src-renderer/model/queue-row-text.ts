@@ -34,6 +34,21 @@ export interface RowText {
   actions: RowAction[];
 }
 
+/** True when two rows read the same: a row whose text did not change need not be rendered again. */
+export function sameRowText(a: RowText, b: RowText): boolean {
+  return (
+    a.state === b.state &&
+    a.detail === b.detail &&
+    a.tone === b.tone &&
+    a.progress.value === b.progress.value &&
+    a.progress.max === b.progress.max &&
+    a.problem?.message === b.problem?.message &&
+    a.problem?.requestId === b.problem?.requestId &&
+    a.actions.length === b.actions.length &&
+    a.actions.every((action, i) => action === b.actions[i])
+  );
+}
+
 function defaultClock(ms: number): string {
   return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }

@@ -1,8 +1,13 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../src-shared/model/upload-state.js';
 
-/** Rows fetched with one `uploads:list` request. */
-export const QUEUE_PAGE_SIZE = 200;
+/**
+ * Rows fetched with one `uploads:list` request: a few screenfuls. The answer
+ * is parsed with zod on the main thread (no JIT under the page's CSP), ~80 µs
+ * an item here, so a page of 200 took a frame and more to read, at start and
+ * while scrolling; 50 keep each page's parse short.
+ */
+export const QUEUE_PAGE_SIZE = 50;
 
 /**
  * The queue as the view knows it: the pages it has loaded (queue order, the

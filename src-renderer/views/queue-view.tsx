@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { writeClipboard } from '../bridge/clipboard.js';
@@ -10,7 +10,7 @@ import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
 import { gateLeftMs, RateLimitIndicator, useRateLimits } from '../components/rate-limit-indicator.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { accountLabel } from '../model/account-label.js';
-import { describeRow, queuePausedText, type RowAction } from '../model/queue-row-text.js';
+import { describeRow, queuePausedText, sameRowText, type RowAction, type RowText } from '../model/queue-row-text.js';
 import { QueueRows } from '../model/queue-rows.js';
 import { bytesPerSecond, etaSeconds, formatRate, observe, type RateMeter } from '../model/transfer-rate.js';
 import './queue-view.css';
@@ -154,6 +154,14 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     changed();
   }
 
+  // one callback for every row, so a row whose item and text did not change is not rendered again
+  const latestRowAction = useRef(rowAction);
+  latestRowAction.current = rowAction;
+  const onRowAction = useCallback(
+    (item: UploadItemView, action: RowAction | 'reveal' | 'copyPath') => void latestRowAction.current(item, action),
+    [],
+  );
+
   async function pauseAll(hours: PauseChoice) {
     await act(async () => status.set(await bridge.invoke('uploads:pauseAll', { hours })));
   }
@@ -205,69 +213,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
       eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
     });
-    return (
-      <div className={`queue-row queue-row--${text.tone}`}>
-        <div className="queue-row__main">
-          <div className="queue-row__title">
-            <span className="queue-row__name" title={item.path}>
-              {item.fileName}
-            </span>
-            <span className="queue-row__size muted">{formatBytes(item.size)}</span>
-            <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
-          </div>
-          <progress
-            value={text.progress.value}
-            max={Math.max(1, text.progress.max)}
-            aria-label={`Progress of ${item.fileName}`}
-          />
-          {text.problem ? (
-            <p className="queue-row__problem">
-              {text.problem.message}
-              {text.problem.requestId && (
-                <span className="muted">
-                  {' '}
-                  · Request id <code>{text.problem.requestId}</code>
-                </span>
-              )}
-            </p>
-          ) : (
-            <p className="queue-row__detail muted">{text.detail ?? '\u00a0'}</p>
-          )}
-        </div>
-        <div className="queue-row__actions">
-          {text.actions.map((action) => (
-            <button
-              key={action}
-              type="button"
-              className={`button button--small${action === 'copyLink' ? ' button--primary' : ''}`}
-              aria-label={`${ACTION_LABELS[action]} ${item.fileName}`}
-              onClick={() => void rowAction(item, action)}
-            >
-              {ACTION_LABELS[action]}
-            </button>
-          ))}
-          {bridge.shell === 'electron' ? (
-            <button
-              type="button"
-              className="button button--small button--quiet"
-              aria-label={`Show ${item.fileName} in its folder`}
-              onClick={() => void rowAction(item, 'reveal')}
-            >
-              Show in folder
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button--small button--quiet"
-              aria-label={`Copy the path of ${item.fileName}`}
-              onClick={() => void rowAction(item, 'copyPath')}
-            >
-              Copy path
-            </button>
-          )}
-        </div>
-      </div>
-    );
+    return <QueueRow item={item} text={text} shell={bridge.shell} onAction={onRowAction} />;
   }
 
   return (
@@ -310,6 +256,87 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     </section>
   );
 }
+
+interface QueueRowProps {
+  item: UploadItemView;
+  text: RowText;
+  shell: 'electron' | 'headless';
+  onAction(item: UploadItemView, action: RowAction | 'reveal' | 'copyPath'): void;
+}
+
+/**
+ * One row. Memoized on its item (replaced, never changed in place, when an
+ * event moves it) and its text: a progress batch renders the rows it moved,
+ * not every row on screen.
+ */
+const QueueRow = memo(
+  function QueueRow({ item, text, shell, onAction }: QueueRowProps) {
+    return (
+      <div className={`queue-row queue-row--${text.tone}`}>
+        <div className="queue-row__main">
+          <div className="queue-row__title">
+            <span className="queue-row__name" title={item.path}>
+              {item.fileName}
+            </span>
+            <span className="queue-row__size muted">{formatBytes(item.size)}</span>
+            <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
+          </div>
+          <progress
+            value={text.progress.value}
+            max={Math.max(1, text.progress.max)}
+            aria-label={`Progress of ${item.fileName}`}
+          />
+          {text.problem ? (
+            <p className="queue-row__problem">
+              {text.problem.message}
+              {text.problem.requestId && (
+                <span className="muted">
+                  {' '}
+                  · Request id <code>{text.problem.requestId}</code>
+                </span>
+              )}
+            </p>
+          ) : (
+            <p className="queue-row__detail muted">{text.detail ?? '\u00a0'}</p>
+          )}
+        </div>
+        <div className="queue-row__actions">
+          {text.actions.map((action) => (
+            <button
+              key={action}
+              type="button"
+              className={`button button--small${action === 'copyLink' ? ' button--primary' : ''}`}
+              aria-label={`${ACTION_LABELS[action]} ${item.fileName}`}
+              onClick={() => onAction(item, action)}
+            >
+              {ACTION_LABELS[action]}
+            </button>
+          ))}
+          {shell === 'electron' ? (
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              aria-label={`Show ${item.fileName} in its folder`}
+              onClick={() => onAction(item, 'reveal')}
+            >
+              Show in folder
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button--small button--quiet"
+              aria-label={`Copy the path of ${item.fileName}`}
+              onClick={() => onAction(item, 'copyPath')}
+            >
+              Copy path
+            </button>
+          )}
+        </div>
+      </div>
+    );
+  },
+  (a, b) => a.item === b.item && a.shell === b.shell && a.onAction === b.onAction && sameRowText(a.text, b.text),
+);
 
 const ACTION_LABELS: Record<RowAction, string> = {
   pause: 'Pause',

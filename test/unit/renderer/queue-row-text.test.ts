@@ -3,6 +3,7 @@ import {
   describeRow,
   queuePausedText,
   rateLimitText,
+  sameRowText,
   type RowContext,
 } from '../../../src-renderer/model/queue-row-text.js';
 import { item } from './queue-fixtures.js';
@@ -116,5 +117,19 @@ describe('queue row text', () => {
     expect(rateLimitText({ ...view, gateReason: 'api-disabled' }, 5_000)).toBe('Waiting 5 s (API paused)');
     expect(rateLimitText({ ...view, gateReason: null }, 0)).toBe('12 of 60 requests left');
     expect(rateLimitText({ limit: null, remaining: null, gateReason: null }, 0)).toBe('No requests yet');
+  });
+
+  it('tells rows that read the same from rows that changed, for the list to skip the former', () => {
+    const uploading = (sentBytes: number) =>
+      describeRow(item(2, { kind: 'uploading', attempt: 0, sentBytes, totalBytes: 1_000_000 }), context);
+    const failed = (requestId: string | null) =>
+      describeRow(item(3, { kind: 'failed', reason: { ...problem, requestId } }), context);
+    expect(sameRowText(uploading(250_000), uploading(250_000))).toBe(true);
+    expect(sameRowText(uploading(250_000), uploading(260_000))).toBe(false);
+    expect(sameRowText(failed('req-1'), failed('req-1'))).toBe(true);
+    expect(sameRowText(failed('req-1'), failed('req-2'))).toBe(false);
+    expect(sameRowText(describeRow(item(1), context), describeRow(item(1), { ...context, queuePaused: true }))).toBe(
+      false,
+    );
   });
 });

@@ -1,0 +1,209 @@
+/**
+ * What bench/queue-render.ts measures inside the page, from the page's own
+ * timeline and a Chromium trace. The page functions here run in the browser
+ * (passed to `addInitScript` / `evaluate`), so they use nothing from outside
+ * their own body. tsx names inner functions with an `__name` helper the page
+ * does not have: `PAGE_HELPERS` gives it one.
+ */
+
+/** An init script: the `__name` helper tsx's output calls in the page functions below. */
+export const PAGE_HELPERS = 'globalThis.__name = (fn) => fn;';
+
+/** The user-timing mark set just before each injected progress batch. */
+export const PROGRESS_MARK = 'bench:progress';
+
+/** Enough for the renderer's top-level tasks and the user-timing marks. */
+export const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline'];
+
+interface ProbeRecord {
+  socketCreated: number | null;
+  socketOpen: number | null;
+  sent: { t: number; id: number | null; name: string | null }[];
+  received: { t: number; id: number | null; event: string | null; bytes: number }[];
+  longTasks: { start: number; duration: number }[];
+  firstRowCommit: number | null;
+  firstRowFrame: number | null;
+  socket: WebSocket | null;
+}
+
+/**
+ * Init script: records the page's socket (created, opened, each command sent
+ * and each answer or event received, by id and size, without parsing the
+ * answers twice), the long tasks, and when the first queue row enters the DOM
+ * and the frame after it.
+ */
+export function installPageProbe(): void {
+  const probe: ProbeRecord = {
+    socketCreated: null,
+    socketOpen: null,
+    sent: [],
+    received: [],
+    longTasks: [],
+    firstRowCommit: null,
+    firstRowFrame: null,
+    socket: null,
+  };
+  (window as unknown as { __probe: ProbeRecord }).__probe = probe;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (this: WebSocket, data: string) {
+    const head = /^\{"id":(\d+),"name":"([^"]+)"/.exec(String(data).slice(0, 120));
+    probe.sent.push({ t: performance.now(), id: head ? Number(head[1]) : null, name: head ? head[2]! : null });
+    send.call(this, data);
+  };
+  window.WebSocket = new Proxy(WebSocket, {
+    construct(target, args: [string]) {
+      const socket = Reflect.construct(target, args) as WebSocket;
+      probe.socket = socket;
+      probe.socketCreated ??= performance.now();
+      socket.addEventListener('open', () => (probe.socketOpen ??= performance.now()));
+      // registered before the bridge's onmessage: the time a message arrived, not when it was handled
+      socket.addEventListener('message', (event: MessageEvent) => {
+        const text = String(event.data);
+        const head = /^\{"(id|event)":(\d+|"[^"]+")/.exec(text.slice(0, 120));
+        probe.received.push({
+          t: performance.now(),
+          id: head?.[1] === 'id' ? Number(head[2]) : null,
+          event: head?.[1] === 'event' ? head[2]!.slice(1, -1) : null,
+          bytes: text.length,
+        });
+      });
+      return socket;
+    },
+  });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver((_records, observer) => {
+    if (!document.querySelector('.queue-row__name')) return;
+    observer.disconnect();
+    probe.firstRowCommit = performance.now();
+    requestAnimationFrame(() => setTimeout(() => (probe.firstRowFrame ??= performance.now())));
+  }).observe(document, { childList: true, subtree: true });
+}
+
+/** Page function: the breakdown of the time to the first rows, in ms since navigation. */
+export function readBreakdown() {
+  const probe = (window as unknown as { __probe: ProbeRecord }).__probe;
+  const r = (value: number | null | undefined) => (value == null ? null : Math.round(value * 10) / 10);
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+  const resources = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+    .filter((entry) => /\.(js|css)$/.test(new URL(entry.name).pathname))
+    .map((entry) => ({
+      file: new URL(entry.name).pathname.split('/').at(-1),
+      start: r(entry.startTime),
+      end: r(entry.responseEnd),
+      bytes: entry.encodedBodySize,
+    }));
+  const firstRows = probe.firstRowCommit ?? Infinity;
+  const commands = probe.sent
+    .filter((sent) => sent.t <= firstRows)
+    .map((sent) => {
+      const answer = probe.received.find((received) => received.id === sent.id);
+      return { name: sent.name, sent: r(sent.t), answered: r(answer?.t), bytes: answer?.bytes ?? null };
+    });
+  const paint = performance.getEntriesByType('paint').map((entry) => [entry.name, r(entry.startTime)]);
+  return {
+    html: r(navigation?.responseEnd),
+    dom_content_loaded: r(navigation?.domContentLoadedEventEnd),
+    resources,
+    socket_created: r(probe.socketCreated),
+    socket_open: r(probe.socketOpen),
+    commands,
+    first_row_commit: r(probe.firstRowCommit),
+    first_row_frame: r(probe.firstRowFrame),
+    paint: Object.fromEntries(paint),
+    long_tasks: probe.longTasks
+      .filter((task) => task.start <= firstRows)
+      .map((task) => ({ start: r(task.start), duration: r(task.duration) })),
+  };
+}
+
+/**
+ * Page function: `batches` uploads:progress events at `intervalMs`, each
+ * moving `ids`, handed to the page's socket as if the daemon had sent them
+ * (the bridge parses and dispatches them as any other), each after a mark;
+ * or the marks alone.
+ */
+export async function injectProgress(input: {
+  ids: number[];
+  batches: number;
+  intervalMs: number;
+  /** false: the marks alone, for the main thread's work when no batch arrives (timers, the trace itself) */
+  send: boolean;
+}): Promise<void> {
+  const socket = (window as unknown as { __probe: ProbeRecord }).__probe.socket!;
+  const total = 1_000_000;
+  for (let batch = 1; batch <= input.batches; batch++) {
+    const payload = input.ids.map((id) => ({
+      id,
+      state: {
+        kind: 'uploading',
+        attempt: 0,
+        sentBytes: Math.round((total * batch) / input.batches),
+        totalBytes: total,
+      },
+    }));
+    performance.mark('bench:progress');
+    performance.clearMarks('bench:progress');
+    if (input.send) {
+      socket.dispatchEvent(
+        new MessageEvent('message', { data: JSON.stringify({ event: 'uploads:progress', payload }) }),
+      );
+    }
+    await new Promise((next) => setTimeout(next, input.intervalMs));
+  }
+}
+
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  ts: number;
+  dur?: number;
+  cat?: string;
+}
+
+/**
+ * Main-thread work after each `mark` in a Chromium trace: the top-level tasks
+ * of the thread that set the marks, clipped to [mark, next mark) (the last
+ * one to `windowMs`), in ms. Everything the batch caused on the main thread
+ * (the message, the handler, React's render, style, layout and paint) falls
+ * in its window; so does anything else that ran then, such as a timer.
+ */
+export function mainThreadMsAfterMarks(trace: unknown, options: { mark: string; windowMs: number }): number[] {
+  const events = ((trace as { traceEvents?: TraceEvent[] }).traceEvents ?? trace) as TraceEvent[];
+  const marks = events.filter((event) => event.name === options.mark).sort((a, b) => a.ts - b.ts);
+  if (marks.length === 0) throw new Error(`the trace holds no ${options.mark} mark`);
+  const { pid, tid } = marks[0]!;
+  const tasks = events
+    .filter(
+      (event) =>
+        event.pid === pid &&
+        event.tid === tid &&
+        event.ph === 'X' &&
+        (event.name === 'ThreadControllerImpl::RunTask' || event.name === 'RunTask'),
+    )
+    .sort((a, b) => a.ts - b.ts);
+  // RunTask and ThreadControllerImpl::RunTask nest: merge overlapping tasks so none counts twice
+  const busy: [number, number][] = [];
+  for (const task of tasks) {
+    const end = task.ts + (task.dur ?? 0);
+    const last = busy.at(-1);
+    if (last && task.ts <= last[1]) last[1] = Math.max(last[1], end);
+    else busy.push([task.ts, end]);
+  }
+  return marks.map((mark, i) => {
+    const from = mark.ts;
+    const to = marks[i + 1]?.ts ?? from + options.windowMs * 1_000;
+    let micros = 0;
+    for (const [start, end] of busy) micros += Math.max(0, Math.min(end, to) - Math.max(start, from));
+    return micros / 1_000;
+  });
+}
+
+/** The value at quantile `q` (nearest rank below) of unsorted numbers. */
+export function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+}
