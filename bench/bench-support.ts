@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Engine, type EngineOptions } from '../src-main/core/engine.js';
+import { sampleMemory } from './memory-sampler.js';
 
 export interface ServerProcess {
   baseUrl: string;
@@ -70,14 +71,8 @@ export async function timeUpload(
 
 /** Samples this process's RSS every `everyMs`; `stop()` returns the peak in bytes. */
 export function sampleRss(everyMs = 50): { stop(): number } {
-  let peak = process.memoryUsage.rss();
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), everyMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      return Math.max(peak, process.memoryUsage.rss());
-    },
-  };
+  const sampler = sampleMemory(everyMs);
+  return { stop: () => sampler.stop().rss };
 }
 
 export const MB = 1_000_000;

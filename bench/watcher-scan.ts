@@ -5,13 +5,22 @@
  * 100 folders x 1,000 files of a few bytes each. The clock starts at `start()`
  * and stops when the last file has been reported stable; the settle window is
  * 200 ms (not the 3 s default) so the figure measures the watcher's own work,
- * not the waiting. RSS is sampled every 100 ms. Prints one JSON line.
+ * not the waiting. Prints one JSON line.
+ *
+ * Memory (MiB): `rss_before_mb` is the baseline once the tree exists;
+ * `rss_peak_mb`, `heap_used_peak_mb` and `external_peak_mb` are peaks of
+ * samples taken every 50 ms from `start()` to the last report; `rss_after_mb`
+ * is taken at the last report, with the watcher still open; `rss_after_gc_mb`
+ * and `heap_used_after_gc_mb` after a full GC, when the process has one
+ * (`node --expose-gc --import tsx bench/watcher-scan.ts`, as `npm run bench`
+ * runs it): what the open watcher keeps for 100,000 reported files.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FolderWatcher } from '../src-main/sync/folder-watcher.js';
+import { sampleMemory } from './memory-sampler.js';
 
 const FOLDERS = 100;
 const FILES_PER_FOLDER = 1_000;
@@ -31,9 +40,9 @@ async function main(): Promise<void> {
     }
     // Let the creation loop's garbage go before taking the baseline.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const rssBefore = process.memoryUsage().rss;
-    let rssPeak = rssBefore;
-    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100);
+    global.gc?.();
+    const rssBefore = process.memoryUsage.rss();
+    const sampler = sampleMemory(50);
 
     const seen = new Uint8Array(FILES);
     let reported = 0;
@@ -62,8 +71,10 @@ async function main(): Promise<void> {
     const outcome = await Promise.race([allReported.then(() => 'done' as const), timedOut]);
     const seconds = (performance.now() - startedAt) / 1000;
     clearTimeout(timer);
-    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-    clearInterval(sampler);
+    const peaks = sampler.stop();
+    const rssAfter = process.memoryUsage.rss();
+    global.gc?.();
+    const afterGc = global.gc ? process.memoryUsage() : undefined;
     await watcher.close();
 
     console.log(
@@ -75,7 +86,12 @@ async function main(): Promise<void> {
         seconds: Math.round(seconds * 100) / 100,
         start_seconds: Math.round(startSeconds * 100) / 100,
         rss_before_mb: mb(rssBefore),
-        rss_peak_mb: mb(rssPeak),
+        rss_peak_mb: mb(peaks.rss),
+        rss_after_mb: mb(rssAfter),
+        rss_after_gc_mb: afterGc ? mb(afterGc.rss) : null,
+        heap_used_peak_mb: mb(peaks.heapUsed),
+        heap_used_after_gc_mb: afterGc ? mb(afterGc.heapUsed) : null,
+        external_peak_mb: mb(peaks.external),
         settle_ms: SETTLE_MS,
         ...(outcome === 'timeout' ? { error: `not all files reported within ${TIMEOUT_MS} ms` } : {}),
         ...(errors.length > 0 ? { errors: errors.slice(0, 5) } : {}),

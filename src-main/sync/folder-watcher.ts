@@ -30,11 +30,14 @@ export interface FolderWatcherOptions {
 }
 
 /**
- * How long after a new subfolder appears it is listed a second time. chokidar
- * lists a new folder before it starts watching it, so a file created in that
- * gap produces no event; the second listing picks it up.
+ * Folders handed to one chokidar instance at a time. chokidar lstats every
+ * entry of a folder it starts watching, files included, and given a whole tree
+ * it reads every folder at once: for 100 folders of 1,000 files that is
+ * 100,000 stats in flight and ~260 MB of RSS before the first event. In
+ * batches of 8, at most 8 folders' entries are being stat'ed, and there are
+ * few instances (~12 KB each) even for a tree of 10,000 folders.
  */
-const NEW_FOLDER_SECOND_LOOK_MS = 2_000;
+const WATCH_BATCH_FOLDERS = 8;
 
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR']);
 
@@ -60,6 +63,12 @@ interface KnownFile {
  * sources that cost nothing per file while idle:
  * - a walk of the tree (`rescan`, also run by `start`) that sees what exists;
  * - the raw events of the folder watchers, which name the child that changed.
+ *
+ * Why the walk hands folders to chokidar, a few at a time, instead of chokidar
+ * watching the root recursively: see WATCH_BATCH_FOLDERS. Each chokidar
+ * instance watches its folders at depth 0; the walk watches a folder before it
+ * lists it, so a file created in between raises an event, and a new subfolder
+ * (chokidar's `addDir`, from its parent's instance) is walked the same way.
  * Both feed the SettleTracker, whose single sweep timer decides when a file is
  * complete. The watcher then remembers size and mtime of what it reported (a
  * Map entry per file, ~100 bytes), which turns event noise on an unchanged
@@ -75,6 +84,10 @@ export class FolderWatcher {
   private readonly rules: PathRules;
   private readonly tracker: SettleTracker;
   private readonly known = new Map<string, KnownFile>();
+  /** Each watched folder ('' is the root) and the chokidar instance that watches it. */
+  private readonly watchedFolders = new Map<string, FSWatcher>();
+  /** How many folders each instance still watches: one that watches none is closed. */
+  private readonly instanceFolders = new Map<FSWatcher, number>();
   private readonly closing = new AbortController();
 
   private readonly found = new Emitter<StableFile>();
@@ -90,9 +103,7 @@ export class FolderWatcher {
 
   /** The root with symlinks resolved: chokidar reports paths under it. */
   private watchRoot: string;
-  private watcher: FSWatcher | undefined;
   private starting: Promise<void> | undefined;
-  private ready = false;
   private rescanning: Promise<number> | undefined;
   private generation = 0;
   private folderScans: Promise<void> = Promise.resolve();
@@ -151,10 +162,10 @@ export class FolderWatcher {
   }
 
   /**
-   * Starts watching. Resolves once chokidar has set up its folder watches
-   * ('ready') and the first walk has handed every existing file to the settle
-   * tracker; those files are reported as they settle, like new ones. Rejects
-   * when the root does not exist. Calling it again returns the same promise.
+   * Starts watching. Resolves once the first walk has watched every folder and
+   * handed every existing file to the settle tracker; those files are reported
+   * as they settle, like new ones. Rejects when the root does not exist.
+   * Calling it again returns the same promise.
    */
   start(): Promise<void> {
     this.starting ??= this.startWatching();
@@ -183,32 +194,68 @@ export class FolderWatcher {
     this.found.dispose();
     this.removed.dispose();
     this.errors.dispose();
-    await this.watcher?.close();
+    const instances = [...this.instanceFolders.keys()];
+    this.instanceFolders.clear();
+    this.watchedFolders.clear();
+    await Promise.all(instances.map((instance) => instance.close()));
   }
 
   private async startWatching(): Promise<void> {
     this.watchRoot = await realpath(this.root);
     if (this.closing.signal.aborted) return;
-    const watcher = watch(this.watchRoot, {
-      ignored: (absPath: string, stats?: Stats) => this.chokidarIgnores(absPath, stats),
-      ignoreInitial: false,
-      awaitWriteFinish: false,
-      alwaysStat: true,
-      followSymlinks: false,
-      depth: this.rules.includeSubfolders ? undefined : 0,
-    });
-    this.watcher = watcher;
-    watcher.on('raw', (_event, name, details) => this.onRawEvent(name as string | null | undefined, details));
-    watcher.on('addDir', (absPath) => this.onFolderAdded(absPath));
-    watcher.on('unlinkDir', (absPath) => this.onFolderRemoved(absPath));
-    watcher.on('error', (error) => this.errors.fire(toError(error)));
-    await new Promise<void>((resolve) => {
-      watcher.once('ready', resolve);
-      this.closing.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-    if (this.closing.signal.aborted) return;
-    this.ready = true;
     await this.rescan();
+  }
+
+  /**
+   * Has chokidar watch those of `relFolders` not watched yet, all in one
+   * instance at depth 0, and resolves once it has (chokidar's 'ready') or the
+   * watcher closes.
+   */
+  private async watchFolders(relFolders: string[]): Promise<void> {
+    const fresh = relFolders.filter((relFolder) => !this.watchedFolders.has(relFolder));
+    if (fresh.length === 0 || this.closing.signal.aborted) return;
+    const instance = watch(
+      fresh.map((relFolder) => this.watchPathOf(relFolder)),
+      {
+        ignored: (absPath: string, stats?: Stats) => this.chokidarIgnores(absPath, stats),
+        // The walk lists what is there; chokidar is asked only for what changes after.
+        ignoreInitial: true,
+        awaitWriteFinish: false,
+        alwaysStat: true,
+        followSymlinks: false,
+        depth: 0,
+      },
+    );
+    for (const relFolder of fresh) this.watchedFolders.set(relFolder, instance);
+    this.instanceFolders.set(instance, fresh.length);
+    instance.on('raw', (_event, name, details) => this.onRawEvent(name as string | null | undefined, details));
+    instance.on('addDir', (absPath) => this.onFolderAdded(absPath));
+    instance.on('unlinkDir', (absPath) => this.onFolderRemoved(absPath));
+    instance.on('error', (error) => this.errors.fire(toError(error)));
+    // Its listener goes once ready: a long session adds one batch per new folder tree.
+    const closing = this.closing.signal;
+    let onClose = (): void => undefined;
+    await new Promise<void>((resolve) => {
+      onClose = resolve;
+      instance.once('ready', resolve);
+      closing.addEventListener('abort', onClose, { once: true });
+    });
+    closing.removeEventListener('abort', onClose);
+  }
+
+  /** A folder went away: its watch goes (a folder created again under that name is watched afresh). */
+  private unwatchFolder(relFolder: string): void {
+    const instance = this.watchedFolders.get(relFolder);
+    if (instance === undefined) return;
+    this.watchedFolders.delete(relFolder);
+    const left = (this.instanceFolders.get(instance) ?? 1) - 1;
+    if (left > 0) {
+      this.instanceFolders.set(instance, left);
+      instance.unwatch(this.watchPathOf(relFolder));
+      return;
+    }
+    this.instanceFolders.delete(instance);
+    instance.close().catch((error: unknown) => this.reportError(error));
   }
 
   /** chokidar's view: folders that are not ignored, never files (see the class comment). */
@@ -225,7 +272,15 @@ export class FolderWatcher {
     if (typeof folder !== 'string' || this.closing.signal.aborted) return;
     if (name == null || name === '') {
       const relFolder = this.toRelPath(folder) ?? '';
-      this.queueFolderScan(relFolder, (relPath) => this.tracker.track(relPath, this.absPathOf(relPath), 'change'));
+      const trackChanged = (relPath: string): void => this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+      this.queueFolderTask(() =>
+        listFolder(this.root, relFolder, this.rules, {
+          onFile: trackChanged,
+          onSubfolder: () => undefined,
+          onError: (error) => this.reportError(error),
+          signal: this.closing.signal,
+        }),
+      );
       return;
     }
     const relPath = this.toRelPath(path.resolve(folder, name));
@@ -235,32 +290,30 @@ export class FolderWatcher {
   }
 
   /**
-   * A folder created or moved in after start: its files exist without having
-   * raised events, so list it now and once more after chokidar watches it.
-   * chokidar reports each nested folder of a moved-in tree on its own.
+   * A folder created or moved in after start: its files (and a moved-in
+   * tree's subfolders) exist without having raised events, so walk it, which
+   * watches each folder before listing it.
    */
   private onFolderAdded(absPath: string): void {
-    if (!this.ready) return;
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined || !this.rules.entersFolder(relFolder)) return;
     const trackIfNew = (relPath: string): void => {
       if (this.known.has(relPath) || this.tracker.isTracking(relPath)) return;
       this.tracker.track(relPath, this.absPathOf(relPath), 'change');
     };
-    this.queueFolderScan(relFolder, trackIfNew);
-    this.clock.sleep(NEW_FOLDER_SECOND_LOOK_MS, this.closing.signal).then(
-      () => this.queueFolderScan(relFolder, trackIfNew),
-      () => undefined,
-    );
+    this.queueFolderTask(() => this.walkFolders(relFolder, trackIfNew));
   }
 
-  /** A folder moved away takes its files with it without a word about each. */
+  /** A folder moved away takes its files and subfolders with it without a word about each. */
   private onFolderRemoved(absPath: string): void {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined) return;
     const prefix = `${relFolder}/`;
     for (const relPath of this.known.keys()) {
       if (relPath.startsWith(prefix)) this.forgetKnown(relPath);
+    }
+    for (const relWatched of [...this.watchedFolders.keys()]) {
+      if (relWatched === relFolder || relWatched.startsWith(prefix)) this.unwatchFolder(relWatched);
     }
   }
 
@@ -280,24 +333,12 @@ export class FolderWatcher {
   private async walkTree(): Promise<number> {
     const generation = ++this.generation;
     let files = 0;
-    let complete = true;
-    // Depth-first with an explicit stack: memory is one name per pending folder, not per file.
-    const folders: string[] = [''];
-    while (folders.length > 0 && !this.closing.signal.aborted) {
-      const relFolder = folders.pop()!;
-      const listed = await listFolder(this.root, relFolder, this.rules, {
-        onFile: (relPath) => {
-          files += 1;
-          const known = this.known.get(relPath);
-          if (known !== undefined) known.generation = generation;
-          this.tracker.track(relPath, this.absPathOf(relPath), 'scan');
-        },
-        onSubfolder: (relSubfolder) => folders.push(relSubfolder),
-        onError: (error) => this.reportError(error),
-        signal: this.closing.signal,
-      });
-      complete &&= listed;
-    }
+    const complete = await this.walkFolders('', (relPath) => {
+      files += 1;
+      const known = this.known.get(relPath);
+      if (known !== undefined) known.generation = generation;
+      this.tracker.track(relPath, this.absPathOf(relPath), 'scan');
+    });
     // Only a walk that read every folder may conclude that a file it did not see is gone.
     if (complete && !this.closing.signal.aborted) {
       for (const [relPath, known] of this.known) {
@@ -307,17 +348,41 @@ export class FolderWatcher {
     return files;
   }
 
+  /**
+   * Walks the tree under `relStart`: each batch of folders is watched, then
+   * listed, one folder at a time. Returns false when a folder could not be read.
+   */
+  private async walkFolders(relStart: string, onFile: (relPath: string) => void): Promise<boolean> {
+    let complete = true;
+    // Depth-first with an explicit stack: memory is one name per pending folder, not per file.
+    const folders: string[] = [relStart];
+    while (folders.length > 0 && !this.closing.signal.aborted) {
+      const batch = folders.splice(-WATCH_BATCH_FOLDERS);
+      await this.watchFolders(batch);
+      for (const relFolder of batch) {
+        if (this.closing.signal.aborted) break;
+        const listed = await listFolder(this.root, relFolder, this.rules, {
+          onFile,
+          onSubfolder: (relSubfolder) => folders.push(relSubfolder),
+          onError: (error) => this.reportError(error),
+          signal: this.closing.signal,
+        });
+        complete &&= listed;
+      }
+    }
+    return complete;
+  }
+
   /** Serialised so that a moved-in tree of 500 folders does not open 500 directories at once. */
-  private queueFolderScan(relFolder: string, onFile: (relPath: string) => void): void {
+  private queueFolderTask(task: () => Promise<unknown>): void {
     this.folderScans = this.folderScans.then(async () => {
-      if (this.closing.signal.aborted) return;
-      await listFolder(this.root, relFolder, this.rules, {
-        onFile,
-        onSubfolder: () => undefined,
-        onError: (error) => this.reportError(error),
-        signal: this.closing.signal,
-      });
+      if (!this.closing.signal.aborted) await task();
     });
+  }
+
+  /** A folder's path as chokidar knows it: under the resolved root, in the platform's separators. */
+  private watchPathOf(relFolder: string): string {
+    return relFolder === '' ? this.watchRoot : absPathOf(this.watchRoot, relFolder);
   }
 
   private reportError(error: unknown): void {
