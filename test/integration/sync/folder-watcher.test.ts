@@ -223,6 +223,25 @@ describe('FolderWatcher', () => {
     expect(removed.sort()).toEqual(['a.mp4', 'b.mp4']);
   });
 
+  it('says when a folder with its subfolders is deleted, and watches a folder created again under that name', async () => {
+    await put('album/a.jpg');
+    await put('album/day 2/b.jpg');
+    const { removed, waitForFound, foundPaths } = await watchRoot();
+    await waitForFound('album/a.jpg');
+    await waitForFound('album/day 2/b.jpg');
+    await rm(path.join(root, 'album'), { recursive: true });
+    await waitFor(() => (removed.length >= 2 ? true : undefined), 10_000, 'two removals');
+    expect(removed.sort()).toEqual(['album/a.jpg', 'album/day 2/b.jpg']);
+    // The new folder's watch is a new one: the old one went with the folder.
+    await mkdir(path.join(root, 'album'));
+    await put('album/c.jpg');
+    await waitForFound('album/c.jpg');
+    await put('album/d.jpg');
+    await waitForFound('album/d.jpg');
+    await sleep(QUIET_MS);
+    expect(foundPaths()).toEqual(['album/a.jpg', 'album/c.jpg', 'album/d.jpg', 'album/day 2/b.jpg']);
+  });
+
   it('finds, on start, a file that arrived while no watcher was running', async () => {
     await put('before.mp4');
     const first = await watchRoot();
