@@ -302,10 +302,14 @@ export class SettleTracker implements Disposable {
       entry.size = observed.size;
       entry.mtimeMs = observed.mtimeMs;
       entry.quietSince = now;
-      // A first look gives no reason to hurry; a file seen moving is looked at
-      // every sweep, so the quiet period starts close to its last write
-      // (network shares deliver no change events, only stats notice).
-      entry.nextCheckAt = isBaseline ? now + settleWindowFor(observed.size, this.settleMs) : now;
+      // A first look at a file the walk found gives no reason to hurry; a file
+      // that just appeared (an event) is most likely still being written, and
+      // its writes may raise no further event, so, like a file seen moving, it
+      // is looked at every sweep: the quiet period starts close to its last
+      // write instead of a whole window after its first look (network shares
+      // deliver no change events, only stats notice).
+      const lazy = isBaseline && entry.reason === 'scan';
+      entry.nextCheckAt = lazy ? now + settleWindowFor(observed.size, this.settleMs) : now;
       return;
     }
     const window = settleWindowFor(entry.size, this.settleMs);
