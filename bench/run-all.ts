@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { format, resolveConfig } from 'prettier';
+import { parseJsonOrUndefined } from '../src-main/common/parse-json.js';
 import { FiguresSchema, ResultsSchema, markdownTable, spliceReadme, verdicts, type Results } from './results.js';
 
 /**
@@ -38,7 +39,7 @@ for (const bench of BENCHES.filter((name) => only.length === 0 || only.some((o) 
   });
   for await (const line of createInterface({ input: child.stdout })) {
     console.log(line);
-    const figures = FiguresSchema.safeParse(parseJson(line));
+    const figures = FiguresSchema.safeParse(parseJsonOrUndefined(line));
     if (figures.success) results.runs[figures.data.bench] = { ranAt: new Date().toISOString(), figures: figures.data };
   }
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -55,14 +56,6 @@ console.log(`\n${table}\n`);
 const missed = verdicts(results).filter((verdict) => verdict.measured !== null && !verdict.met);
 console.log(`${missed.length} of the measured targets missed; figures in ${RESULTS} and ${README}.`);
 process.exitCode = failed === 0 ? 0 : 1;
-
-function parseJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
-}
 
 /** As the repository's Prettier would write it, so `npm run lint` stays clean after a run. */
 async function pretty(text: string, path: string): Promise<string> {

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { writeRandomFile } from '../test/helpers/engine-fixture.js';
-import { MB, benchEngine, round, startServerProcess } from './bench-support.js';
+import { MB, benchEngine, round, startServerProcess, timeUpload } from './bench-support.js';
 import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 const run = promisify(execFile);
@@ -64,12 +64,7 @@ try {
   const client = (index: number) => async (): Promise<Sample> => {
     const { engine, accountId } = engines[index]!;
     const cpu = process.cpuUsage();
-    const started = performance.now();
-    const { item } = await engine.queue.enqueue({ accountId, path: source, force: true });
-    engine.queue.start();
-    await engine.queue.whenIdle();
-    const seconds = (performance.now() - started) / 1000;
-    const state = engine.queue.get(item.id)!.state.kind;
+    const { seconds, state } = await timeUpload(engine, accountId, source);
     if (state !== 'done') throw new Error(`the client's upload ended ${state}`);
     return { seconds, cpuSeconds: cpuSecondsSince(cpu) };
   };

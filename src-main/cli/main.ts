@@ -11,7 +11,7 @@ import {
   type MediaFile,
   type RemoteJob,
 } from '../../src-shared/api/index.js';
-import type { UploadItem, UploadMetadata } from '../../src-shared/model/upload-state.js';
+import { FINAL_UPLOAD_KINDS, type UploadItem, type UploadMetadata } from '../../src-shared/model/upload-state.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { Engine } from '../core/engine.js';
 import { formatBytes } from '../../src-shared/model/format.js';
@@ -368,11 +368,15 @@ async function uploadHere(
     return signalExitCode(name);
   }
   results.push(...finished);
-  const failed = results.filter((item) => item.state.kind !== 'done');
+  return reportUploads(context, results);
+}
+
+/** The last word of `upload`: a line (or a JSON entry) per file; exit code 1 unless every one is done. */
+function reportUploads(context: Out, results: ShownItem[]): number {
   output(context, { uploads: results.map(summary) }, () =>
     results.map((item) => `${item.fileName}: ${describeState(item)}`).join('\n'),
   );
-  return failed.length > 0 ? 1 : 0;
+  return results.every((item) => item.state.kind === 'done') ? 0 : 1;
 }
 
 function summary(item: ShownItem) {
@@ -625,8 +629,6 @@ async function queue(rest: string[], context: Out, q: QueuePort): Promise<number
   }
 }
 
-const FINAL_KINDS = new Set(['done', 'failed', 'cancelled']);
-
 /**
  * `upload` while the app or the daemon owns the data folder: the files join
  * its queue (paths made absolute here: it runs elsewhere), and this command
@@ -642,12 +644,12 @@ async function uploadThroughOwner(paths: string[], context: Out, client: OwnerCl
   const ids = new Set<number>();
   let paused = false;
   let wake = () => undefined as void;
-  const settled = () =>
-    paused || (ids.size > 0 && [...ids].every((id) => FINAL_KINDS.has(latest.get(id)?.state.kind ?? '')));
+  const isFinal = (item: UploadItemView | undefined) => item !== undefined && FINAL_UPLOAD_KINDS.has(item.state.kind);
+  const settled = () => paused || (ids.size > 0 && [...ids].every((id) => isFinal(latest.get(id))));
   const show = (item: UploadItemView) => {
     latest.set(item.id, item);
     if (!ids.has(item.id) || context.flags.json) return;
-    if (FINAL_KINDS.has(item.state.kind)) view.finish(item, `${item.fileName}: ${describeState(item)}`);
+    if (isFinal(item)) view.finish(item, `${item.fileName}: ${describeState(item)}`);
     else view.update(item);
   };
   // subscribed before the files are added: a small file can be done before the answer comes
@@ -672,7 +674,7 @@ async function uploadThroughOwner(paths: string[], context: Out, client: OwnerCl
     });
     for (const item of added) {
       ids.add(item.id);
-      if (!latest.has(item.id) || FINAL_KINDS.has(item.state.kind)) show(item);
+      if (!latest.has(item.id) || isFinal(item)) show(item);
     }
     paused = (await client.invoke<QueueStatus>('uploads:status')).paused;
     while (!settled()) await new Promise<void>((resolveWake) => (wake = resolveWake));
@@ -683,10 +685,7 @@ async function uploadThroughOwner(paths: string[], context: Out, client: OwnerCl
   if (paused && !context.flags.json) {
     line(context.io.stderr, 'The queue of the Media Sync that owns this data folder is paused; the files wait there.');
   }
-  output(context, { uploads: results.map(summary) }, () =>
-    results.map((item) => `${item.fileName}: ${describeState(item)}`).join('\n'),
-  );
-  return results.every((item) => item.state.kind === 'done') ? 0 : 1;
+  return reportUploads(context, results);
 }
 
 // ---- files -------------------------------------------------------------------------

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { WsEventSchema, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
 import { Emitter } from '../common/disposable.js';
-import { parseJson } from '../core/contract-frames.js';
+import { parseJsonOrUndefined } from '../common/parse-json.js';
 import { lineReader, ownerSocketPath } from '../core/owner-socket.js';
 
 /** A refusal of the owner, with its code (NOT_FOUND, VALIDATION_ERROR, …) and the service's request id. */
@@ -65,7 +65,7 @@ export class OwnerClient {
   }
 
   private receive(text: string): void {
-    const message = parseJson(text);
+    const message = parseJsonOrUndefined(text);
     const result = WsResultSchema.safeParse(message);
     if (result.success) {
       const waiting = result.data.id === null ? undefined : this.pending.get(result.data.id);

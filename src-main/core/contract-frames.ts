@@ -1,4 +1,5 @@
 import { WsInvokeSchema, type WsResult } from '../../src-shared/ipc/ws-protocol.js';
+import { parseJsonOrUndefined } from '../common/parse-json.js';
 import type { AppCore } from './app-core.js';
 
 /**
@@ -9,19 +10,11 @@ import type { AppCore } from './app-core.js';
  * frame), which is never read as a command, whatever it holds.
  */
 export async function answerFrame(core: Pick<AppCore, 'handle'>, text: string | null): Promise<WsResult> {
-  const invoke = text === null ? undefined : WsInvokeSchema.safeParse(parseJson(text));
+  const invoke = text === null ? undefined : WsInvokeSchema.safeParse(parseJsonOrUndefined(text));
   if (invoke?.success) return { id: invoke.data.id, result: await core.handle(invoke.data.name, invoke.data.request) };
   const message =
     text === null
       ? 'Not a command: expected a JSON text frame, not binary.'
       : 'Not a command: expected {id, name, request}.';
   return { id: null, result: { ok: false, error: { code: 'VALIDATION_ERROR', message, requestId: null } } };
-}
-
-export function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

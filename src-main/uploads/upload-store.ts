@@ -10,6 +10,7 @@ import {
 } from '../../src-shared/model/upload-state.js';
 import type { FileIdentity } from '../common/file-fingerprint.js';
 import type { Db } from '../storage/database.js';
+import { parseJsonOrUndefined } from '../common/parse-json.js';
 
 export interface NewUpload {
   accountId: string;
@@ -266,12 +267,12 @@ export class UploadStore {
       mtimeMs: row.mtime_ms,
       fingerprint: row.fingerprint,
       visibility: row.visibility === null ? null : row.visibility === 1,
-      metadata: safeJson(row.metadata),
+      metadata: parseJsonOrUndefined(row.metadata),
       folderId: row.folder_id,
-      state: UploadStateSchema.safeParse(safeJson(row.state)).data,
+      state: UploadStateSchema.safeParse(parseJsonOrUndefined(row.state)).data,
       dzuuid: row.dzuuid,
       chunkSize: row.chunk_size,
-      ackedChunks: safeJson(row.acked_chunks),
+      ackedChunks: parseJsonOrUndefined(row.acked_chunks),
       restarts: row.restarts,
       finalSent: row.final_sent === 1,
       fileId: row.file_id,
@@ -288,12 +289,4 @@ export class UploadStore {
 
 export function isFinal(item: UploadItem): boolean {
   return FINAL_UPLOAD_KINDS.has(item.state.kind);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }
