@@ -57,6 +57,9 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** Where Vite puts the built UI's files, each named with its content's hash. */
+const HASHED_ASSETS = '/assets/';
+
 /** Content-Security-Policy of the page: its own scripts and styles, its own socket, nothing inline. */
 const CSP =
   "default-src 'self'; connect-src 'self' ws://127.0.0.1:*; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
@@ -131,6 +134,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     const file = await readStatic(options.staticDir, url.pathname);
     if (file) {
+      // built assets carry their content's hash in their name: a page opened again loads (and compiles) from cache
+      if (url.pathname.startsWith(HASHED_ASSETS)) headers['Cache-Control'] = 'private, max-age=31536000, immutable';
       response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream' });
       response.end(file.body);
       return;

@@ -1,4 +1,4 @@
-import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, IpcRequest, IpcResponse, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 
 export type ConnectionState = 'connecting' | 'open' | 'closed';
 
@@ -13,4 +13,10 @@ export interface AppBridge extends MediaSyncBridge {
   onConnectionChange(listener: (state: ConnectionState) => void): () => void;
   /** The local path of a file dropped on the window, when the shell can see it (Electron only). */
   pathForFile(file: File): string | null;
+  /**
+   * The answer `invoke(name, request)` would give, when it has already
+   * arrived (the window's first reads, EarlyAnswersBridge), taken once: a
+   * view's first render can show it instead of waiting for an effect.
+   */
+  takeArrived?<N extends IpcCommandName>(name: N, request: IpcRequest<N>): { value: IpcResponse<N> } | undefined;
 }

@@ -53,20 +53,28 @@ export interface Query<T> {
 
 /**
  * Runs a command now and whenever its request changes (compared by value) or
- * the connection comes back; `request: null` waits. Answers to an older
+ * the connection comes back; `request: null` waits. An answer that already
+ * arrived (AppBridge.takeArrived) is the first render's data. Answers to an older
  * request are dropped, so fast typing in a search box shows the last search.
  */
 export function useQuery<N extends IpcCommandName>(name: N, request: IpcRequest<N> | null): Query<IpcResponse<N>> {
   const bridge = useBridge();
   const connection = useConnection();
   const key = request === null ? null : JSON.stringify(request);
-  const [data, setData] = useState<IpcResponse<N> | undefined>(undefined);
+  const [arrived] = useState(() => (request === null ? undefined : bridge.takeArrived?.(name, request)));
+  const [data, setData] = useState<IpcResponse<N> | undefined>(arrived?.value);
   const [error, setError] = useState<IpcError | null>(null);
-  const [loading, setLoading] = useState(key !== null);
+  const [loading, setLoading] = useState(key !== null && !arrived);
   const [generation, setGeneration] = useState(0);
+  // the first load came with the first render
+  const loaded = useRef(arrived !== undefined);
 
   useEffect(() => {
     if (key === null || connection !== 'open') return;
+    if (loaded.current) {
+      loaded.current = false;
+      return;
+    }
     let current = true;
     setLoading(true);
     bridge.invoke(name, JSON.parse(key) as IpcRequest<N>).then(

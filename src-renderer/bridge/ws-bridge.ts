@@ -7,15 +7,11 @@ import {
   type IpcRequest,
   type IpcResponse,
 } from '../../src-shared/ipc/ipc-contract.js';
-import { WS_PATH, WsEventSchema, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
+import { WsEventSchema, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
 import { BridgeError } from './bridge-error.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
-
-type SocketLike = Pick<WebSocket, 'send' | 'close' | 'readyState'> & {
-  onopen: ((event: Event) => void) | null;
-  onclose: ((event: CloseEvent) => void) | null;
-  onmessage: ((event: MessageEvent) => void) | null;
-};
+import type { EarlyConnection, SocketLike } from './early-connection.js';
+import type { SentEarly } from './early-answers-bridge.js';
 
 interface Pending {
   name: IpcCommandName;
@@ -24,6 +20,7 @@ interface Pending {
 }
 
 const RECONNECT_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000];
+const OPEN = 1;
 
 /**
  * The contract over the headless daemon's WebSocket. The session cookie set
@@ -31,6 +28,10 @@ const RECONNECT_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000];
  * parsed with the contract's schemas; a dropped socket fails the commands in
  * flight (the UI says so) and reconnects with backoff, and the UI reloads
  * what it shows once the connection is back.
+ *
+ * Given the page's early connection, it takes that socket over instead of
+ * opening one: what the first script sent is answered like any invocation
+ * (`takeSentEarly`), and what arrived meanwhile is read as if it came now.
  */
 export class WsBridge implements AppBridge {
   readonly shell = 'headless';
@@ -42,17 +43,22 @@ export class WsBridge implements AppBridge {
   private state: ConnectionState = 'connecting';
   private failures = 0;
   private disposed = false;
+  private sentEarly: SentEarly[] = [];
 
   constructor(
     private readonly url: string,
     private readonly createSocket: (url: string) => SocketLike = (url) => new WebSocket(url),
+    early: EarlyConnection | null = null,
   ) {
-    this.connect();
+    if (early && early.socket.readyState <= OPEN) this.adopt(early);
+    else this.connect();
   }
 
-  /** The daemon's socket address for a page served by it. */
-  static urlFor(location: Pick<Location, 'protocol' | 'host'>): string {
-    return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WS_PATH}`;
+  /** The early connection's requests with their answers to come, once. */
+  takeSentEarly(): SentEarly[] {
+    const sent = this.sentEarly;
+    this.sentEarly = [];
+    return sent;
   }
 
   connection(): ConnectionState {
@@ -101,7 +107,25 @@ export class WsBridge implements AppBridge {
   }
 
   private connect(): void {
-    const socket = this.createSocket(this.url);
+    this.attach(this.createSocket(this.url));
+  }
+
+  private adopt(early: EarlyConnection): void {
+    this.attach(early.socket);
+    for (const { id, name, request } of early.sent) {
+      const answer = new Promise((resolve, reject) => this.pending.set(id, { name, resolve, reject }));
+      this.sentEarly.push({ name, request, answer });
+    }
+    this.nextId = early.sent.length + 1;
+    // no listener yet: whoever wraps this bridge reads the state when it subscribes
+    if (early.socket.readyState === OPEN) this.state = 'open';
+    // read once the caller has subscribed (the same task), so that what came before counts like what comes after
+    queueMicrotask(() => {
+      for (const text of early.received.splice(0)) this.receive(text);
+    });
+  }
+
+  private attach(socket: SocketLike): void {
     this.socket = socket;
     socket.onopen = () => {
       this.failures = 0;

@@ -29,6 +29,7 @@ export class QueueRows {
   private readonly indexById = new Map<number, number>();
   private readonly loaded = new Set<number>();
   private readonly requested = new Set<number>();
+  private readonly itemWatchers = new Map<number, Set<() => void>>();
   private maxId = 0;
   private known = false;
 
@@ -105,6 +106,11 @@ export class QueueRows {
   }
 
   /** A progress batch (at most 10 per second): the running items' new states. */
+  /**
+   * A progress batch: the items' states replaced, and each one's watchers
+   * told (only those rows render again, not the view). Answers whether any
+   * loaded item moved.
+   */
   applyProgress(batch: readonly { id: number; state: UploadState }[]): boolean {
     let changed = false;
     for (const { id, state } of batch) {
@@ -113,9 +119,21 @@ export class QueueRows {
       if (!item || index === undefined) continue;
       this.byIndex.set(index, { ...item, state });
       changed = true;
+      for (const listener of this.itemWatchers.get(id) ?? []) listener();
     }
     if (changed) this.version++;
     return changed;
+  }
+
+  /** Calls `listener` when a progress batch moves item `id`, until the returned function is called. */
+  watchItem(id: number, listener: () => void): () => void {
+    const watchers = this.itemWatchers.get(id) ?? new Set();
+    this.itemWatchers.set(id, watchers);
+    watchers.add(listener);
+    return () => {
+      watchers.delete(listener);
+      if (watchers.size === 0) this.itemWatchers.delete(id);
+    };
   }
 
   /** Forgets everything (after "Clear finished"): pages load again as they come into view. */

@@ -1,7 +1,8 @@
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { writeClipboard } from '../bridge/clipboard.js';
+import type { AppBridge } from '../bridge/app-bridge.js';
 import { useBridge, useConnection, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { toIpcError } from '../bridge/bridge-error.js';
 import { AddFilesButton } from '../components/drop-upload.js';
@@ -15,6 +16,14 @@ import { QueueRows } from '../model/queue-rows.js';
 import { bytesPerSecond, etaSeconds, formatRate, observe, type RateMeter } from '../model/transfer-rate.js';
 import './queue-view.css';
 
+/** The queue's rows, with the first page in when it arrived with the window's first answers. */
+function initialRows(bridge: AppBridge): { rows: QueueRows; firstPage: boolean } {
+  const rows = new QueueRows();
+  const page = bridge.takeArrived?.('uploads:list', { offset: 0, limit: rows.pageSize });
+  if (page) rows.applyPage(0, page.value.items, page.value.total);
+  return { rows, firstPage: page !== undefined };
+}
+
 /** Must match `.queue-row` in queue-view.css. */
 const ROW_HEIGHT = 88;
 
@@ -26,7 +35,10 @@ const ROW_HEIGHT = 88;
 export function QueueView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
   const bridge = useBridge();
   const connection = useConnection();
-  const rows = useRef(new QueueRows());
+  const [initial] = useState(() => initialRows(bridge));
+  const rows = useRef(initial.rows);
+  // the first page came with the first render: the connection's first opening need not load it again
+  const firstPageShown = useRef(initial.firstPage);
   const [, setVersion] = useState(0);
   const meters = useRef(new Map<number, RateMeter>());
   const range = useRef({ start: 0, end: 30 });
@@ -73,6 +85,11 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   // (re)start from the first page whenever the connection (re)opens
   useEffect(() => {
     if (connection !== 'open') return;
+    if (firstPageShown.current) {
+      firstPageShown.current = false;
+      for (const item of rows.current.loadedItems()) track(meters.current, item, performance.now());
+      return;
+    }
     rows.current = new QueueRows();
     meters.current.clear();
     changed();
@@ -102,10 +119,11 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     if (outcome === 'unknown') refreshEnd();
     if (outcome === 'updated' || outcome === 'appended') changed();
   });
+  // at 10 Hz: the moved rows render themselves (LiveQueueRow), the view does not
   useEvent('uploads:progress', (batch) => {
     const at = performance.now();
     for (const { id, state } of batch) track(meters.current, { id, state }, at);
-    if (rows.current.applyProgress(batch)) changed();
+    rows.current.applyProgress(batch);
   });
 
   async function act(action: () => Promise<unknown>) {
@@ -185,36 +203,23 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   }
 
   const store = rows.current;
-  const blockedBy = new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null]));
-  const wallNow = Date.now();
   const perfNow = performance.now();
   const totalSpeed = [...meters.current.values()].reduce(
     (sum, meter) => sum + (bytesPerSecond(meter, perfNow) ?? 0),
     0,
   );
   void now;
-
-  function renderRow(index: number) {
-    const item = store.at(index);
-    if (!item) {
-      return (
-        <div className="queue-row queue-row--loading" aria-busy="true">
-          <span className="muted">Loading…</span>
-        </div>
-      );
-    }
-    const meter = meters.current.get(item.id);
-    const gate = limits.get(item.accountId);
-    const text = describeRow(item, {
-      now: wallNow,
-      queuePaused: status.data?.paused ?? false,
-      accountBlocked: blockedBy.get(item.accountId) ?? null,
-      accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
-      speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
-      eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
-    });
-    return <QueueRow item={item} text={text} shell={bridge.shell} onAction={onRowAction} />;
-  }
+  // new at each render of the view (events, the 1 s clock): every row on screen renders with it
+  const context: RowContext = {
+    store,
+    meters: meters.current,
+    limits,
+    queuePaused: status.data?.paused ?? false,
+    blockedBy: new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null])),
+    shell: bridge.shell,
+    onAction: onRowAction,
+  };
+  const renderRow = (index: number) => <LiveQueueRow index={index} context={context} />;
 
   return (
     <section className="queue" aria-labelledby="queue-title">
@@ -256,6 +261,50 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     </section>
   );
 }
+
+interface RowContext {
+  store: QueueRows;
+  meters: Map<number, RateMeter>;
+  limits: ReturnType<typeof useRateLimits>;
+  queuePaused: boolean;
+  blockedBy: Map<string, string | null>;
+  shell: 'electron' | 'headless';
+  onAction: QueueRowProps['onAction'];
+}
+
+/**
+ * The row at `index`, watching its own item: a progress batch renders the
+ * rows it moved and nothing else (10 Hz while uploading). Memoized on its
+ * props, so scrolling renders only the rows that came into view.
+ */
+const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: number; context: RowContext }) {
+  const { store } = context;
+  const id = store.at(index)?.id;
+  const watch = useCallback(
+    (listener: () => void) => (id === undefined ? () => undefined : store.watchItem(id, listener)),
+    [store, id],
+  );
+  const item = useSyncExternalStore(watch, () => store.at(index));
+  if (!item) {
+    return (
+      <div className="queue-row queue-row--loading" aria-busy="true">
+        <span className="muted">Loading…</span>
+      </div>
+    );
+  }
+  const perfNow = performance.now();
+  const meter = context.meters.get(item.id);
+  const gate = context.limits.get(item.accountId);
+  const text = describeRow(item, {
+    now: Date.now(),
+    queuePaused: context.queuePaused,
+    accountBlocked: context.blockedBy.get(item.accountId) ?? null,
+    accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
+    speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
+    eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
+  });
+  return <QueueRow item={item} text={text} shell={context.shell} onAction={context.onAction} />;
+});
 
 interface QueueRowProps {
   item: UploadItemView;

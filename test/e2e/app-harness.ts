@@ -26,8 +26,8 @@ export interface AppHarness {
   contract: WsContractClient;
   /** the daemon's output so far (checked for tokens) */
   output(): string;
-  /** a fresh page with the app loaded, in the given colour scheme */
-  open(colorScheme?: 'light' | 'dark'): Promise<Page>;
+  /** a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it navigates */
+  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => void): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -77,10 +77,11 @@ export async function startApp(
     scratch,
     contract,
     output: () => output,
-    async open(colorScheme = 'light') {
+    async open(colorScheme = 'light', beforeLoad) {
       // axe needs a page of a context made with newContext()
       const context = await browser.newContext({ colorScheme, viewport: { width: 1200, height: 800 } });
       const page = await context.newPage();
+      beforeLoad?.(page);
       // the browser may be closing already (afterAll right after page.close()): nothing left to close then
       page.once('close', () => void context.close().catch(() => undefined));
       await page.goto(url);

@@ -19,11 +19,18 @@ declare module 'vitest' {
  */
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const uiDir = await mkdtemp(join(tmpdir(), 'media-sync-ui-'));
-  await build({
-    configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-    logLevel: 'warn',
-    build: { outDir: uiDir, emptyOutDir: true },
-  });
+  // the UI as it ships: Vite honours a NODE_ENV already set, and vitest sets it to `test` (React's development build)
+  const nodeEnv = process.env['NODE_ENV'];
+  process.env['NODE_ENV'] = 'production';
+  try {
+    await build({
+      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
+      logLevel: 'warn',
+      build: { outDir: uiDir, emptyOutDir: true },
+    });
+  } finally {
+    process.env['NODE_ENV'] = nodeEnv;
+  }
   project.provide('uiDir', uiDir);
   return () => rm(uiDir, { recursive: true, force: true });
 }

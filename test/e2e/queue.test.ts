@@ -65,6 +65,42 @@ describe('the queue', () => {
     await page.close();
   });
 
+  it('opens one socket and asks for the first reads once, the first script and the app sharing it', async () => {
+    const [path] = await writeClips(join(app.scratch, 'first-load'), ['first-load.mp4']);
+    const added = await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths: [path] });
+    expect(added.ok).toBe(true);
+    // done before the page loads: an item event meanwhile would rightly make the page ask again
+    await expect
+      .poll(
+        async () => {
+          const list = await app.contract.invoke('uploads:list', { offset: 0, limit: 50 });
+          const items = list.ok ? (list.value as { items: { fileName: string; state: { kind: string } }[] }).items : [];
+          return items.find((item) => item.fileName === 'first-load.mp4')?.state.kind;
+        },
+        { timeout: 20_000 },
+      )
+      .toBe('done');
+
+    const sockets: string[] = [];
+    const sent: string[] = [];
+    const page = await app.open('light', (page) =>
+      page.on('websocket', (socket) => {
+        sockets.push(socket.url());
+        socket.on('framesent', ({ payload }) => sent.push(String(payload)));
+      }),
+    );
+    await row(page, 'first-load.mp4').getByText('Done', { exact: true }).waitFor();
+    const names = sent.map((text) => (JSON.parse(text) as { name: string }).name);
+    expect(sockets).toEqual([`${new URL(app.url).origin.replace('http', 'ws')}/ipc`]);
+    for (const name of ['account:list', 'uploads:list', 'uploads:status']) {
+      expect(
+        names.filter((sentName) => sentName === name),
+        name,
+      ).toHaveLength(1);
+    }
+    await page.close();
+  });
+
   it('pauses all for 2 hours: files added meanwhile stay queued until Resume all, then finish', async () => {
     const page = await app.open();
     // by keyboard: the menu opens on its first choice, Escape gives the focus back, Enter picks

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IpcEventName } from '../../../src-shared/ipc/ipc-contract.js';
 import type { AppBridge, ConnectionState } from '../../../src-renderer/bridge/app-bridge.js';
-import { EarlyAnswersBridge, earlyRequestsFor } from '../../../src-renderer/bridge/early-answers-bridge.js';
+import { EarlyAnswersBridge } from '../../../src-renderer/bridge/early-answers-bridge.js';
+import { earlyRequestsFor } from '../../../src-renderer/bridge/early-requests.js';
 import { QUEUE_PAGE_SIZE } from '../../../src-renderer/model/queue-rows.js';
 
 /** A scripted bridge: counts what is invoked, answers with the invocation's number, emits events on demand. */
@@ -100,5 +101,31 @@ describe('the early answers bridge', () => {
     open.state = 'open';
     new EarlyAnswersBridge(open, REQUESTS);
     expect(open.invoked).toHaveLength(5);
+  });
+
+  it('hands an answer that has arrived to a first render, once, and not one an event may have staled', async () => {
+    inner.setState('open');
+    expect(bridge.takeArrived('uploads:list', FIRST_PAGE)).toBeUndefined();
+    await bridge.whenAnswered(1_000);
+    expect(bridge.takeArrived('uploads:list', FIRST_PAGE)).toEqual({ value: 3 });
+    expect(bridge.takeArrived('uploads:list', FIRST_PAGE)).toBeUndefined();
+    expect(await bridge.invoke('uploads:list', FIRST_PAGE)).toBe(6);
+    inner.emit('account:changed');
+    expect(bridge.takeArrived('account:list', {})).toBeUndefined();
+  });
+
+  it('lets the first render wait for the answers, but no longer than it says, nor past a lost connection', async () => {
+    let waited = false;
+    void bridge.whenAnswered(500).then(() => (waited = true));
+    await vi.advanceTimersByTimeAsync(499);
+    expect(waited).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(waited).toBe(true);
+
+    let lost = false;
+    void bridge.whenAnswered(500).then(() => (lost = true));
+    inner.setState('closed');
+    await Promise.resolve();
+    expect(lost).toBe(true);
   });
 });

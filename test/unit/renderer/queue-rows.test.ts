@@ -57,4 +57,25 @@ describe('QueueRows', () => {
     expect(rows.ready).toBe(false);
     expect(rows.total).toBe(0);
   });
+
+  it('tells the rows watching an item when a progress batch moves it, and no other row', () => {
+    const rows = new QueueRows(10);
+    rows.applyPage(0, range(1, 3), 3);
+    const told: number[] = [];
+    const stopOne = rows.watchItem(1, () => told.push(1));
+    rows.watchItem(2, () => told.push(2));
+    const uploading: UploadState = { kind: 'uploading', attempt: 0, sentBytes: 5, totalBytes: 10 };
+    expect(
+      rows.applyProgress([
+        { id: 2, state: uploading },
+        { id: 99, state: uploading },
+      ]),
+    ).toBe(true);
+    expect(told).toEqual([2]);
+    expect(rows.at(1)?.state).toEqual(uploading);
+    stopOne();
+    rows.applyProgress([{ id: 1, state: uploading }]);
+    expect(told).toEqual([2]);
+    expect(rows.applyProgress([{ id: 99, state: uploading }])).toBe(false);
+  });
 });
