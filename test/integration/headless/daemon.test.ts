@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
 import { join, sep } from 'node:path';
-import { access, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +63,28 @@ describe('the headless daemon', () => {
     await expect(connectContract(wsUrl('wrong'))).rejects.toThrow('HTTP 401');
     // a page of another site must not drive the app with the person's cookie
     await expect(connectContract(wsUrl(), { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 401');
+  });
+
+  it('serves the page uncached and its hashed assets as immutable, both only with the key', async () => {
+    const ui = join(data.path, 'ui');
+    await mkdir(join(ui, 'assets'), { recursive: true });
+    await writeFile(join(ui, 'index.html'), '<!doctype html><title>Media Sync</title>');
+    await writeFile(join(ui, 'assets', 'index-Ab12Cd34.js'), 'export {};');
+    const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui });
+    try {
+      const at = (path: string, headers: Record<string, string> = {}) =>
+        fetch(`http://127.0.0.1:${withUi.port}${path}`, { headers });
+      const cookie = { cookie: `media_sync_session=${KEY}` };
+      expect((await at(`/?key=${KEY}`)).headers.get('cache-control')).toBe('no-store');
+      const asset = await at('/assets/index-Ab12Cd34.js', cookie);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(/javascript/);
+      expect(asset.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+      expect((await at('/assets/index-Ab12Cd34.js')).status).toBe(401);
+      expect((await at('/assets/missing.js', cookie)).headers.get('cache-control')).toBe('no-store');
+    } finally {
+      await withUi.close();
+    }
   });
 
   it('answers 421 to a request for any other host, even with the key (DNS rebinding), and serves its own names', async () => {
