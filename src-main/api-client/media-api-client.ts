@@ -74,6 +74,8 @@ export interface UploadAck {
   file: MediaFile | null;
   /** the reference server's optional hint on a chunk that did not finish the file */
   receivedChunks: number | null;
+  /** the answer's X-Request-ID, for a problem found in an answer that was a success */
+  requestId: string | null;
 }
 
 export interface Page<T> {
@@ -144,8 +146,9 @@ export class MediaApiClient {
     return { data: result.data, meta: result.meta } satisfies Page<MediaFile>;
   }
 
-  async getFile(id: string): Promise<MediaFileDetail> {
-    return this.json('GET', `/files/${encodeURIComponent(id)}`, successEnvelope(FileDetailSchema)).then((r) => r.data);
+  async getFile(id: string, priority: Priority = 'interactive'): Promise<MediaFileDetail> {
+    const path = `/files/${encodeURIComponent(id)}`;
+    return this.json('GET', path, successEnvelope(FileDetailSchema), { priority }).then((r) => r.data);
   }
 
   async getFileStatus(id: string, priority: Priority = 'interactive'): Promise<FileStatus> {
@@ -158,8 +161,8 @@ export class MediaApiClient {
     await this.json('PATCH', `/files/${encodeURIComponent(id)}`, z.unknown(), { body, priority });
   }
 
-  async deleteFile(id: string): Promise<void> {
-    await this.json('DELETE', `/files/${encodeURIComponent(id)}`, z.unknown());
+  async deleteFile(id: string, priority: Priority = 'interactive'): Promise<void> {
+    await this.json('DELETE', `/files/${encodeURIComponent(id)}`, z.unknown(), { priority });
   }
 
   async createRemoteUploads(body: CreateRemoteUploadsBody): Promise<RemoteJob[]> {
@@ -248,6 +251,7 @@ export class MediaApiClient {
           ? hint.data.received_chunks.length
           : hint.data.received_chunks
         : null,
+      requestId: headerValue(result.headers['x-request-id']),
     };
   }
 

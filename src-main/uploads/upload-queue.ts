@@ -500,13 +500,45 @@ export class UploadQueue {
     });
   }
 
-  /** The file id from the answer, or from a search when the answer carried none. */
+  /**
+   * The file id from the answer, or from a search when the answer carried
+   * none; then the size the service stored, checked against the file's.
+   */
   private async finishFrom(ack: UploadAck, item: UploadItem, client: MediaApiClient): Promise<string | null> {
     if (ack.file) this.answeredFiles.set(item.id, ack.file);
-    if (ack.fileId) return this.recordFileId(item, ack.fileId);
+    if (ack.fileId) {
+      // an answer without the file's size costs one GET to verify it
+      const stored = ack.file?.size_bytes ?? (await client.getFile(ack.fileId, 'upload')).size_bytes;
+      if (stored !== item.size) return this.storedWrongSize(item, client, ack.fileId, stored, ack.requestId);
+      return this.recordFileId(item, ack.fileId);
+    }
+    // a search matches the size already
     const found = await client.findUploadedFile(item.fileName, item.size, (id) => this.options.store.isKnownFileId(id));
     if (found) return this.recordFileId(item, found.id);
     return this.restartOnce(item, 'the server accepted every byte but made no file');
+  }
+
+  /**
+   * The service made a file of another size than the one sent: that copy is
+   * of no use, so it is deleted (it is ours, made a moment ago), and the
+   * upload starts again from the first byte, once; a second time it fails,
+   * saying what was stored.
+   */
+  private async storedWrongSize(
+    item: UploadItem,
+    client: MediaApiClient,
+    fileId: string,
+    stored: number,
+    requestId: string | null,
+  ): Promise<null> {
+    this.options.store.setFinalSent(item.id, false);
+    await client.deleteFile(fileId, 'upload');
+    const bytes = (count: number) => count.toLocaleString('en');
+    const message = `The service stored ${bytes(stored)} bytes; the file has ${bytes(item.size)}. The incomplete copy was deleted.`;
+    if (this.options.store.get(item.id)!.restarts >= 1) throw new UploadRejectedError(message, requestId);
+    this.options.store.restart(item.id, { countRestart: true });
+    this.apply(this.options.store.get(item.id)!, { type: 'interrupt' });
+    return null;
   }
 
   private recordFileId(item: UploadItem, fileId: string): string {
@@ -655,7 +687,11 @@ export class FileUnreadableError extends Error {
 }
 
 export class UploadRejectedError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** the request whose answer showed the problem, when one did */
+    readonly requestId: string | null = null,
+  ) {
     super(message);
     this.name = 'UploadRejectedError';
   }
@@ -668,6 +704,7 @@ function isRetryableFailure(error: unknown): boolean {
 
 function problemOf(error: unknown): UploadProblem {
   if (error instanceof ApiError) return { message: error.message, code: error.code, requestId: error.requestId };
+  if (error instanceof UploadRejectedError) return { message: error.message, code: null, requestId: error.requestId };
   if (error instanceof FileChangedError) {
     return { message: 'The file changed while it was being uploaded; starting it again.', code: null, requestId: null };
   }

@@ -37,7 +37,13 @@ export type Fault =
    * client's socket instead of relaying that answer: the server did the work,
    * the client never hears of it.
    */
-  | { kind: 'lose-response' };
+  | { kind: 'lose-response' }
+  /**
+   * Forwards the request, reads the server's JSON answer in full and relays
+   * what `rewrite` makes of it (same status and headers, a new length): a
+   * server that did the work but says something else about it.
+   */
+  | { kind: 'rewrite-response'; rewrite: (body: unknown) => unknown };
 
 export type FaultKind = Fault['kind'];
 
@@ -181,6 +187,8 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
         return forward({ resetAfterBytes: Math.max(0, fault.afterBytes) });
       case 'lose-response':
         return forward({ loseResponse: true });
+      case 'rewrite-response':
+        return forward({ rewrite: fault.rewrite });
       case 'close-before-response':
         return drain(req, () => req.socket.destroy());
       case 'status':
@@ -243,6 +251,7 @@ function takeFault(rules: ActiveRule[], request: ProxiedRequestInfo): Fault | nu
 interface ForwardOptions {
   resetAfterBytes?: number;
   loseResponse?: boolean;
+  rewrite?: (body: unknown) => unknown;
 }
 
 /** Streams the request up and the answer down, with backpressure both ways, applying a reset or a lost answer. */
@@ -251,7 +260,7 @@ function relay(
   res: ServerResponse,
   upstreamReq: http.ClientRequest,
   entry: ProxiedRequest,
-  { resetAfterBytes, loseResponse = false }: ForwardOptions,
+  { resetAfterBytes, loseResponse = false, rewrite }: ForwardOptions,
 ): void {
   let answered = false;
   const resetBoth = () => {
@@ -273,6 +282,24 @@ function relay(
     if (loseResponse) {
       upstreamRes.resume();
       upstreamRes.on('end', () => req.socket.destroy());
+      upstreamRes.on('error', () => req.socket.destroy());
+      return;
+    }
+    if (rewrite) {
+      const pieces: Buffer[] = [];
+      upstreamRes.on('data', (piece: Buffer) => pieces.push(piece));
+      upstreamRes.on('end', () => {
+        const body = Buffer.from(JSON.stringify(rewrite(JSON.parse(Buffer.concat(pieces).toString('utf8')))));
+        const headers = relayedResponseHeaders(upstreamRes).filter(
+          (_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'content-length',
+        );
+        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, [
+          ...headers,
+          'Content-Length',
+          String(body.length),
+        ]);
+        res.end(body);
+      });
       upstreamRes.on('error', () => req.socket.destroy());
       return;
     }

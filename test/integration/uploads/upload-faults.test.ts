@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nthRequestTo, startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
+import { nthRequestTo, requestsTo, startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import {
   openEngine,
@@ -144,5 +144,72 @@ describe('uploads through a faulty network', () => {
         .sort(),
     ).toEqual([0, 1, 2]);
     await expectEveryFileOnceAndIdentical([path]);
+  });
+
+  /** The upload answer as the server gave it, but saying the file it made has 1 byte. */
+  const claimsOneByte = (body: unknown) => {
+    const answer = body as { data: Record<string, unknown> };
+    return { ...answer, data: { ...answer.data, size_bytes: 1 } };
+  };
+
+  it('a file the service stored at another size is deleted and sent again from the first byte, once', async () => {
+    const path = join(files.path, 'three-chunks.mp4');
+    await writeRandomFile(path, 2 * CHUNK + 10, 6);
+    // the last chunk is the third upload request
+    proxy.addRule({ match: nthRequestTo(UPLOAD, 2), fault: { kind: 'rewrite-response', rewrite: claimsOneByte } });
+    fixture = await openEngine(`${proxy.url}/api/v1`, server.token, { chunkSize: CHUNK });
+    const { item } = await fixture.engine.queue.enqueue({ accountId: fixture.accountId, path });
+    fixture.engine.queue.start();
+    await fixture.engine.queue.whenIdle();
+
+    const done = fixture.engine.queue.get(item.id)!;
+    expect(done.state.kind).toBe('done');
+    expect(done.restarts).toBe(1);
+    // every chunk twice, under two dzuuids; one file on the server, the right one
+    const uploads = server.server.uploadLog.entries();
+    expect(uploads.map((u) => u.chunkIndex).sort()).toEqual([0, 0, 1, 1, 2, 2]);
+    await expectEveryFileOnceAndIdentical([path]);
+  });
+
+  it('an answer that names the file without its size is checked with one GET of the file', async () => {
+    const path = join(files.path, 'clip.mp4');
+    await writeFile(path, 'clip'.repeat(5000));
+    const withoutSize = (body: unknown) => {
+      const answer = body as { data: Record<string, unknown> };
+      return { ...answer, data: { id: answer.data['id'] } };
+    };
+    proxy.addRule({ match: nthRequestTo(UPLOAD, 0), fault: { kind: 'rewrite-response', rewrite: withoutSize } });
+    fixture = await openEngine(`${proxy.url}/api/v1`, server.token);
+    const { item } = await fixture.engine.queue.enqueue({ accountId: fixture.accountId, path });
+    fixture.engine.queue.start();
+    await fixture.engine.queue.whenIdle();
+
+    expect(fixture.engine.queue.get(item.id)!.state.kind).toBe('done');
+    const [file] = await listServerFiles();
+    const reads = proxy.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/v1/files'));
+    expect(reads.map((r) => r.path)).toEqual([`/api/v1/files/${file!.id}`]);
+    await expectEveryFileOnceAndIdentical([path]);
+  });
+
+  it('a second wrong size fails the upload, saying what the service stored, with the request id', async () => {
+    const path = join(files.path, 'clip.mp4');
+    await writeFile(path, 'clip'.repeat(5000));
+    proxy.addRule({ match: requestsTo(UPLOAD), fault: { kind: 'rewrite-response', rewrite: claimsOneByte }, times: 2 });
+    fixture = await openEngine(`${proxy.url}/api/v1`, server.token);
+    const { item } = await fixture.engine.queue.enqueue({ accountId: fixture.accountId, path });
+    fixture.engine.queue.start();
+    await fixture.engine.queue.whenIdle();
+
+    const failed = fixture.engine.queue.get(item.id)!.state;
+    expect(failed).toEqual({
+      kind: 'failed',
+      reason: {
+        message: 'The service stored 1 bytes; the file has 20,000. The incomplete copy was deleted.',
+        code: null,
+        requestId: expect.stringMatching(/\S/) as unknown as string,
+      },
+    });
+    expect(server.server.uploadLog.entries()).toHaveLength(2);
+    expect(await listServerFiles()).toEqual([]);
   });
 });
