@@ -50,7 +50,7 @@ export function describeState(item: ShownItem): string {
     case 'paused':
       return state.until === null ? 'paused' : `paused until ${new Date(state.until).toLocaleString()}`;
     case 'done':
-      return `done ${state.fileId}`;
+      return state.existing ? `already on the service ${state.fileId}` : `done ${state.fileId}`;
     case 'failed':
       return `failed: ${state.reason.message}${state.reason.requestId ? ` (request id ${state.reason.requestId})` : ''}`;
     default:

@@ -37,7 +37,7 @@ const USAGE = `Usage: media-sync <command> [options]
   logout                                       forget the account and its token
   account                                      the account summary
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
-  watch DIR... [--once] [--public] [--only-new] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
+  watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
   queue ls | pause [ID] [--for 2h|8h|24h] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page N]
   files show ID | status ID | rm ID
@@ -66,6 +66,7 @@ const OPTIONS = {
   force: { type: 'boolean' },
   once: { type: 'boolean' },
   'only-new': { type: 'boolean' },
+  'skip-existing': { type: 'boolean' },
   'no-subfolders': { type: 'boolean' },
   after: { type: 'string' },
   ignore: { type: 'string', multiple: true },
@@ -411,7 +412,9 @@ async function runUntilSettled(context: Context, ids: Set<number>, stop?: AbortS
     }),
     queue.onDidChangeItem((item) => {
       if (!ids.has(item.id) || context.flags.json) return;
-      if (item.state.kind === 'done')
+      if (item.state.kind === 'done' && item.state.existing)
+        view.finish(item, `${item.fileName}: already on the service (${item.state.fileId}), not uploaded`);
+      else if (item.state.kind === 'done')
         view.finish(item, `${item.fileName}: uploaded ${links.get(item.id) ?? item.state.fileId}`);
       if (item.state.kind === 'failed') view.finish(item, `${item.fileName}: ${describeState(item)}`);
       if (item.state.kind === 'retrying') view.finish(item, `${item.fileName}: ${describeState(item)}`);
@@ -480,6 +483,7 @@ async function watch(dirs: string[], context: Context): Promise<number> {
       visibility: context.flags.public ? 'public' : 'private',
       includeSubfolders: !context.flags['no-subfolders'],
       uploadExisting: !context.flags['only-new'],
+      skipExisting: context.flags['skip-existing'] ?? false,
       afterUpload,
       ignoreGlobs: context.flags.ignore ?? [],
     });

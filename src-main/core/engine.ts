@@ -106,6 +106,8 @@ export class Engine {
       chunkSize: options.chunkSize,
       concurrency: options.concurrency,
       chunksPerFile: options.chunksPerFile,
+      skipIfOnService: (item) =>
+        item.folderId !== null && this.folders.get(item.folderId)?.options.skipExisting === true,
     });
     this.sync = new SyncService({
       folders: this.folders,

@@ -208,6 +208,8 @@ export class SyncService {
       fileId: item.state.fileId,
       origin: 'uploaded',
     });
+    // found on the service by name and size, not sent: a guess is no reason to move or delete the person's file
+    if (item.state.existing) return;
     const action = folder.options.afterUpload;
     try {
       if (action.kind === 'delete') await rm(item.path, { force: true });

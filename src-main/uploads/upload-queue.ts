@@ -35,6 +35,8 @@ export interface UploadQueueOptions {
   concurrency?: number;
   /** chunks of one file in flight */
   chunksPerFile?: number;
+  /** whether an item not started yet is first looked for on the service (its folder's `skipExisting`) */
+  skipIfOnService?: (item: UploadItem) => boolean;
 }
 
 export interface EnqueueInput {
@@ -364,6 +366,7 @@ export class UploadQueue {
     if (!item || isFinal(item)) return;
     try {
       item = this.apply(item, { type: 'start', totalBytes: item.size, sentBytes: ackedBytes(item) });
+      if (await this.foundOnService(item, client)) return;
       const fileId = item.fileId ?? (await this.upload(item, client, signal));
       if (fileId === null) return;
       item = this.apply(this.options.store.get(id)!, { type: 'bytesSent' });
@@ -391,6 +394,28 @@ export class UploadQueue {
         random: this.random(),
       });
     }
+  }
+
+  /**
+   * For an item whose folder skips what is on the service already, before
+   * its first byte: one search by name; a file of that name and size ends the
+   * item as done, `existing`, without sending anything. Files this app
+   * uploaded count too: they are on the service.
+   */
+  private async foundOnService(item: UploadItem, client: MediaApiClient): Promise<boolean> {
+    const untouched = item.fileId === null && item.dzuuid === null && item.ackedChunks.length === 0 && !item.finalSent;
+    if (!untouched || !this.options.skipIfOnService?.(item)) return false;
+    const found = await client.findUploadedFile(item.fileName, item.size, () => false);
+    if (!found) return false;
+    this.options.store.setFileId(item.id, found.id);
+    this.apply(this.options.store.get(item.id)!, { type: 'bytesSent' });
+    this.apply(this.options.store.get(item.id)!, {
+      type: 'succeed',
+      fileId: found.id,
+      now: this.clock.wall(),
+      existing: true,
+    });
+    return true;
   }
 
   /** Sends the file; returns its id, or null when it restarted with a new dzuuid and was put back in line. */

@@ -11,7 +11,7 @@ export type UploadEvent =
   | { type: 'start'; totalBytes: number; sentBytes: number }
   | { type: 'progress'; sentBytes: number; chunkAcked: boolean }
   | { type: 'bytesSent' }
-  | { type: 'succeed'; fileId: string; now: number }
+  | { type: 'succeed'; fileId: string; now: number; existing?: true }
   /** `random` in [0, 1) draws the backoff jitter, so the transition stays pure */
   | { type: 'fail'; problem: UploadProblem; retryable: boolean; now: number; random: number }
   /** stopped for a reason that is not the file's fault: quit, global pause, the account's token refused */
@@ -43,7 +43,7 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
       return state.kind === 'uploading' ? { kind: 'finalizing', attempt: state.attempt } : state;
     case 'succeed':
       return state.kind === 'uploading' || state.kind === 'finalizing'
-        ? { kind: 'done', fileId: event.fileId, finishedAt: event.now }
+        ? { kind: 'done', fileId: event.fileId, finishedAt: event.now, ...(event.existing && { existing: true }) }
         : state;
     case 'fail': {
       if (state.kind !== 'uploading' && state.kind !== 'finalizing') return state;

@@ -9,6 +9,7 @@ export interface FolderOptionsDraft {
   allowOnlineWatch: boolean | null;
   includeSubfolders: boolean;
   uploadExisting: boolean;
+  skipExisting: boolean;
   afterUpload: 'keep' | 'move' | 'delete';
   subfolder: string;
   globsText: string;
@@ -20,6 +21,7 @@ export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
     allowOnlineWatch: options.allowOnlineWatch,
     includeSubfolders: options.includeSubfolders,
     uploadExisting: options.uploadExisting,
+    skipExisting: options.skipExisting,
     afterUpload: options.afterUpload.kind,
     subfolder: options.afterUpload.kind === 'move' ? options.afterUpload.subfolder : 'Uploaded',
     globsText: options.ignoreGlobs.join('\n'),
@@ -34,6 +36,7 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
     allowOnlineWatch: draft.allowOnlineWatch,
     includeSubfolders: draft.includeSubfolders,
     uploadExisting: draft.uploadExisting,
+    skipExisting: draft.skipExisting,
     afterUpload:
       draft.afterUpload === 'move' ? { kind: 'move', subfolder: draft.subfolder.trim() } : { kind: draft.afterUpload },
     ignoreGlobs: globsFromText(draft.globsText),
@@ -107,6 +110,19 @@ export function FolderOptionsForm(props: {
           Decided when the folder was added.
         </small>
       )}
+
+      <label className="field--inline">
+        <input
+          type="checkbox"
+          checked={value.skipExisting}
+          aria-describedby={`${id}-skip-hint`}
+          onChange={(event) => set({ skipExisting: event.target.checked })}
+        />
+        <span>Skip files already on the service</span>
+      </label>
+      <small id={`${id}-skip-hint`} className="muted">
+        A file with the same name and size on your account is not uploaded again, nor moved or deleted here.
+      </small>
 
       <fieldset className="folder-options__group">
         <legend>After a file is uploaded</legend>

@@ -141,8 +141,10 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
       };
     case 'done':
       return {
-        state: 'Done',
-        detail: `Uploaded at ${clock(state.finishedAt)}`,
+        state: state.existing ? 'Already on the service' : 'Done',
+        detail: state.existing
+          ? `Not uploaded: a file with this name and size is on the service (checked at ${clock(state.finishedAt)})`
+          : `Uploaded at ${clock(state.finishedAt)}`,
         problem: null,
         progress: { value: size, max: size },
         tone: 'ok',

@@ -122,6 +122,7 @@ export function folderOptionsSummary(options: FolderOptions): string {
   if (options.allowOnlineWatch !== null) parts.push(options.allowOnlineWatch ? 'online watch on' : 'online watch off');
   parts.push(options.includeSubfolders ? 'with subfolders' : 'this folder only');
   parts.push(options.uploadExisting ? 'existing files too' : 'new files only');
+  if (options.skipExisting) parts.push('skips files already on the service');
   switch (options.afterUpload.kind) {
     case 'keep':
       parts.push('files kept');

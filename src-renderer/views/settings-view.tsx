@@ -33,6 +33,7 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
   allowOnlineWatch: null,
   includeSubfolders: true,
   uploadExisting: true,
+  skipExisting: false,
   afterUpload: { kind: 'keep' },
   ignoreGlobs: [],
 });

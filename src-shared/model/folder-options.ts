@@ -26,6 +26,12 @@ export const FolderOptionsSchema = z.object({
   /** false: only files that appear after the folder was added */
   uploadExisting: z.boolean().default(true),
   afterUpload: AfterUploadSchema.default({ kind: 'keep' }),
+  /**
+   * Before a file's first byte, one search: a file of the same name and size
+   * already on the account is not sent again (the item ends "Already on the
+   * service"). Off by default: a name and a size are a guess, not proof.
+   */
+  skipExisting: z.boolean().default(false),
   ignoreGlobs: z.array(z.string().min(1)).default([]),
 });
 export type FolderOptions = z.output<typeof FolderOptionsSchema>;

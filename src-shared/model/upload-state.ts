@@ -40,7 +40,13 @@ export const UploadStateSchema = z.discriminatedUnion('kind', [
     lastError: UploadProblemSchema,
   }),
   z.object({ kind: z.literal('paused'), until: z.number().nullable() }),
-  z.object({ kind: z.literal('done'), fileId: z.string(), finishedAt: z.number() }),
+  z.object({
+    kind: z.literal('done'),
+    fileId: z.string(),
+    finishedAt: z.number(),
+    /** not sent: a file of the same name and size was on the service already (the folder's `skipExisting`) */
+    existing: z.literal(true).optional(),
+  }),
   z.object({ kind: z.literal('failed'), reason: UploadProblemSchema }),
   z.object({ kind: z.literal('cancelled') }),
 ]);

@@ -175,4 +175,47 @@ describe('folder sync against the reference server', () => {
     const sent = server.server.requestLog.entries().filter((r) => r.method !== 'GET');
     expect(sent.map((r) => r.method)).toEqual(['POST', 'PATCH']);
   });
+
+  it('skips a file already on the service by name and size when asked, leaves it in place, and uploads the rest', async () => {
+    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });
+    const { engine } = fixture;
+    engine.queue.start();
+    // on the service already: holiday.mp4 as it is here, and a clip.mp4 of another size
+    const earlier = await tempDir('media-sync-earlier-');
+    try {
+      await writeFile(join(earlier.path, 'holiday.mp4'), 'the holiday');
+      await writeFile(join(earlier.path, 'clip.mp4'), 'an older cut');
+      for (const name of ['holiday.mp4', 'clip.mp4'])
+        await engine.queue.enqueue({ accountId: fixture.accountId, path: join(earlier.path, name) });
+      await uploadsDone(engine, 2);
+    } finally {
+      await earlier.remove();
+    }
+    const before = new Map((await serverFiles()).map((file) => [file.filename, file.id]));
+    await writeFile(join(folder.path, 'holiday.mp4'), 'the holiday');
+    await writeFile(join(folder.path, 'clip.mp4'), 'the final cut, longer');
+    await writeFile(join(folder.path, 'notes.mp4'), 'new');
+
+    await engine.sync.addFolder(fixture.accountId, folder.path, {
+      skipExisting: true,
+      afterUpload: { kind: 'delete' },
+    });
+    await uploadsDone(engine, 5);
+
+    const fromFolder = engine.queue.list().filter((item) => item.folderId !== null);
+    const holiday = fromFolder.find((item) => item.fileName === 'holiday.mp4')!;
+    expect(holiday.state).toMatchObject({ kind: 'done', fileId: before.get('holiday.mp4'), existing: true });
+    expect(fromFolder.filter((item) => item.state.kind === 'done' && !item.state.existing)).toHaveLength(2);
+    // the found file stays where it is: a name and a size are no proof that it is the same file
+    await waitFor(async () => ((await readdir(folder.path)).length === 1 ? true : undefined), 5_000, 'the deletes');
+    expect(await readdir(folder.path)).toEqual(['holiday.mp4']);
+    expect((await serverFiles()).map((file) => file.filename).sort()).toEqual([
+      'clip.mp4',
+      'clip.mp4',
+      'holiday.mp4',
+      'notes.mp4',
+    ]);
+    const uploads = server.server.requestLog.entries().filter((r) => r.method === 'POST');
+    expect(uploads).toHaveLength(4);
+  });
 });

@@ -78,6 +78,16 @@ describe('queue row text', () => {
     ]);
   });
 
+  it('says a file found on the service was not uploaded, and still offers its link', () => {
+    const found = describeRow(item(9, { kind: 'done', fileId: 'f9', finishedAt: NOW, existing: true }), context);
+    expect(found).toMatchObject({
+      state: 'Already on the service',
+      detail: 'Not uploaded: a file with this name and size is on the service (checked at T+0min)',
+      tone: 'ok',
+      actions: ['copyLink'],
+    });
+  });
+
   it('estimates nothing during the warm-up, and shows what a resumed item already sent', () => {
     const running = item(1, { kind: 'uploading', attempt: 1, sentBytes: 0, totalBytes: 1_000_000 });
     expect(describeRow(running, context).detail).toBe('0 B of 1.00 MB · estimating time left · attempt 2');
