@@ -71,6 +71,12 @@ export interface ItemProgress {
 type StopReason = 'pause' | 'cancel' | 'stop';
 
 const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
+/**
+ * Bytes-moved announcements of one item at most this often (a UI needs no
+ * more than 10 Hz): one per 1 MiB piece, with 3 in flight, was a queue-wide
+ * event and a state object every third of a millisecond at full speed.
+ */
+export const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * Runs the upload queue (DESIGN.md §4): picks queued items in order, uploads
@@ -95,6 +101,8 @@ export class UploadQueue {
   private readonly slots: Semaphore;
   private readonly workers = new Map<number, { controller: AbortController; done: Promise<void> }>();
   private readonly progress = new Map<number, UploadState>();
+  /** when each running item last announced bytes moved (monotonic ms) */
+  private readonly progressAt = new Map<number, number>();
   private wake: { at: number; cancel: AbortController } | null = null;
   private running = false;
   private readonly itemEmitter = new Emitter<UploadItem>();
@@ -356,6 +364,7 @@ export class UploadQueue {
       this.workers.delete(id);
       this.answeredFiles.delete(id);
       this.progress.delete(id);
+      this.progressAt.delete(id);
       this.pump();
     });
     this.workers.set(id, { controller, done });
@@ -457,7 +466,7 @@ export class UploadQueue {
       let sent = 0;
       for (const index of acked) sent += chunkLength(item, index);
       for (const bytes of inFlight.values()) sent += bytes;
-      this.apply(store.get(item.id)!, { type: 'progress', sentBytes: sent, chunkAcked });
+      this.reportProgress(item, sent, chunkAcked);
     };
     const pending = [...Array(totalChunks - 1).keys()].filter((index) => !acked.has(index));
     const chunkFor = (index: number) => ({
@@ -519,8 +528,7 @@ export class UploadQueue {
         idempotent: false,
         signal,
         limiter: this.options.limiter,
-        onProgress:
-          onProgress ?? ((bytes) => this.apply(this.options.store.get(item.id)!, progressEvent(bytes, false))),
+        onProgress: onProgress ?? ((bytes) => this.reportProgress(item, bytes, false)),
       });
     });
   }
@@ -598,6 +606,29 @@ export class UploadQueue {
     } finally {
       release();
     }
+  }
+
+  /**
+   * Bytes moved in a running item. An acknowledged chunk is always applied
+   * (it is committed); other progress at most every PROGRESS_INTERVAL_MS, and
+   * always when the last byte went, so the bar ends full.
+   * Progress that comes after the item stopped running (a paused or cancelled
+   * upload's last piece) is dropped, as the state machine would drop it.
+   */
+  private reportProgress(item: UploadItem, sentBytes: number, chunkAcked: boolean): void {
+    const event = progressEvent(sentBytes, chunkAcked);
+    if (chunkAcked) {
+      this.progressAt.set(item.id, this.clock.monotonic());
+      this.apply(this.options.store.get(item.id)!, event);
+      return;
+    }
+    // live progress is kept only while the item is `uploading`: without it the event would be ignored
+    if (!this.progress.has(item.id)) return;
+    const now = this.clock.monotonic();
+    if (sentBytes < item.size && now - (this.progressAt.get(item.id) ?? -Infinity) < PROGRESS_INTERVAL_MS) return;
+    this.progressAt.set(item.id, now);
+    // the live state is the current one, so the stored row need not be read for every piece
+    this.apply(item, event);
   }
 
   /** Applies an event; persists and announces a change of kind, announces progress in memory only. */

@@ -48,6 +48,38 @@ describe('upload engine against the reference server', () => {
     expect(await sha256Url(`${server.fileHost}/${fileId}/file`)).toBe(await sha256File(path));
   });
 
+  it('3 chunks in flight, pieces not aligned to chunks: byte-identical, progress at most every 100 ms and ending full', async () => {
+    fixture = await openEngine(server.baseUrl, server.token, { chunkSize: 7_000_000, chunksPerFile: 3 });
+    const { queue } = fixture.engine;
+    const path = join(files.path, 'odd sizes.mp4');
+    const size = 61_234_567;
+    await writeRandomFile(path, size, 13);
+    const events: number[] = [];
+    queue.onDidProgress(({ state }) => {
+      if (state.kind === 'uploading') events.push(state.sentBytes);
+    });
+    const started = performance.now();
+    const { item } = await queue.enqueue({ accountId: fixture.accountId, path });
+    queue.start();
+    await queue.whenIdle();
+    const elapsedMs = performance.now() - started;
+
+    const done = queue.get(item.id)!;
+    expect(done.state.kind).toBe('done');
+    const fileId = done.state.kind === 'done' ? done.state.fileId : '';
+    expect(await sha256Url(`${server.fileHost}/${fileId}/file`)).toBe(await sha256File(path));
+    const chunks = Math.ceil(size / 7_000_000);
+    expect(
+      server.server.uploadLog
+        .entries()
+        .map((u) => u.chunkIndex)
+        .sort((a, b) => a! - b!),
+    ).toEqual([...Array(chunks).keys()]);
+    // one announcement per acknowledged chunk, the last byte, and otherwise one per 100 ms: not one per 1 MiB piece
+    expect(events.length).toBeLessThanOrEqual(chunks + 1 + Math.ceil(elapsedMs / 100) + 1);
+    expect(events.at(-1)).toBe(size);
+  });
+
   it('sends a small file in one request with its visibility, and patches only requested metadata', async () => {
     fixture = await openEngine(server.baseUrl, server.token);
     const plain = join(files.path, 'plain.mp4');

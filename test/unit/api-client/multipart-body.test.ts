@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileChangedError, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
+
+const MiB = 1024 * 1024;
+
+describe('multipartFileBody', () => {
+  let dir: string;
+  let path: string;
+  let content: Buffer;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'multipart-body-'));
+    path = join(dir, 'clip.mp4');
+    content = randomBytes(6 * MiB + 12_345);
+    await writeFile(path, content);
+  });
+
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('sends the head, exactly the range of the file and the tail, in Content-Length bytes', async () => {
+    const range = { path, start: 1_000, end: 5 * MiB + 777, fileName: 'clip.mp4' };
+    const body = multipartFileBody({ dzchunkindex: '1' }, range);
+    const announced: number[] = [];
+    const pieces: Buffer[] = [];
+    for await (const piece of body.stream((bytes) => void announced.push(bytes))) pieces.push(Buffer.from(piece));
+    const sent = Buffer.concat(pieces);
+
+    expect(sent.length).toBe(body.contentLength);
+    const boundary = body.contentType.split('boundary=')[1]!;
+    const head = sent.subarray(0, sent.indexOf('\r\n\r\n', sent.indexOf('filename=')) + 4);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    expect(head.toString()).toContain('name="dzchunkindex"\r\n\r\n1\r\n');
+    expect(sent.subarray(head.length, sent.length - tail.length).equals(content.subarray(range.start, range.end))).toBe(
+      true,
+    );
+    expect(sent.subarray(sent.length - tail.length).equals(tail)).toBe(true);
+    expect(announced.reduce((sum, bytes) => sum + bytes, 0)).toBe(range.end - range.start);
+  });
+
+  it('a piece stays intact until the consumer has asked for two more, though buffers are reused', async () => {
+    const range = { path, start: 0, end: content.length, fileName: 'clip.mp4' };
+    const held: Array<{ piece: Uint8Array; offset: number }> = [];
+    let offset = -1;
+    for await (const piece of multipartFileBody({}, range).stream(() => undefined)) {
+      // the head piece comes first, the tail last; file pieces between them from offset 0
+      if (offset < 0 || offset === content.length) {
+        offset = Math.max(offset, 0);
+        continue;
+      }
+      held.push({ piece, offset });
+      offset += piece.length;
+      // let the read ahead land before looking at the piece before this one
+      await sleep(5);
+      const previous = held.at(-2);
+      if (previous) {
+        const expected = content.subarray(previous.offset, previous.offset + previous.piece.length);
+        expect(Buffer.from(previous.piece).equals(expected)).toBe(true);
+      }
+    }
+    expect(held.length).toBeGreaterThan(3);
+    // the pieces are views of a few reused buffers, not a fresh buffer each
+    expect(new Set(held.map(({ piece }) => piece.buffer)).size).toBeLessThanOrEqual(3);
+  });
+
+  it('a file that shrank under the upload fails with FileChangedError instead of sending short', async () => {
+    const body = multipartFileBody({}, { path, start: 0, end: content.length, fileName: 'clip.mp4' });
+    await truncate(path, 2 * MiB);
+    const read = async () => {
+      for await (const piece of body.stream(() => undefined)) void piece;
+    };
+    await expect(read()).rejects.toBeInstanceOf(FileChangedError);
+  });
+});
