@@ -26,7 +26,7 @@ const run = promisify(execFile);
  * the server (size) and deleted after, so the disk holds one at a time.
  */
 const SIZE = Number(process.env['BENCH_SIZE'] ?? 1_000_000_000);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const CHUNK = API_LIMITS.chunkSizeBytes;
 const TOTAL = Math.ceil(SIZE / CHUNK);
 
@@ -39,7 +39,7 @@ await mkdir(dir, { recursive: true });
 const source = join(dir, 'one-gigabyte.bin');
 await writeRandomFile(source, SIZE, 11);
 const parts = await splitIntoChunks(source);
-// the rate limit is not what is measured here: 5 rounds of 4 senders make ~250 requests
+// the rate limit is not what is measured here: 7 rounds of 4 senders make ~350 requests
 const server = await startServerProcess(['--rate-limit', '100000']);
 const headers = { Authorization: `Bearer ${server.token}`, Accept: 'application/json' };
 
