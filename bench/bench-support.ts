@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,11 +16,20 @@ export interface ServerProcess {
 }
 
 /**
- * The reference server in its own process (as `npm run server` starts it), so
- * the client's figures are the bench process's alone.
+ * Where a bench keeps files it does not measure the disk with: memory
+ * (tmpfs) where there is one. Uploading a GB writes two (the chunks, then the
+ * file put together); on disk, the kernel's writeback of those gigabytes
+ * stalls whichever upload runs when it starts, and decides a ratio between
+ * senders more than the senders do.
  */
-export async function startServerProcess(extra: string[] = []): Promise<ServerProcess> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'bench-server-'));
+export const MEMORY_DIR = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+
+/**
+ * The reference server in its own process (as `npm run server` starts it), so
+ * the client's figures are the bench process's alone; its files under `root`.
+ */
+export async function startServerProcess(extra: string[] = [], root = tmpdir()): Promise<ServerProcess> {
+  const dataDir = await mkdtemp(join(root, 'bench-server-'));
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'src-server/cli.ts', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn', ...extra],
