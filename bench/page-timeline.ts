@@ -23,6 +23,8 @@ interface ProbeRecord {
   longTasks: { start: number; duration: number }[];
   firstRowCommit: number | null;
   firstRowFrame: number | null;
+  /** when the first row's name was painted (Element Timing: the `elementtiming` of `.queue-row__name`) */
+  firstRowPaint: number | null;
   socket: WebSocket | null;
 }
 
@@ -41,6 +43,7 @@ export function installPageProbe(): void {
     longTasks: [],
     firstRowCommit: null,
     firstRowFrame: null,
+    firstRowPaint: null,
     socket: null,
   };
   (window as unknown as { __probe: ProbeRecord }).__probe = probe;
@@ -73,6 +76,11 @@ export function installPageProbe(): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as (PerformanceEntry & { renderTime: number; identifier: string })[]) {
+      if (entry.identifier === 'queue-row') probe.firstRowPaint ??= entry.renderTime || entry.startTime;
+    }
+  }).observe({ type: 'element', buffered: true });
   new MutationObserver((_records, observer) => {
     if (!document.querySelector('.queue-row__name')) return;
     observer.disconnect();
@@ -111,6 +119,7 @@ export function readBreakdown() {
     commands,
     first_row_commit: r(probe.firstRowCommit),
     first_row_frame: r(probe.firstRowFrame),
+    first_row_paint: r(probe.firstRowPaint),
     paint: Object.fromEntries(paint),
     long_tasks: probe.longTasks
       .filter((task) => task.start <= firstRows)
