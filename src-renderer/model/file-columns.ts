@@ -28,8 +28,11 @@ export function visibilityLabel(visibility: string): string {
   return isPublicVisibility(visibility) ? 'Public' : 'Private';
 }
 
+/** Built once: `toLocaleString` with a locale builds a formatter at every call, a cell of every row. */
+const count = new Intl.NumberFormat('en-US');
+
 export function formatCount(value: number): string {
-  return value.toLocaleString('en-US');
+  return count.format(value);
 }
 
 export interface PageInfo {

@@ -49,8 +49,11 @@ export function sameRowText(a: RowText, b: RowText): boolean {
   );
 }
 
+/** One formatter for every row: `toLocaleTimeString` with options builds a new one at each call (the first render's costliest call after React's own). */
+const timeOfDay = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+
 function defaultClock(ms: number): string {
-  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  return timeOfDay.format(ms);
 }
 
 /** Bytes the server already holds of an item that is not running (acknowledged chunks). */
