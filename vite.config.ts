@@ -8,7 +8,7 @@ const EARLY_CONNECT = fileURLToPath(new URL('./src-renderer/early-connect.ts', i
 
 /**
  * The page's first script (src-renderer/early-connect.ts), bundled on its own
- * into one file of a few hundred bytes and put in the head as an async
+ * into one file of about a kilobyte and put in the head as an async
  * module: it runs as soon as it arrives, while the app's bundle still loads.
  * Built apart from the app so that it shares no chunk with it (a second
  * entry of the app's build would split the modules they share into chunks
@@ -45,6 +45,11 @@ function earlyConnectScript(): Plugin {
   };
 }
 
+/**
+ * The renderer (src-renderer) builds to dist/renderer, loaded by Electron
+ * from file:// and served by the headless daemon: relative asset paths work
+ * for both. No inline scripts, so the pages' CSP needs no 'unsafe-inline'.
+ */
 export default defineConfig({
   root: fileURLToPath(new URL('./src-renderer', import.meta.url)),
   base: './',

@@ -3,7 +3,7 @@
  * bundle and runs as soon as it arrives: it opens the daemon's socket and
  * asks for the start view's data, which the app then finds answered instead
  * of asking after its ~370 KB have been parsed. It imports no zod and no
- * React, so it stays a few hundred bytes.
+ * React, so it stays about a kilobyte.
  */
 import { openEarlyConnection } from './bridge/early-connection.js';
 

@@ -568,10 +568,7 @@ export class UploadQueue {
     await client.deleteFile(fileId, 'upload');
     const bytes = (count: number) => count.toLocaleString('en');
     const message = `The service stored ${bytes(stored)} bytes; the file has ${bytes(item.size)}. The incomplete copy was deleted.`;
-    if (this.options.store.get(item.id)!.restarts >= 1) throw new UploadRejectedError(message, requestId);
-    this.options.store.restart(item.id, { countRestart: true });
-    this.apply(this.options.store.get(item.id)!, { type: 'interrupt' });
-    return null;
+    return this.restartOnce(item, message, new UploadRejectedError(message, requestId));
   }
 
   private recordFileId(item: UploadItem, fileId: string): string {
@@ -580,12 +577,17 @@ export class UploadQueue {
     return fileId;
   }
 
-  /** A last chunk that made no file: start over with a new dzuuid, once; a second time is a failure. */
-  private restartOnce(item: UploadItem, why: string): null {
+  /**
+   * A last chunk that made no usable file: start over with a new dzuuid, once;
+   * a second time is a failure (`failure`, by default one that says `why`).
+   */
+  private restartOnce(
+    item: UploadItem,
+    why: string,
+    failure = new UploadRejectedError(`Upload failed twice: ${why}. Try again later or contact the service.`),
+  ): null {
     const current = this.options.store.get(item.id)!;
-    if (current.restarts >= 1) {
-      throw new UploadRejectedError(`Upload failed twice: ${why}. Try again later or contact the service.`);
-    }
+    if (current.restarts >= 1) throw failure;
     this.options.store.restart(item.id, { countRestart: true });
     this.apply(this.options.store.get(item.id)!, { type: 'interrupt' });
     return null;

@@ -105,9 +105,8 @@ export class QueueRows {
     return item.id > this.maxId ? 'unknown' : 'ignored';
   }
 
-  /** A progress batch (at most 10 per second): the running items' new states. */
   /**
-   * A progress batch: the items' states replaced, and each one's watchers
+   * A progress batch (at most 10 per second): the items' states replaced, and each one's watchers
    * told (only those rows render again, not the view). Answers whether any
    * loaded item moved.
    */

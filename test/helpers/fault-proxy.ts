@@ -290,9 +290,10 @@ function relay(
       upstreamRes.on('data', (piece: Buffer) => pieces.push(piece));
       upstreamRes.on('end', () => {
         const body = Buffer.from(JSON.stringify(rewrite(JSON.parse(Buffer.concat(pieces).toString('utf8')))));
-        const headers = relayedResponseHeaders(upstreamRes).filter(
-          (_, i, all) => (i % 2 === 0 ? all[i] : all[i - 1])!.toLowerCase() !== 'content-length',
-        );
+        // name/value pairs: the old length goes, the new one is added
+        const headers = relayedResponseHeaders(upstreamRes);
+        const length = headers.findIndex((entry, i) => i % 2 === 0 && entry.toLowerCase() === 'content-length');
+        if (length !== -1) headers.splice(length, 2);
         res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.statusMessage, [
           ...headers,
           'Content-Length',
