@@ -249,7 +249,14 @@ describe('the contract over Electron ipc', () => {
 describe('the tray', () => {
   const item = (state: UploadItem['state'], size = 100): UploadItem =>
     ({ id: 1, fileName: 'a.mp4', size, state }) as UploadItem;
-  const running = { paused: false, pausedUntil: null, active: 1, bandwidthBytesPerSecond: null };
+  const running = {
+    paused: false,
+    pausedUntil: null,
+    hold: null,
+    active: 1,
+    bandwidthBytesPerSecond: null,
+    bandwidthBySchedule: false,
+  };
 
   it('shows error over paused over uploading over idle, with progress in the tooltip', () => {
     expect(trayState(running, [], 'This token has been disabled.')).toEqual({
@@ -259,6 +266,14 @@ describe('the tray', () => {
     expect(trayState({ ...running, paused: true }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused',
+    });
+    expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null)).toEqual({
+      kind: 'paused',
+      tooltip: 'Media Sync: paused while on battery',
+    });
+    expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, [], null)).toEqual({
+      kind: 'paused',
+      tooltip: 'Media Sync: paused (schedule)',
     });
     expect(
       trayState(
