@@ -76,8 +76,8 @@ export function ScheduleSection() {
     >
       <h2 id="schedule-title">Schedule</h2>
       <p className="muted" id="schedule-hint">
-        Limit the speed or pause uploads at set times of the week, in this computer&apos;s time zone. Outside every
-        window the Bandwidth setting applies. Where windows overlap, a pause wins, then the lowest limit.
+        Limit the speed or pause uploads at set times of the week, in the time zone of the computer running Media Sync.
+        Outside every window the Bandwidth setting applies. Where windows overlap, a pause wins, then the lowest limit.
       </p>
       {form.windows.length === 0 && <p>No schedule: uploads run whenever there is something to upload.</p>}
       <ol className="schedule__windows" aria-label="Schedule windows">
