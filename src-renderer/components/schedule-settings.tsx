@@ -204,12 +204,12 @@ export function WindowEditor(props: {
         </RadioOption>
         {!window.paused && (
           <label className="field settings__nested">
-            <span>Limit in MB/s</span>
+            <span>Speed in MB/s</span>
             <input
               type="text"
               inputMode="decimal"
               value={window.limitMb}
-              aria-label={`Limit in MB/s (window ${number})`}
+              aria-label={`Speed in MB/s (window ${number})`}
               aria-invalid={errors.limitMb ? true : undefined}
               aria-describedby={errorId('limitMb')}
               onChange={(event) => onChange({ limitMb: event.target.value })}

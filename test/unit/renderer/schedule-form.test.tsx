@@ -88,7 +88,7 @@ describe('the schedule form', () => {
     );
     expect(html).toContain('aria-label="From (window 2)"');
     expect(html).toContain('aria-label="To (window 2)"');
-    expect(html).toContain('aria-label="Limit in MB/s (window 2)"');
+    expect(html).toContain('aria-label="Speed in MB/s (window 2)"');
     expect(html).toContain('Remove window 2');
     expect(html.match(/type="checkbox"/g)).toHaveLength(7);
     for (const id of [`schedule-${window.key}-days-error`, `schedule-${window.key}-limitMb-error`]) {
