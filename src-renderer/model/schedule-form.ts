@@ -124,11 +124,24 @@ export function weekdayNames(locale?: string): Record<Weekday, { long: string; s
   ) as Record<Weekday, { long: string; short: string }>;
 }
 
+/** A time of day ("HH:MM") as the person's locale writes it, with Intl: "18:00", "06:00 PM". */
+export function timeOfDayFormat(locale?: string): (time: string) => string {
+  const format = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return (time) => {
+    const [hours, minutes] = time.split(':').map(Number);
+    return format.format(Date.UTC(2026, 0, 5, hours, minutes));
+  };
+}
+
+const localTime = timeOfDayFormat();
+
 /**
- * A window's times in words: "from 09:00 to 18:00", or "from 22:00 to 06:00
- * the next day" when it crosses midnight, 24 hours when start and end meet.
+ * A window's times in words: "From 09:00 to 18:00", or "From 22:00 to 06:00
+ * the next day" when it crosses midnight, 24 hours when start and end meet;
+ * the times as the locale writes them.
  */
-export function windowTimesText(from: string, to: string): string {
-  if (from === to) return from === '00:00' ? 'All day' : `For 24 hours from ${from}`;
-  return to < from ? `From ${from} to ${to} the next day` : `From ${from} to ${to}`;
+export function windowTimesText(from: string, to: string, format: (time: string) => string = localTime): string {
+  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return 'Enter both times';
+  if (from === to) return from === '00:00' ? 'All day' : `For 24 hours from ${format(from)}`;
+  return to < from ? `From ${format(from)} to ${format(to)} the next day` : `From ${format(from)} to ${format(to)}`;
 }

@@ -6,6 +6,7 @@ import {
   scheduleChange,
   scheduleForm,
   toggleDay,
+  timeOfDayFormat,
   weekdayNames,
   windowTimesText,
 } from '../../../src-renderer/model/schedule-form.js';
@@ -68,11 +69,16 @@ describe('the schedule form', () => {
     expect(weekdayNames('de-DE').sun.long).toBe('Sonntag');
   });
 
-  it('words the times, across midnight and all day', () => {
-    expect(windowTimesText('09:00', '18:00')).toBe('From 09:00 to 18:00');
-    expect(windowTimesText('22:00', '06:00')).toBe('From 22:00 to 06:00 the next day');
-    expect(windowTimesText('00:00', '00:00')).toBe('All day');
-    expect(windowTimesText('07:00', '07:00')).toBe('For 24 hours from 07:00');
+  it('words the times, across midnight and all day, as the locale writes times', () => {
+    const gb = timeOfDayFormat('en-GB');
+    expect(windowTimesText('09:00', '18:00', gb)).toBe('From 09:00 to 18:00');
+    expect(windowTimesText('22:00', '06:00', gb)).toBe('From 22:00 to 06:00 the next day');
+    expect(windowTimesText('00:00', '00:00', gb)).toBe('All day');
+    expect(windowTimesText('07:00', '07:00', gb)).toBe('For 24 hours from 07:00');
+    expect(windowTimesText('', '07:00', gb)).toBe('Enter both times');
+    expect(windowTimesText('22:00', '06:00', timeOfDayFormat('en-US'))).toMatch(
+      /^From 10:00\sPM to 06:00\sAM the next day$/,
+    );
   });
 
   it('renders a window with every field named and its errors tied to it', () => {
