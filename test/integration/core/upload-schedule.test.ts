@@ -9,7 +9,7 @@ import type { PowerSourcePort } from '../../../src-main/core/ports.js';
 import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { ScheduleWindow } from '../../../src-shared/model/upload-schedule.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
@@ -21,12 +21,14 @@ const ALL_DAYS: ScheduleWindow['days'] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sa
  * later, in real time, with real timers. Only AppCore (and so the schedule)
  * sees it.
  */
-function movableClock(): Clock & { nearMinuteEnd(): void } {
+function movableClock(): Clock & { nearMinuteEnd(): void; jump(ms: number): void } {
   let offset = 0;
   return {
     ...systemClock,
     wall: () => Date.now() + offset,
     nearMinuteEnd: () => void (offset = (57_000 - (Date.now() % 60_000) + 60_000) % 60_000),
+    /** the wall clock moves on while timers do not: a suspend */
+    jump: (ms) => void (offset += ms),
   };
 }
 
@@ -156,6 +158,42 @@ describe('the upload schedule and the battery against the reference server', () 
 
     await call('uploads:resumeAll');
     await done(item.id);
+  });
+
+  it('a window starting mid-upload stops it with its chunks kept; after a suspend past its end, a wake lets it go on', async () => {
+    await call('settings:update', { chunkSizeBytes: 1_000_000, bandwidthBytesPerSecond: 1_000_000 });
+    const path = join(files.path, 'long.mp4');
+    await writeRandomFile(path, 8_000_000, 7);
+    const [item] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [path] });
+    await waitFor(() => (itemState(item!.id) === 'uploading' ? true : undefined), 5_000, 'the upload to start');
+
+    // 8 s of upload at 1 MB/s; the window starts in about 3 s, for one minute
+    clock.nearMinuteEnd();
+    const now = clock.wall();
+    const start = now - (now % 60_000) + 60_000;
+    const end = start + 60_000;
+    await call('settings:update', {
+      schedule: [{ days: ALL_DAYS, from: hhmm(start), to: hhmm(end), action: { kind: 'pause' } }],
+    });
+    expect((await status()).hold).toBeNull();
+
+    await waitFor(async () => ((await status()).hold ? true : undefined), 10_000, 'the window to start');
+    expect((await status()).hold).toEqual({ reason: 'schedule', until: end });
+    await waitFor(() => (itemState(item!.id) === 'queued' ? true : undefined), 5_000, 'the upload to stop');
+    const held = engine.queue.get(item!.id)!;
+    expect(held.ackedChunks.length).toBeGreaterThan(0);
+    expect(held.ackedChunks.length).toBeLessThan(8);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(itemState(item!.id)).toBe('queued');
+
+    // asleep through the window's end: no timer ran; the resume wakes the engine
+    clock.jump(60_000);
+    engine.wake();
+    expect((await status()).hold).toBeNull();
+    await done(item!.id);
+    const finished = engine.queue.get(item!.id)!;
+    expect(finished.dzuuid).toBe(held.dzuuid);
+    expect(finished.restarts).toBe(0);
   });
 
   it("a limit window's speed replaces the Bandwidth setting until its edge", async () => {
