@@ -131,6 +131,7 @@ class ZoneClock {
   private readonly format: Intl.DateTimeFormat;
   /** one evaluation asks for the same starts and ends many times (every window, every day) */
   private readonly firsts = new Map<number, number>();
+  private readonly dayOffsets = new Map<number, [number, number]>();
 
   constructor(timeZone: string) {
     let format = formatters.get(timeZone);
@@ -176,7 +177,7 @@ class ZoneClock {
    * The first instant whose local reading is at or after `local`: the instant
    * the clock shows it, the first of two in a repeated hour, or the jump
    * itself when `local` falls in a skipped one. Assumes at most one change of
-   * offset within a day of `local`, as every zone has.
+   * offset within a day of `local`'s day, as every zone has.
    */
   firstInstantAtOrAfter(local: number): number {
     let first = this.firsts.get(local);
@@ -188,8 +189,15 @@ class ZoneClock {
   }
 
   private findFirst(local: number): number {
-    const before = this.offset(local - DAY_MS);
-    const after = this.offset(local + DAY_MS);
+    const day = local - (((local % DAY_MS) + DAY_MS) % DAY_MS);
+    let offsets = this.dayOffsets.get(day);
+    if (!offsets) {
+      // the offsets a day before and a day after: equal on every day but the few around a change of clocks
+      offsets = [this.offset(day - DAY_MS), this.offset(day + 2 * DAY_MS)];
+      this.dayOffsets.set(day, offsets);
+    }
+    const [before, after] = offsets;
+    if (before === after) return local - before;
     const shown = [local - before, local - after].filter((instant) => this.reading(instant) === local);
     if (shown.length > 0) return Math.min(...shown);
     // skipped: the clock jumped over `local`; find the jump, to the second
