@@ -182,6 +182,27 @@ describe('scheduleStateAt', () => {
     });
   });
 
+  describe('other changes of clocks', () => {
+    it('Santiago skips midnight (2026-09-06, 00:00 → 01:00): a window from 00:30 starts at 01:00', () => {
+      const schedule = [pause(['sun'], '00:30', '02:00')];
+      expect(at(schedule, '2026-09-06T03:00:00', 'America/Santiago')).toEqual({
+        effect: { kind: 'none' },
+        until: '2026-09-06T04:00:00.000Z',
+      });
+      // 02:00 at UTC−3
+      expect(at(schedule, '2026-09-06T04:00:00', 'America/Santiago').until).toBe('2026-09-06T05:00:00.000Z');
+    });
+
+    it('Lord Howe moves by half an hour (2026-10-04, 02:00 → 02:30)', () => {
+      const schedule = [pause(['sun'], '02:10', '03:00')];
+      expect(at(schedule, '2026-10-03T15:00:00', 'Australia/Lord_Howe').until).toBe('2026-10-03T15:30:00.000Z');
+      expect(at(schedule, '2026-10-03T15:30:00', 'Australia/Lord_Howe')).toEqual({
+        effect: { kind: 'paused' },
+        until: '2026-10-03T16:00:00.000Z',
+      });
+    });
+  });
+
   describe('overlapping windows', () => {
     it('a pause wins over a limit, whatever the order', () => {
       const windows = [limit(WEEKDAYS, '09:00', '18:00', 2 * MB), pause(['wed'], '12:00', '13:00')];
