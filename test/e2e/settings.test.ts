@@ -140,6 +140,7 @@ describe('settings', () => {
     });
     await page.goto(`${new URL(app.url).origin}/#/queue`);
     await page.getByText(/^Paused until .+ \(schedule\)$/).waitFor();
+    await screenshot(page, 'queue-schedule');
     // Resume all is the person's; the schedule's hold stays
     expect(await page.getByRole('button', { name: 'Resume all' }).count()).toBe(0);
     await app.contract.invoke('settings:update', { schedule: [] });
