@@ -27,7 +27,8 @@ export function VirtualList(props: VirtualListProps) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   // the box is at most the window's height: enough rows until the observer says how tall it is
-  const [viewportHeight, setViewportHeight] = useState(() => window.innerHeight || 600);
+  // (rendered by the daemon, first-paint.tsx, it cannot know: rows for a tall window, the box clips the rest)
+  const [viewportHeight, setViewportHeight] = useState(() => globalThis.window?.innerHeight || 1200);
   const frame = useRef<number | null>(null);
 
   useLayoutEffect(() => {

@@ -284,7 +284,8 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
     (listener: () => void) => (id === undefined ? () => undefined : store.watchItem(id, listener)),
     [store, id],
   );
-  const item = useSyncExternalStore(watch, () => store.at(index));
+  const current = () => store.at(index);
+  const item = useSyncExternalStore(watch, current, current);
   if (!item) {
     return (
       <div className="queue-row queue-row--loading" aria-busy="true">
