@@ -65,7 +65,15 @@ export function VirtualList(props: VirtualListProps) {
 
   const rows: ReactNode[] = [];
   for (let index = range.start; index < range.end; index++) {
-    const style: CSSProperties = { position: 'absolute', top: index * rowHeight, left: 0, right: 0, height: rowHeight };
+    // contain: a row's own changes (progress at 10 Hz) lay out and paint that row alone, not the list
+    const style: CSSProperties = {
+      position: 'absolute',
+      top: index * rowHeight,
+      left: 0,
+      right: 0,
+      height: rowHeight,
+      contain: 'strict',
+    };
     rows.push(
       <li key={props.rowKey(index)} style={style} aria-setsize={count} aria-posinset={index + 1}>
         {props.renderRow(index)}
