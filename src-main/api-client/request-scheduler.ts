@@ -216,7 +216,9 @@ export class RequestScheduler {
         earliestSend(this.budget, this.inFlight, now, backgroundReserve(this.budget)),
       );
       const sendable = ready.filter((p) =>
-        p.priority === 'background' ? backgroundAt <= now : allowedAt <= now && (!gated || p.priority === 'interactive'),
+        p.priority === 'background'
+          ? backgroundAt <= now
+          : allowedAt <= now && (!gated || p.priority === 'interactive'),
       );
       if (sendable.length === 0) {
         const waiting = this.queue.filter((p) => !sendable.includes(p));
