@@ -111,7 +111,15 @@ export class ConversionFollower {
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
-    this.options.store.pruneFinal(this.clock.wall() - (this.options.keepFinalMs ?? KEEP_FINAL_MS));
+    const now = this.clock.wall();
+    this.options.store.pruneFinal(now - (this.options.keepFinalMs ?? KEEP_FINAL_MS));
+    // a poll planned by an earlier run with a longer wait (or a wall clock set back) is not waited for past the longest wait
+    for (const follow of this.options.store.following()) {
+      if (follow.state.kind === 'following' && follow.state.nextPollAt > now + this.policy.maxDelayMs) {
+        const state = { ...follow.state, nextPollAt: now + this.policy.maxDelayMs };
+        this.options.store.update(follow.accountId, follow.fileId, { state, watchUrl: follow.watchUrl, at: now });
+      }
+    }
     void this.run();
   }
 

@@ -16,6 +16,7 @@ import {
   type RateLimitView,
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
+import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
@@ -518,9 +519,11 @@ export class AppCore {
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
       this.engine.conversions.onDidChange((follow) => {
         this.emit('conversions:changed', follow);
-        // the queue row of the upload shows the stage after it
+        // the queue row of the upload shows the stage after it, once there is more to say than "Done"
         const item = follow.uploadId === null ? undefined : queue.get(follow.uploadId);
-        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', toUploadItemView(item, follow));
+        if (item?.state.kind === 'done' && changesRow(follow)) {
+          this.emit('uploads:itemChanged', toUploadItemView(item, follow));
+        }
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
         if (follow.state.kind === 'failed') this.notifications.conversionFailed(follow.name, follow.state.reason);
       }),
@@ -543,6 +546,12 @@ export class AppCore {
       () => undefined,
     );
   }
+}
+
+/** Whether a follow says more on the queue row than the upload's own "Done" (a converting or final video). */
+function changesRow(follow: ConversionFollow): boolean {
+  if (follow.state.kind === 'following') return follow.state.conversion !== null;
+  return follow.state.kind !== 'uploaded';
 }
 
 function failure(error: IpcError): IpcResult<never> {
