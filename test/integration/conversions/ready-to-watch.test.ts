@@ -8,7 +8,8 @@ import type { ConversionFollow } from '../../../src-shared/model/conversion-foll
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { makeTestVideo } from '../../helpers/ffmpeg.js';
-import { waitFor } from '../../helpers/local-http-server.js';
+import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
+import { serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /** Polls every 300 ms doubling to 1 s instead of 10 s to 2 min: a 2 s video converts in seconds here. */
@@ -27,7 +28,8 @@ describe('Ready to watch', () => {
   let video: Buffer;
 
   beforeAll(async () => {
-    server = await startTestServer({ rateLimit: RATE_LIMIT, rateWindowMs: RATE_WINDOW_MS });
+    // imports come from a local source: the server's guard lets loopback through for tests only
+    server = await startTestServer({ rateLimit: RATE_LIMIT, rateWindowMs: RATE_WINDOW_MS, allowPrivateTargets: true });
     files = await tempDir('media-sync-rtw-files-');
     video = await makeTestVideo(files.path, 2);
   });
@@ -40,7 +42,7 @@ describe('Ready to watch', () => {
   /** Engine and AppCore in `dataDir`, started; signed in unless the data folder has an account already. */
   async function openCore(dataDir: string, follow: { minDelayMs: number; maxDelayMs: number } = FAST_FOLLOW) {
     const engine = await Engine.open({ dataDir, followPolicy: follow });
-    const core = createAppCore(engine, dataDir, { notificationMergeMs: 200 });
+    const core = createAppCore(engine, dataDir, { notificationMergeMs: 200, importPollMs: 300 });
     const events: CoreEvent[] = [];
     core.onDidEmit((event) => events.push(event));
     await core.start();
@@ -146,6 +148,34 @@ describe('Ready to watch', () => {
     } finally {
       await app.close();
       await data.remove();
+    }
+  });
+
+  it('follows the file a server-side import made to one "Ready to watch" linking its watch page', async () => {
+    const source = await startLocalHttpServer();
+    source.route('/imported.mp4', serve(video, 'video/mp4'));
+    const data = await tempDir('media-sync-rtw-data-');
+    const app = await openCore(data.path);
+    try {
+      const created = await app.core.handle('imports:create', {
+        accountId: app.accountId,
+        body: { urls: [`${source.origin}/imported.mp4`], name: 'Imported clip' },
+      });
+      if (!created.ok) throw new Error(created.error.message);
+      const jobId = (created.value as Array<{ id: string }>)[0]!.id;
+      const ready = await waitFor(() => app.notes('readyToWatch')[0], 60_000, 'the Ready to watch notification');
+      const follow = app.follows().find((f) => f.jobId === jobId)!;
+      expect(ready).toMatchObject({
+        title: 'Ready to watch: Imported clip',
+        link: `${server.fileHost}/${follow.fileId}/watch`,
+      });
+      expect(app.notes('importCompleted')).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect(app.notes('readyToWatch')).toHaveLength(1);
+    } finally {
+      await app.close();
+      await data.remove();
+      await source.close();
     }
   });
 
