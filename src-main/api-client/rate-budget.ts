@@ -94,9 +94,14 @@ export function earliestSend(budget: RateBudget, inFlight: number, now: number, 
 /** The share of a window's budget background requests never use (issue 13: the last 10%). */
 export const BACKGROUND_RESERVE_SHARE = 0.1;
 
-/** How many requests of the window background requests leave alone: 10% of the limit, rounded up; 0 while it is unknown. */
+/**
+ * How many requests of the window background requests leave alone: 10% of
+ * the limit, rounded up, but never the whole window (a limit of 1 would
+ * starve polling for good); 0 while the limit is unknown.
+ */
 export function backgroundReserve(budget: RateBudget): number {
-  return budget.limit === null ? 0 : Math.ceil(budget.limit * BACKGROUND_RESERVE_SHARE);
+  if (budget.limit === null) return 0;
+  return Math.max(0, Math.min(Math.ceil(budget.limit * BACKGROUND_RESERVE_SHARE), budget.limit - 1));
 }
 
 /** After a 429: nothing is known to be left until the gate opens; then a new window. */

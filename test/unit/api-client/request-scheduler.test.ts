@@ -149,6 +149,18 @@ describe('RequestScheduler background requests', () => {
     expect(server.calls).toEqual([...Array(10).fill(0), 2_000 + WINDOW_MARGIN_MS]);
   });
 
+  it('still get one request of a window too small to keep 10% of', async () => {
+    const { clock, scheduler } = setup();
+    const server = rateLimitedServer(clock, 1, 2_000);
+    const run = (async () => {
+      for (let i = 0; i < 3; i++) await scheduler.send('background', server.execute);
+    })();
+    await clock.advance(10_000);
+    await run;
+    expect(server.calls).toEqual([0, 2_000 + WINDOW_MARGIN_MS, 4_000 + 2 * WINDOW_MARGIN_MS]);
+    expect(server.statuses).toEqual([200, 200, 200]);
+  });
+
   it('go while more than 10% of the window is left, and before the limit is known', async () => {
     const { clock, scheduler } = setup();
     const server = rateLimitedServer(clock, 10, 2_000);
