@@ -16,7 +16,7 @@ import {
   type RateLimitView,
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
-import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
+import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
@@ -521,7 +521,7 @@ export class AppCore {
         this.emit('conversions:changed', follow);
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
         const item = follow.uploadId === null ? undefined : queue.get(follow.uploadId);
-        if (item?.state.kind === 'done' && changesRow(follow)) {
+        if (item?.state.kind === 'done' && followChangesRow(follow)) {
           this.emit('uploads:itemChanged', toUploadItemView(item, follow));
         }
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
@@ -546,12 +546,6 @@ export class AppCore {
       () => undefined,
     );
   }
-}
-
-/** Whether a follow says more on the queue row than the upload's own "Done" (a converting or final video). */
-function changesRow(follow: ConversionFollow): boolean {
-  if (follow.state.kind === 'following') return follow.state.conversion !== null;
-  return follow.state.kind !== 'uploaded';
 }
 
 function failure(error: IpcError): IpcResult<never> {

@@ -63,10 +63,3 @@ export function describeFollow(follow: ConversionFollow): FollowText {
       };
   }
 }
-
-/** Whether the follow says more than a plain "Done" on a queue row. */
-export function followChangesRow(follow: ConversionFollow | null): follow is ConversionFollow {
-  if (follow === null) return false;
-  if (follow.state.kind === 'following') return follow.state.conversion !== null;
-  return follow.state.kind !== 'uploaded';
-}

@@ -1,6 +1,7 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
-import { describeFollow, followChangesRow } from './follow-text.js';
+import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
+import { describeFollow } from './follow-text.js';
 import { formatDuration, formatRate } from './transfer-rate.js';
 
 /** What a person can do with one row; reveal / copy path is offered on every row by the view. */
