@@ -123,40 +123,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
       {notifications.data && list.length === 0 && (
         <p className="muted activity-panel__empty">Nothing yet. Finished uploads, imports and problems show up here.</p>
       )}
-      {follows.data && follows.data.length > 0 && (
-        <section aria-labelledby="activity-files-heading">
-          <h3 id="activity-files-heading" className="activity-panel__subheading">
-            Files after upload
-          </h3>
-          <ol className="activity-list activity-list--files" aria-label="Files after upload, latest change first">
-            {follows.data.map((follow) => {
-              const text = describeFollow(follow);
-              return (
-                <li
-                  key={`${follow.accountId}/${follow.fileId}`}
-                  className={`activity-item activity-item--file activity-item--${text.tone}`}
-                >
-                  <div className="activity-item__head">
-                    <strong className="activity-item__title">{follow.name}</strong>
-                    <time
-                      dateTime={new Date(follow.updatedAt).toISOString()}
-                      title={new Date(follow.updatedAt).toLocaleString()}
-                    >
-                      {formatRelativeTime(follow.updatedAt, now)}
-                    </time>
-                  </div>
-                  <p className="activity-item__body">{text.label}</p>
-                  {text.watchable && follow.watchUrl && (
-                    <a href={follow.watchUrl} target="_blank" rel="noreferrer noopener">
-                      Open<span className="visually-hidden"> the watch page of {follow.name}</span>
-                    </a>
-                  )}
-                </li>
-              );
-            })}
-          </ol>
-        </section>
-      )}
+      {follows.data && follows.data.length > 0 && <FollowList follows={follows.data} now={now} />}
       {list.length > 0 && (
         <ol className="activity-list" aria-label="Notifications, newest first">
           {list.map((item) => (
@@ -183,5 +150,43 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
         </ol>
       )}
     </aside>
+  );
+}
+
+/** One line per file after its upload or import, the latest change first: uploaded → converting → ready to watch. */
+export function FollowList({ follows, now }: { follows: ConversionFollow[]; now: number }) {
+  return (
+    <section aria-labelledby="activity-files-heading">
+      <h3 id="activity-files-heading" className="activity-panel__subheading">
+        Files after upload
+      </h3>
+      <ol className="activity-list activity-list--files" aria-label="Files after upload, latest change first">
+        {follows.map((follow) => {
+          const text = describeFollow(follow);
+          return (
+            <li
+              key={`${follow.accountId}/${follow.fileId}`}
+              className={`activity-item activity-item--file activity-item--${text.tone}`}
+            >
+              <div className="activity-item__head">
+                <strong className="activity-item__title">{follow.name}</strong>
+                <time
+                  dateTime={new Date(follow.updatedAt).toISOString()}
+                  title={new Date(follow.updatedAt).toLocaleString()}
+                >
+                  {formatRelativeTime(follow.updatedAt, now)}
+                </time>
+              </div>
+              <p className="activity-item__body">{text.label}</p>
+              {text.watchable && follow.watchUrl && (
+                <a href={follow.watchUrl} target="_blank" rel="noreferrer noopener">
+                  Open<span className="visually-hidden"> the watch page of {follow.name}</span>
+                </a>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
   );
 }
