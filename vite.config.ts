@@ -20,6 +20,8 @@ function earlyConnectScript(): Plugin {
   return {
     name: 'media-sync:early-connect',
     apply: 'build',
+    // the page's script: not part of the daemon's first-paint entry (scripts/build-ui.ts)
+    applyToEnvironment: (environment) => environment.name === 'client',
     async buildStart() {
       const built = await esbuild({
         entryPoints: [EARLY_CONNECT],

@@ -8,6 +8,7 @@ import { UpdateBanner } from './components/update-banner.js';
 import { useUpdateStatus } from './components/use-update-status.js';
 import { useIntents, type Intents } from './components/use-intents.js';
 import { accountLabel } from './model/account-label.js';
+import { SELECTED_ACCOUNT_KEY } from './model/first-paint-marker.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
 import { ActivityPanel } from './views/activity-panel.js';
 import { QueueView } from './views/queue-view.js';
@@ -20,10 +21,9 @@ const FirstRunView = lazy(() => import('./views/first-run-view.js').then((m) => 
 const ImportsView = lazy(() => import('./views/imports-view.js').then((m) => ({ default: m.ImportsView })));
 const SettingsView = lazy(() => import('./views/settings-view.js').then((m) => ({ default: m.SettingsView })));
 
-const SELECTED_ACCOUNT_KEY = 'media-sync.account';
-
 function useHashView(): ViewId {
-  const [view, setView] = useState(() => viewFromHash(location.hash));
+  // no location when the daemon renders the page's first paint (first-paint.tsx): that is the Queue
+  const [view, setView] = useState(() => viewFromHash(globalThis.location?.hash ?? ''));
   useEffect(() => {
     const update = () => setView(viewFromHash(location.hash));
     window.addEventListener('hashchange', update);
@@ -41,7 +41,7 @@ export function App() {
   const accounts = useQuery('account:list', {});
   useEvent('account:changed', accounts.set);
   const view = useHashView();
-  const [selectedId, setSelectedId] = useState(() => localStorage.getItem(SELECTED_ACCOUNT_KEY));
+  const [selectedId, setSelectedId] = useState(() => globalThis.localStorage?.getItem(SELECTED_ACCOUNT_KEY) ?? null);
   // the sign-in page over the app: to add an account, or a new token for a refused one
   const [signIn, setSignIn] = useState<{ baseUrl?: string } | null>(null);
   const [activityOpen, setActivityOpen] = useState(false);

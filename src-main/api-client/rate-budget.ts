@@ -80,11 +80,28 @@ export function roll(budget: RateBudget, now: number): RateBudget {
   };
 }
 
-/** The earliest monotonic time another request may leave, with `inFlight` requests not yet answered. */
-export function earliestSend(budget: RateBudget, inFlight: number, now: number): number {
+/**
+ * The earliest monotonic time another request may leave, with `inFlight`
+ * requests not yet answered and `reserve` requests of the window kept back
+ * (background polling leaves the last ones to the person and the uploads).
+ */
+export function earliestSend(budget: RateBudget, inFlight: number, now: number, reserve = 0): number {
   if (budget.remaining === null) return now;
-  if (budget.remaining - inFlight > 0) return now;
+  if (budget.remaining - inFlight > reserve) return now;
   return (windowEnd(budget) ?? now + FALLBACK_WINDOW_MS) + WINDOW_MARGIN_MS;
+}
+
+/** The share of a window's budget background requests never use (issue 13: the last 10%). */
+export const BACKGROUND_RESERVE_SHARE = 0.1;
+
+/**
+ * How many requests of the window background requests leave alone: 10% of
+ * the limit, rounded up, but never the whole window (a limit of 1 would
+ * starve polling for good); 0 while the limit is unknown.
+ */
+export function backgroundReserve(budget: RateBudget): number {
+  if (budget.limit === null) return 0;
+  return Math.max(0, Math.min(Math.ceil(budget.limit * BACKGROUND_RESERVE_SHARE), budget.limit - 1));
 }
 
 /** After a 429: nothing is known to be left until the gate opens; then a new window. */

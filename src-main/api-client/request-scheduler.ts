@@ -3,6 +3,7 @@ import { Emitter } from '../common/disposable.js';
 import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
 import {
   INITIAL_BUDGET,
+  backgroundReserve,
   earliestSend,
   exhaust,
   observe,
@@ -209,12 +210,25 @@ export class RequestScheduler {
       // an administrator's switch is not a rate limit: interactive calls still go and show the reason
       const gated = this.gateReason === 'api-disabled' && ready.some((p) => p.priority === 'interactive');
       const allowedAt = Math.max(gated ? 0 : this.gateUntil, earliestSend(this.budget, this.inFlight, now));
-      if (ready.length === 0 || allowedAt > now) {
-        const nextReady = Math.min(...this.queue.map((p) => p.notBefore));
-        this.wakeAt(Math.max(allowedAt, nextReady));
+      // background polling never spends the last 10% of a window, and never passes any gate
+      const backgroundAt = Math.max(
+        this.gateUntil,
+        earliestSend(this.budget, this.inFlight, now, backgroundReserve(this.budget)),
+      );
+      const sendable = ready.filter((p) =>
+        p.priority === 'background'
+          ? backgroundAt <= now
+          : allowedAt <= now && (!gated || p.priority === 'interactive'),
+      );
+      if (sendable.length === 0) {
+        const waiting = this.queue.filter((p) => !sendable.includes(p));
+        const nextAt = Math.min(
+          ...waiting.map((p) => Math.max(p.notBefore, p.priority === 'background' ? backgroundAt : allowedAt)),
+        );
+        this.wakeAt(Math.max(nextAt, now + (nextAt <= now ? 1 : 0)));
         return;
       }
-      const next = (gated ? ready.filter((p) => p.priority === 'interactive') : ready).reduce((best, p) =>
+      const next = sendable.reduce((best, p) =>
         RANK[p.priority] < RANK[best.priority] || (RANK[p.priority] === RANK[best.priority] && p.seq < best.seq)
           ? p
           : best,

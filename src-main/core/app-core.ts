@@ -14,7 +14,9 @@ import {
   type IpcResult,
   type QueueStatus,
   type RateLimitView,
+  type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
+import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
@@ -126,7 +128,20 @@ export class AppCore {
       clientFor: (id) => this.engine.client(id),
       clock: this.clock,
       pollMs: options.importPollMs,
-      onCompleted: (job, page) => this.notifications.importCompleted(job.name, page),
+      onCompleted: (job, file, accountId) => {
+        this.notifications.importCompleted(job.name, file?.urls.page ?? null);
+        // the imported file's conversion is followed like an upload's
+        if (job.file_id) {
+          this.engine.conversions.follow({
+            accountId,
+            fileId: job.file_id,
+            name: job.name,
+            jobId: job.id,
+            watchUrl: file?.urls.watch ?? null,
+            mime: file?.mime ?? null,
+          });
+        }
+      },
       onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
     });
     this.schedule = new ScheduleRunner({
@@ -149,6 +164,7 @@ export class AppCore {
   /** Starts the queue, folder sync, and following imports still running from before. */
   async start(): Promise<void> {
     this.engine.queue.start();
+    this.engine.conversions.start();
     await this.engine.sync.start();
     for (const account of this.engine.accounts.list()) {
       // an account that cannot be reached now is followed once it imports again
@@ -269,6 +285,12 @@ export class AppCore {
     return jobs;
   }
 
+  /** An upload as the UI sees it, with its file's conversion once it is done. */
+  private view(item: UploadItem): UploadItemView {
+    const afterUpload = item.state.kind === 'done' ? (this.engine.conversions.byUpload(item.id) ?? null) : null;
+    return toUploadItemView(item, afterUpload);
+  }
+
   private item(id: number): UploadItem {
     const item = this.engine.queue.get(id);
     if (!item) throw new CoreError('NOT_FOUND', `There is no upload #${id}.`);
@@ -381,11 +403,11 @@ export class AppCore {
           const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
           items.push(item);
         }
-        return items.map(toUploadItemView);
+        return items.map((item) => this.view(item));
       },
       'uploads:list': async ({ offset, limit }) => {
         const { items, total } = queue.page(offset, limit);
-        return { items: items.map(toUploadItemView), total };
+        return { items: items.map((item) => this.view(item)), total };
       },
       'uploads:status': async () => this.queueStatus(),
       'uploads:pauseAll': async ({ hours }) => {
@@ -397,10 +419,10 @@ export class AppCore {
         return this.queueStatus();
       },
       'uploads:pause': async ({ id, hours }) =>
-        toUploadItemView((await queue.pause(id, this.hoursFromNow(hours))) ?? this.item(id)),
-      'uploads:resume': async ({ id }) => toUploadItemView((await queue.resume(id)) ?? this.item(id)),
-      'uploads:cancel': async ({ id }) => toUploadItemView((await queue.cancel(id)) ?? this.item(id)),
-      'uploads:retry': async ({ id }) => toUploadItemView((await queue.retry(id)) ?? this.item(id)),
+        this.view((await queue.pause(id, this.hoursFromNow(hours))) ?? this.item(id)),
+      'uploads:resume': async ({ id }) => this.view((await queue.resume(id)) ?? this.item(id)),
+      'uploads:cancel': async ({ id }) => this.view((await queue.cancel(id)) ?? this.item(id)),
+      'uploads:retry': async ({ id }) => this.view((await queue.retry(id)) ?? this.item(id)),
       'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
       'uploads:reveal': async ({ id }) => {
         await this.options.shell.revealPath(this.item(id).path);
@@ -418,6 +440,7 @@ export class AppCore {
       },
       'files:delete': async ({ accountId, fileId }) => {
         await this.client(accountId).deleteFile(fileId);
+        engine.conversions.forget(accountId, fileId);
         return ok;
       },
       'files:copyLink': async ({ accountId, fileId, kind }) => {
@@ -466,6 +489,8 @@ export class AppCore {
         this.emit('uploads:statusChanged', this.queueStatus());
         return this.settingsValue;
       },
+
+      'conversions:list': async ({ limit }) => engine.conversions.list(limit),
 
       'notifications:list': async () => this.notifications.list(),
       'notifications:clear': async () => {
@@ -535,7 +560,7 @@ export class AppCore {
     this.subscriptions.push(
       queue.onDidChangeItem((item) => {
         this.progress.delete(item.id);
-        this.emit('uploads:itemChanged', toUploadItemView(item));
+        this.emit('uploads:itemChanged', this.view(item));
         if (item.state.kind === 'failed') {
           this.notifications.uploadFailed(basename(item.path), item.state.reason.message, item.state.reason.requestId);
         }
@@ -562,6 +587,16 @@ export class AppCore {
         }
       }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
+      this.engine.conversions.onDidChange((follow) => {
+        this.emit('conversions:changed', follow);
+        // the queue row of the upload shows the stage after it, once there is more to say than "Done"
+        const item = follow.uploadId === null ? undefined : queue.get(follow.uploadId);
+        if (item?.state.kind === 'done' && followChangesRow(follow)) {
+          this.emit('uploads:itemChanged', toUploadItemView(item, follow));
+        }
+        if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
+        if (follow.state.kind === 'failed') this.notifications.conversionFailed(follow.name, follow.state.reason);
+      }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again

@@ -11,6 +11,9 @@ import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import { FolderStore } from '../storage/folder-store.js';
+import { ConversionFollower } from '../conversions/conversion-follower.js';
+import { ConversionStore } from '../conversions/conversion-store.js';
+import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
@@ -35,6 +38,8 @@ export interface EngineOptions {
   client?: Pick<MediaApiClientOptions, 'timeouts' | 'noProgressTimeoutMs' | 'uploadHeadersTimeoutMs'>;
   /** settle window of watched folders */
   settleMs?: number;
+  /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
+  followPolicy?: Partial<FollowPolicy>;
   /** an http(s) proxy for API traffic (settings: proxy) */
   proxyUrl?: string | null;
   /** better-sqlite3's native module built for this runtime (Electron's ABI differs from Node's) */
@@ -70,6 +75,8 @@ export class Engine {
   readonly queue: UploadQueue;
   readonly sync: SyncService;
   readonly limiter: BandwidthLimiter;
+  /** each finished upload's (and import's) HLS conversion, followed until final */
+  readonly conversions: ConversionFollower;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   private readonly log: Log;
   private readonly subscriptions: Disposable[] = [];
@@ -120,7 +127,28 @@ export class Engine {
       settleMs: options.settleMs,
       log: (message) => log.warn(message),
     });
-    this.subscriptions.push(this.queue.onDidChangeItem((item) => this.logUpload(item)));
+    this.conversions = new ConversionFollower({
+      store: new ConversionStore(db, (fileId, problem) =>
+        log.warn(`Skipped the followed file ${fileId}: its saved row could not be read (${problem}).`),
+      ),
+      clientFor: (id) => this.clients.get(id)?.client,
+      clock,
+      policy: options.followPolicy,
+    });
+    this.subscriptions.push(
+      this.queue.onDidChangeItem((item) => this.logUpload(item)),
+      this.queue.onDidUpload(({ item, file }) => {
+        if (item.state.kind !== 'done') return;
+        this.conversions.follow({
+          accountId: item.accountId,
+          fileId: item.state.fileId,
+          name: item.fileName,
+          uploadId: item.id,
+          watchUrl: file?.urls.watch ?? null,
+          mime: file?.mime ?? null,
+        });
+      }),
+    );
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -213,6 +241,7 @@ export class Engine {
 
   async close(): Promise<void> {
     for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    this.conversions.dispose();
     await this.sync.close();
     await this.queue.stop();
     for (const { client, subscription } of this.clients.values()) {

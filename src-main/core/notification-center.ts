@@ -19,11 +19,16 @@ interface Pending {
   timer: AbortController;
 }
 
-type MergedKind = 'uploadsDone' | 'importCompleted';
+type MergedKind = 'uploadsDone' | 'importCompleted' | 'readyToWatch';
 
-const MERGED_TITLES: Record<MergedKind, { one: string; many: (n: number) => string }> = {
-  uploadsDone: { one: 'Uploaded', many: (n) => `${n} files uploaded` },
-  importCompleted: { one: 'Import completed', many: (n) => `${n} imports completed` },
+/** Each a whole sentence per count: titles are never put together from pieces. */
+const MERGED_TEXT: Record<MergedKind, { one: (name: string) => [string, string]; many: (n: number) => string }> = {
+  uploadsDone: { one: (name) => ['Uploaded', name], many: (n) => `${n} files uploaded` },
+  importCompleted: { one: (name) => ['Import completed', name], many: (n) => `${n} imports completed` },
+  readyToWatch: {
+    one: (name) => [`Ready to watch: ${name}`, 'The video finished converting. Open it to watch it.'],
+    many: (n) => `${n} videos are ready to watch`,
+  },
 };
 
 /**
@@ -48,6 +53,15 @@ export class NotificationCenter {
 
   importCompleted(name: string, link: string | null): void {
     this.merge('importCompleted', name, link);
+  }
+
+  /** A followed video finished converting; `watchUrl` is its watch page, opened on click. */
+  readyToWatch(name: string, watchUrl: string | null): void {
+    this.merge('readyToWatch', name, watchUrl);
+  }
+
+  conversionFailed(name: string, reason: string): void {
+    this.add('readyToWatch', `Conversion failed: ${name}`, reason, null, null);
   }
 
   uploadFailed(name: string, reason: string, requestId: string | null): void {
@@ -101,9 +115,8 @@ export class NotificationCenter {
     this.pending.delete(kind);
     pending.timer.abort();
     const count = pending.names.length;
-    const titles = MERGED_TITLES[kind];
-    const title = count === 1 ? titles.one : titles.many(count);
-    const body = count === 1 ? pending.names[0]! : summarise(pending.names);
+    const text = MERGED_TEXT[kind];
+    const [title, body] = count === 1 ? text.one(pending.names[0]!) : [text.many(count), summarise(pending.names)];
     this.add(kind, title, body, count === 1 ? (pending.links[0] ?? null) : null, null);
   }
 

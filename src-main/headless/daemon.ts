@@ -20,6 +20,7 @@ import type { Log, SecretSink } from '../common/file-log.js';
 import type { AppCore } from '../core/app-core.js';
 import { answerFrame } from '../core/contract-frames.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
+import { withFirstPaint, type FirstPaint } from './first-paint-page.js';
 
 export interface DaemonOptions {
   core: AppCore;
@@ -27,6 +28,8 @@ export interface DaemonOptions {
   port: number;
   /** the built renderer (index.html and assets); a short page explains when it is missing */
   staticDir?: string;
+  /** draws the Queue into the page's HTML, so its first rows show before the app's bundle has run */
+  firstPaint?: FirstPaint;
   /** fixed in tests; random otherwise */
   sessionKey?: string;
   /**
@@ -91,6 +94,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const pagePath = options.staticDir === undefined ? null : join(options.staticDir, 'index.html');
   let origin = '';
   let hosts: ReadonlySet<string> = new Set();
 
@@ -136,8 +140,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (file) {
       // built assets carry their content's hash in their name: a page opened again loads (and compiles) from cache
       if (url.pathname.startsWith(HASHED_ASSETS)) headers['Cache-Control'] = 'private, max-age=31536000, immutable';
+      const body =
+        file.path === pagePath && options.firstPaint
+          ? await withFirstPaint(file.body.toString('utf8'), options.firstPaint, options.core, options.log)
+          : file.body;
       response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream' });
-      response.end(file.body);
+      response.end(body);
       return;
     }
     response.writeHead(url.pathname === '/' ? 200 : 404, { ...headers, 'Content-Type': TYPES['.html']! });
@@ -327,12 +335,16 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** A file of the built UI, never outside its folder; `/` is index.html. */
+/**
+ * A file of the built UI, never outside its folder nor in a dot-folder (the
+ * first paint's server entry); `/` is index.html.
+ */
 async function readStatic(dir: string | undefined, pathname: string): Promise<{ path: string; body: Buffer } | null> {
   if (!dir) return null;
   const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');
   const path = join(dir, relative);
   if (!path.startsWith(join(dir, sep)) && path !== dir) return null;
+  if (relative.split(/[/\\]/).some((segment) => segment.startsWith('.'))) return null;
   try {
     return { path, body: await readFile(path) };
   } catch {

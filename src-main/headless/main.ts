@@ -11,6 +11,7 @@ import { FileTokenVault } from '../storage/token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { ConfSettingsStore } from './conf-settings-store.js';
+import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
 import { LinuxPowerSource } from './linux-power-source.js';
 
@@ -107,10 +108,12 @@ async function run(
     }
   }
   const uiDir = values['ui-dir'] ? resolve(values['ui-dir']) : UI_DIR;
+  const staticDir = existsSync(uiDir) ? uiDir : undefined;
   const daemon = await startDaemon({
     core,
     port,
-    staticDir: existsSync(uiDir) ? uiDir : undefined,
+    staticDir,
+    firstPaint: staticDir === undefined ? undefined : await loadFirstPaint(staticDir, log),
     dropDir: join(dataDir, 'dropped'),
     log,
     secrets: log,

@@ -1,6 +1,7 @@
 import {
   FINAL_REMOTE_JOB_STATUSES,
   describeErrorValue,
+  type MediaFileDetail,
   type RemoteJob,
   type RemoteJobStatus,
 } from '../../src-shared/api/index.js';
@@ -13,7 +14,8 @@ export interface RemoteImportsOptions {
   clock?: Clock;
   /** between two list requests while a job is pending or running */
   pollMs?: number;
-  onCompleted(job: RemoteJob, pageUrl: string | null): void;
+  /** `file` is the created file when it could be read (its links, its media type) */
+  onCompleted(job: RemoteJob, file: MediaFileDetail | null, accountId: string): void;
   onFailed(job: RemoteJob, reason: string): void;
 }
 
@@ -78,15 +80,10 @@ export class RemoteImports {
   }
 
   private async reportCompleted(accountId: string, job: RemoteJob): Promise<void> {
-    let page: string | null = null;
+    let file: MediaFileDetail | null = null;
     const client = this.options.clientFor(accountId);
-    if (job.file_id && client) {
-      page = await client.getFile(job.file_id).then(
-        (file) => file.urls.page,
-        () => null,
-      );
-    }
-    this.options.onCompleted(job, page);
+    if (job.file_id && client) file = await client.getFile(job.file_id).catch(() => null);
+    this.options.onCompleted(job, file, accountId);
   }
 
   private follow(accountId: string): void {

@@ -3,9 +3,9 @@ import Database from 'better-sqlite3';
 export type Db = Database.Database;
 
 /**
- * The app's one SQLite file: upload queue, sync index, watched folders and
- * accounts (never tokens). Migrations are numbered by position and recorded in
- * `PRAGMA user_version`. Append only: never edit a migration that has shipped.
+ * The app's one SQLite file: upload queue, sync index, watched folders,
+ * accounts (never tokens) and the files followed until their conversion is
+ * final. Migrations are numbered by position and recorded in `PRAGMA user_version`. Append only: never edit a migration that has shipped.
  */
 const MIGRATIONS: readonly string[] = [
   `
@@ -68,6 +68,23 @@ const MIGRATIONS: readonly string[] = [
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
   );
+  `,
+  // issue 13: files followed after their upload or import until their HLS conversion is final
+  `
+  CREATE TABLE conversion_follows (
+    account_id TEXT NOT NULL,
+    file_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    upload_id INTEGER,
+    job_id TEXT,
+    watch_url TEXT,
+    -- FollowStateSchema as JSON (src-shared/model/conversion-follow.ts)
+    state TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, file_id)
+  );
+  CREATE INDEX conversion_follows_upload ON conversion_follows(upload_id);
   `,
 ];
 

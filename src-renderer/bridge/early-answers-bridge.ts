@@ -7,7 +7,7 @@ import {
   type IpcResponse,
 } from '../../src-shared/ipc/ipc-contract.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
-import type { EarlyRequest } from './early-requests.js';
+import { requestKey, type EarlyRequest } from './early-requests.js';
 
 /** A request sent before this bridge existed (by the page's first script), and its answer to come. */
 export interface SentEarly {
@@ -57,7 +57,7 @@ export class EarlyAnswersBridge implements AppBridge {
   }
 
   invoke<N extends IpcCommandName>(name: N, request: IpcRequest<N>): Promise<IpcResponse<N>> {
-    const key = keyOf(name, request);
+    const key = requestKey(name, request);
     const early = this.answers.get(key);
     if (!early) return this.bridge.invoke(name, request);
     this.answers.delete(key);
@@ -66,7 +66,7 @@ export class EarlyAnswersBridge implements AppBridge {
   }
 
   takeArrived<N extends IpcCommandName>(name: N, request: IpcRequest<N>): { value: IpcResponse<N> } | undefined {
-    const key = keyOf(name, request);
+    const key = requestKey(name, request);
     if (!this.arrived.has(key)) return undefined;
     const value = this.arrived.get(key) as IpcResponse<N>;
     this.answers.delete(key);
@@ -119,13 +119,13 @@ export class EarlyAnswersBridge implements AppBridge {
   private connectionChanged(state: ConnectionState): void {
     this.forget();
     if (this.expiry) clearTimeout(this.expiry);
-    const sentEarly = new Map(this.sentEarly.map((sent) => [keyOf(sent.name, sent.request), sent.answer]));
+    const sentEarly = new Map(this.sentEarly.map((sent) => [requestKey(sent.name, sent.request), sent.answer]));
     // they were sent over the connection open when this bridge was made, and only answer on that one
     this.sentEarly = [];
     if (state !== 'open' || this.requests.length === 0) return;
     this.expiry = setTimeout(() => this.forget(), EARLY_ANSWER_TTL_MS);
     for (const { name, request } of this.requests) {
-      const key = keyOf(name, request);
+      const key = requestKey(name, request);
       const answer = sentEarly.get(key) ?? this.bridge.invoke(name, request);
       // a view that never takes it must not see an unhandled rejection; one that does gets the failure
       answer.then(
@@ -137,8 +137,4 @@ export class EarlyAnswersBridge implements AppBridge {
       this.answers.set(key, answer);
     }
   }
-}
-
-function keyOf(name: IpcCommandName, request: unknown): string {
-  return `${name} ${JSON.stringify(request)}`;
 }

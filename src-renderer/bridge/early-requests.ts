@@ -29,3 +29,8 @@ export function earlyRequestsFor(view: ViewId): EarlyRequest[] {
     { name: 'app:rateLimits', request: {} },
   ];
 }
+
+/** One key per command and request: an early answer is handed to the view that asks the same. */
+export function requestKey(name: IpcCommandName, request: unknown): string {
+  return `${name} ${JSON.stringify(request)}`;
+}

@@ -27,7 +27,8 @@ export function VirtualList(props: VirtualListProps) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   // the box is at most the window's height: enough rows until the observer says how tall it is
-  const [viewportHeight, setViewportHeight] = useState(() => window.innerHeight || 600);
+  // (rendered by the daemon, first-paint.tsx, it cannot know: rows for a tall window, the box clips the rest)
+  const [viewportHeight, setViewportHeight] = useState(() => globalThis.window?.innerHeight || 1200);
   const frame = useRef<number | null>(null);
 
   useLayoutEffect(() => {
@@ -64,7 +65,15 @@ export function VirtualList(props: VirtualListProps) {
 
   const rows: ReactNode[] = [];
   for (let index = range.start; index < range.end; index++) {
-    const style: CSSProperties = { position: 'absolute', top: index * rowHeight, left: 0, right: 0, height: rowHeight };
+    // contain: a row's own changes (progress at 10 Hz) lay out and paint that row alone, not the list
+    const style: CSSProperties = {
+      position: 'absolute',
+      top: index * rowHeight,
+      left: 0,
+      right: 0,
+      height: rowHeight,
+      contain: 'strict',
+    };
     rows.push(
       <li key={props.rowKey(index)} style={style} aria-setsize={count} aria-posinset={index + 1}>
         {props.renderRow(index)}

@@ -1,10 +1,13 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
+import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
+import { describeFollow } from './follow-text.js';
 import { formatDuration, formatRate } from './transfer-rate.js';
 
 /** What a person can do with one row; reveal / copy path is offered on every row by the view. */
-export type RowAction = 'pause' | 'resume' | 'cancel' | 'retry' | 'retryNow' | 'copyLink';
+export type RowAction =
+  'pause' | 'resume' | 'cancel' | 'retry' | 'retryNow' | 'copyLink' | 'copyWatchLink' | 'openWatch';
 
 export interface RowContext {
   /** wall-clock ms */
@@ -147,7 +150,20 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         tone: 'neutral',
         actions: ['resume', 'cancel'],
       };
-    case 'done':
+    case 'done': {
+      // after the upload: the file's conversion, as the core follows it
+      const after = item.afterUpload;
+      if (!state.existing && followChangesRow(after)) {
+        const text = describeFollow(after);
+        return {
+          state: text.label,
+          detail: text.tone === 'warn' ? `Uploaded at ${clock(state.finishedAt)}` : text.detail,
+          problem: text.tone === 'warn' && text.detail ? { message: text.detail, requestId: null } : null,
+          progress: { value: size, max: size },
+          tone: text.tone === 'warn' ? 'warn' : text.tone,
+          actions: text.watchable ? ['copyWatchLink', 'openWatch'] : after.state.kind === 'deleted' ? [] : ['copyLink'],
+        };
+      }
       return {
         state: state.existing ? 'Already on the service' : 'Done',
         detail: state.existing
@@ -158,6 +174,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         tone: 'ok',
         actions: ['copyLink'],
       };
+    }
     case 'failed':
       return {
         state: 'Failed',

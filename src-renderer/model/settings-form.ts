@@ -18,6 +18,7 @@ export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
   importCompleted: 'An import completed',
   importFailed: 'An import failed',
   accountProblem: 'A problem with an account (token refused)',
+  readyToWatch: 'Ready to watch',
 };
 
 /** The app settings as the form holds them: text where a person types. */

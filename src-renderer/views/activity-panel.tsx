@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
+import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
+import { describeFollow } from '../model/follow-text.js';
 import { formatRelativeTime } from '../model/relative-time.js';
 import './activity-panel.css';
 
@@ -26,6 +28,13 @@ function newestFirst(list: AppNotification[]): AppNotification[] {
   return [...list].sort((a, b) => b.at - a.at || b.id - a.id);
 }
 
+/** How many files the panel lists after their upload: the most recently changed. */
+const FILES_SHOWN = 50;
+
+function sameFile(a: ConversionFollow, b: ConversionFollow): boolean {
+  return a.accountId === b.accountId && a.fileId === b.fileId;
+}
+
 function ActivityPanelBody({ onClose }: { onClose: () => void }) {
   const bridge = useBridge();
   const notifications = useQuery('notifications:list', {});
@@ -38,6 +47,13 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
 
   useEvent('notifications:added', (added) =>
     notifications.set((previous) => [added, ...(previous ?? []).filter((item) => item.id !== added.id)]),
+  );
+  const follows = useQuery('conversions:list', { limit: FILES_SHOWN });
+  // one line per file: a change replaces its line and brings it to the top
+  useEvent('conversions:changed', (changed) =>
+    follows.set((previous) =>
+      [changed, ...(previous ?? []).filter((item) => !sameFile(item, changed))].slice(0, FILES_SHOWN),
+    ),
   );
 
   useEffect(() => {
@@ -107,6 +123,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
       {notifications.data && list.length === 0 && (
         <p className="muted activity-panel__empty">Nothing yet. Finished uploads, imports and problems show up here.</p>
       )}
+      {follows.data && follows.data.length > 0 && <FollowList follows={follows.data} now={now} />}
       {list.length > 0 && (
         <ol className="activity-list" aria-label="Notifications, newest first">
           {list.map((item) => (
@@ -133,5 +150,43 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
         </ol>
       )}
     </aside>
+  );
+}
+
+/** One line per file after its upload or import, the latest change first: uploaded → converting → ready to watch. */
+export function FollowList({ follows, now }: { follows: ConversionFollow[]; now: number }) {
+  return (
+    <section aria-labelledby="activity-files-heading">
+      <h3 id="activity-files-heading" className="activity-panel__subheading">
+        Files after upload
+      </h3>
+      <ol className="activity-list activity-list--files" aria-label="Files after upload, latest change first">
+        {follows.map((follow) => {
+          const text = describeFollow(follow);
+          return (
+            <li
+              key={`${follow.accountId}/${follow.fileId}`}
+              className={`activity-item activity-item--file activity-item--${text.tone}`}
+            >
+              <div className="activity-item__head">
+                <strong className="activity-item__title">{follow.name}</strong>
+                <time
+                  dateTime={new Date(follow.updatedAt).toISOString()}
+                  title={new Date(follow.updatedAt).toLocaleString()}
+                >
+                  {formatRelativeTime(follow.updatedAt, now)}
+                </time>
+              </div>
+              <p className="activity-item__body">{text.label}</p>
+              {text.watchable && follow.watchUrl && (
+                <a href={follow.watchUrl} target="_blank" rel="noreferrer noopener">
+                  Open<span className="visually-hidden"> the watch page of {follow.name}</span>
+                </a>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
   );
 }

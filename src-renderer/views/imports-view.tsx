@@ -1,6 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { toIpcError } from '../bridge/bridge-error.js';
 import { CopyLinkButtons } from '../components/copy-link-buttons.js';
@@ -8,6 +9,7 @@ import { CountryPicker } from '../components/country-picker.js';
 import { ErrorNote } from '../components/error-note.js';
 import { Pagination } from '../components/pagination.js';
 import { TextField } from '../components/text-field.js';
+import { describeFollow } from '../model/follow-text.js';
 import { appendLinks, batches, describeImportLines, parseImportLines } from '../model/import-lines.js';
 import {
   BLOCKED_COUNTRIES_MAX,
@@ -247,6 +249,16 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
   useEffect(() => {
     if (page === 1 && created.length > 0) setShown((previous) => mergeJobs(previous, created));
   }, [created, page]);
+  // the file a completed job made, followed until its conversion is final (by job id)
+  const follows = useQuery('conversions:list', {});
+  useEvent('conversions:changed', (changed) =>
+    follows.set((previous) => [
+      changed,
+      ...(previous ?? []).filter((f) => f.accountId !== changed.accountId || f.fileId !== changed.fileId),
+    ]),
+  );
+  const followOf = (job: RemoteJob): ConversionFollow | null =>
+    follows.data?.find((f) => f.accountId === accountId && f.jobId === job.id && f.fileId === job.file_id) ?? null;
   useEvent('imports:changed', (change) => {
     // the event carries the newest jobs: only the first page takes in ones it does not show yet
     if (change.accountId === accountId) setShown((previous) => mergeJobs(previous, change.jobs, page === 1));
@@ -313,6 +325,7 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
               accountId={accountId}
               job={job}
               pageUrl={job.file_id ? pageOf(job.file_id) : null}
+              follow={followOf(job)}
               busy={action.busy}
               onCancel={() => void act('cancel', job)}
               onRetry={() => void act('retry', job)}
@@ -339,6 +352,8 @@ function JobRow(props: {
   accountId: string;
   job: RemoteJob;
   pageUrl: string | null;
+  /** the created file's conversion, once the core follows it */
+  follow: ConversionFollow | null;
   busy: boolean;
   onCancel: () => void;
   onRetry: () => void;
@@ -348,6 +363,8 @@ function JobRow(props: {
   const progress = jobProgressText(job);
   const error = jobErrorText(job);
   const name = job.name || job.host;
+  const after = job.status === 'completed' && props.follow ? describeFollow(props.follow) : null;
+  const watchUrl = after?.watchable ? props.follow!.watchUrl : null;
   return (
     <li className={`job job--${job.status}`}>
       <div className="job__head">
@@ -370,8 +387,25 @@ function JobRow(props: {
       )}
       {progress && <p className="job__progress">{progress}</p>}
       {error && job.status !== 'completed' && <p className="field__error job__error">{error}</p>}
+      {after && <p className={`job__after job__after--${after.tone}`}>{after.label}</p>}
+      {after?.tone === 'warn' && after.detail && <p className="field__error job__error">{after.detail}</p>}
       {job.status === 'completed' && job.file_id ? (
-        <CopyLinkButtons accountId={props.accountId} fileId={job.file_id} kinds={['page']} nameForLabel={name}>
+        <CopyLinkButtons
+          accountId={props.accountId}
+          fileId={job.file_id}
+          kinds={watchUrl ? ['page', 'watch'] : ['page']}
+          nameForLabel={name}
+        >
+          {watchUrl && (
+            <a
+              className="button button--small button--primary"
+              href={watchUrl}
+              target="_blank"
+              rel="noreferrer noopener"
+            >
+              Open<span className="visually-hidden"> the watch page of {name}</span>
+            </a>
+          )}
           {props.pageUrl && (
             <a className="button button--small" href={props.pageUrl} target="_blank" rel="noreferrer noopener">
               Open file page<span className="visually-hidden"> of {name}</span>

@@ -166,6 +166,29 @@ export function QueueView({ account, accounts }: { account: AccountView; account
             copied ? `Copied the link to ${item.fileName}: ${url}` : `The link to ${item.fileName}: ${url}`,
           );
         }
+        case 'copyWatchLink': {
+          const url = item.afterUpload?.watchUrl;
+          if (!url) return;
+          // the core copies it in Electron; a browser page writes it itself
+          if (bridge.shell === 'electron') {
+            await bridge.invoke('files:copyLink', {
+              accountId: item.accountId,
+              fileId: item.afterUpload!.fileId,
+              kind: 'watch',
+            });
+            return setNote(`Copied the watch link of ${item.fileName}: ${url}`);
+          }
+          const copied = await writeClipboard(url);
+          return setNote(
+            copied ? `Copied the watch link of ${item.fileName}: ${url}` : `The watch link of ${item.fileName}: ${url}`,
+          );
+        }
+        case 'openWatch': {
+          const follow = item.afterUpload;
+          if (!follow?.watchUrl) return;
+          if (bridge.shell === 'headless') return void window.open(follow.watchUrl, '_blank', 'noopener');
+          return bridge.invoke('files:open', { accountId: item.accountId, fileId: follow.fileId, kind: 'watch' });
+        }
         case 'reveal':
           return bridge.invoke('uploads:reveal', { id: item.id });
         case 'copyPath': {
@@ -294,7 +317,8 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
     (listener: () => void) => (id === undefined ? () => undefined : store.watchItem(id, listener)),
     [store, id],
   );
-  const item = useSyncExternalStore(watch, () => store.at(index));
+  const current = () => store.at(index);
+  const item = useSyncExternalStore(watch, current, current);
   if (!item) {
     return (
       <div className="queue-row queue-row--loading" aria-busy="true">
@@ -366,7 +390,7 @@ const QueueRow = memo(
             <button
               key={action}
               type="button"
-              className={`button button--small${action === 'copyLink' ? ' button--primary' : ''}`}
+              className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
               aria-label={`${ACTION_LABELS[action]} ${item.fileName}`}
               onClick={() => onAction(item, action)}
             >
@@ -406,6 +430,8 @@ const ACTION_LABELS: Record<RowAction, string> = {
   retry: 'Retry',
   retryNow: 'Retry now',
   copyLink: 'Copy link',
+  copyWatchLink: 'Copy watch link',
+  openWatch: 'Open',
 };
 
 function PauseOrResume(props: {

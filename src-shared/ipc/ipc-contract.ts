@@ -11,6 +11,7 @@ import {
   RemoteJobSchema,
   UpdateFileBodySchema,
 } from '../api/index.js';
+import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
@@ -63,12 +64,18 @@ export type AccountView = z.infer<typeof AccountViewSchema>;
  */
 export const UploadItemViewSchema = UploadItemSchema.omit({ metadata: true, fingerprint: true }).extend({
   metadata: UploadMetadataSchema.omit({ password: true }).extend({ hasPassword: z.boolean().default(false) }),
+  /** once done: the file's conversion as the core follows it (converting, ready to watch…); null before */
+  afterUpload: ConversionFollowSchema.nullable().default(null),
 });
 export type UploadItemView = z.infer<typeof UploadItemViewSchema>;
 
-export function toUploadItemView(item: UploadItem): UploadItemView {
+export function toUploadItemView(item: UploadItem, afterUpload: ConversionFollow | null = null): UploadItemView {
   const { password, ...metadata } = item.metadata;
-  return UploadItemViewSchema.parse({ ...item, metadata: { ...metadata, hasPassword: Boolean(password) } });
+  return UploadItemViewSchema.parse({
+    ...item,
+    metadata: { ...metadata, hasPassword: Boolean(password) },
+    afterUpload,
+  });
 }
 
 /** The request budget of an account, for the rate-limit indicator. */
@@ -295,6 +302,12 @@ export const IPC_COMMANDS = {
   'settings:get': command(z.object({}), SettingsSchema),
   'settings:update': command(SettingsChangeSchema, SettingsSchema),
 
+  /** the files followed after their upload or import, the most recently changed first (the Activity panel) */
+  'conversions:list': command(
+    z.object({ limit: z.int().min(1).max(1_000).default(200) }),
+    z.array(ConversionFollowSchema),
+  ),
+
   'notifications:list': command(z.object({}), z.array(NotificationSchema)),
   'notifications:clear': command(z.object({}), Ok),
 
@@ -384,6 +397,8 @@ export const IPC_EVENTS = {
   'uploads:statusChanged': QueueStatusSchema,
   'imports:changed': z.object({ accountId: AccountId, jobs: z.array(RemoteJobSchema) }),
   'notifications:added': NotificationSchema,
+  /** a followed file started to be followed, its conversion moved, or it ended (ready, failed, not a video…) */
+  'conversions:changed': ConversionFollowSchema,
   'app:rateLimitChanged': RateLimitViewSchema,
 
   // ---- links and opened files

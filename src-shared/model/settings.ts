@@ -10,6 +10,8 @@ export const NOTIFICATION_KINDS = [
   'importCompleted',
   'importFailed',
   'accountProblem',
+  /** a followed file's conversion ended: ready to watch, or failed with the reason */
+  'readyToWatch',
 ] as const;
 export const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;

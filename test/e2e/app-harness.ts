@@ -26,8 +26,11 @@ export interface AppHarness {
   contract: WsContractClient;
   /** the daemon's output so far (checked for tokens) */
   output(): string;
-  /** a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it navigates */
-  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => void): Promise<Page>;
+  /**
+   * a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it
+   * navigates; `scripts: false` loads the page as a browser that runs none
+   */
+  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => void, scripts?: boolean): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -77,9 +80,13 @@ export async function startApp(
     scratch,
     contract,
     output: () => output,
-    async open(colorScheme = 'light', beforeLoad) {
+    async open(colorScheme = 'light', beforeLoad, scripts = true) {
       // axe needs a page of a context made with newContext()
-      const context = await browser.newContext({ colorScheme, viewport: { width: 1200, height: 800 } });
+      const context = await browser.newContext({
+        colorScheme,
+        viewport: { width: 1200, height: 800 },
+        javaScriptEnabled: scripts,
+      });
       const page = await context.newPage();
       beforeLoad?.(page);
       // the browser may be closing already (afterAll right after page.close()): nothing left to close then

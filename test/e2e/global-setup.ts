@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import type { TestProject } from 'vitest/node';
+import { buildUi } from '../../scripts/build-ui.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -23,11 +22,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   const nodeEnv = process.env['NODE_ENV'];
   process.env['NODE_ENV'] = 'production';
   try {
-    await build({
-      configFile: fileURLToPath(new URL('../../vite.config.ts', import.meta.url)),
-      logLevel: 'warn',
-      build: { outDir: uiDir, emptyOutDir: true },
-    });
+    await buildUi(uiDir);
   } finally {
     process.env['NODE_ENV'] = nodeEnv;
   }

@@ -101,6 +101,23 @@ describe('the queue', () => {
     await page.close();
   });
 
+  it("shows the queue's rows from the page's HTML before the app has run, then only the app's own", async () => {
+    // the file of the test above, done: the daemon draws it into the page it serves
+    const withoutScripts = await app.open('light', undefined, false);
+    const picture = withoutScripts.locator('.first-paint');
+    await picture.getByText('first-load.mp4', { exact: true }).waitFor();
+    expect(await picture.getByText('Done', { exact: true }).count()).toBeGreaterThan(0);
+    // a picture: nothing in it takes focus or clicks
+    expect(await picture.getAttribute('inert')).toBe('');
+    await withoutScripts.close();
+
+    const page = await app.open();
+    await row(page, 'first-load.mp4').getByText('Done', { exact: true }).waitFor();
+    expect(await page.locator('.first-paint').count()).toBe(0);
+    expect(await page.getByText('first-load.mp4', { exact: true }).count()).toBe(1);
+    await page.close();
+  });
+
   it('pauses all for 2 hours: files added meanwhile stay queued until Resume all, then finish', async () => {
     const page = await app.open();
     // by keyboard: the menu opens on its first choice, Escape gives the focus back, Enter picks

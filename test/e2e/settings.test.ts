@@ -61,6 +61,8 @@ describe('settings', () => {
     expect(await page.getByLabel('Limit in MB/s').inputValue()).toBe('2.5');
     expect(await page.getByRole('checkbox', { name: 'An import completed' }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Uploads finished' }).isChecked()).toBe(true);
+    // on by default, like every switch
+    expect(await page.getByRole('checkbox', { name: 'Ready to watch' }).isChecked()).toBe(true);
     expect(await app.contract.invoke('settings:get')).toMatchObject({
       ok: true,
       value: { concurrency: 5, bandwidthBytesPerSecond: 2_500_000, notifications: { importCompleted: false } },

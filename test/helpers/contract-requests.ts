@@ -48,6 +48,7 @@ export function requestForEveryCommand(context: {
     'imports:retry': job,
     'settings:get': {},
     'settings:update': { concurrency: 2 },
+    'conversions:list': {},
     'notifications:list': {},
     'notifications:clear': {},
     'app:rateLimits': {},

@@ -7,11 +7,14 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
+import { FIRST_PAINT_DIR, FIRST_PAINT_FILE, loadFirstPaint } from '../../../src-main/headless/first-paint-page.js';
+import * as firstPaintEntry from '../../../src-renderer/first-paint.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
+import { memoryLog } from '../../helpers/fuzz-state.js';
 import { rawRequest } from '../../helpers/raw-http.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -85,6 +88,69 @@ describe('the headless daemon', () => {
     } finally {
       await withUi.close();
     }
+  });
+
+  it("draws the Queue's first rows into the page for a signed-in account, and serves the page as built otherwise", async () => {
+    const ui = join(data.path, 'ui');
+    await mkdir(join(ui, FIRST_PAINT_DIR), { recursive: true });
+    await writeFile(join(ui, 'index.html'), '<!doctype html><title>Media Sync</title><div id="root"></div>');
+    await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const secret = 1;');
+    const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: firstPaintEntry });
+    try {
+      const page = async () => (await fetch(withUi.url)).text();
+      // first run: a sign-in form, nothing to draw ahead of the app
+      expect(await page()).toContain('<div id="root"></div>');
+
+      const { account } = await engine.signIn(server.baseUrl, server.token);
+      await engine.queue.pauseAll(null);
+      const path = join(data.path, 'holiday.mp4');
+      await writeFile(path, 'a paused upload');
+      await core.handle('uploads:addPaths', { accountId: account.id, paths: [path] });
+      const html = await page();
+      const root = /<div id="root">(.*)<\/div>$/s.exec(html)?.[1] ?? '';
+      expect(root).toMatch(new RegExp(`^<div class="first-paint" data-account="${account.id}" inert="">`));
+      expect(root).toContain('aria-label="Uploads"');
+      expect(root).toContain('holiday.mp4');
+      expect(html).not.toContain(server.token);
+
+      // the entry is the daemon's own code, never served
+      const cookie = { cookie: `media_sync_session=${KEY}` };
+      for (const asked of [
+        `/${FIRST_PAINT_DIR}/${FIRST_PAINT_FILE}`,
+        `/assets/../${FIRST_PAINT_DIR}/${FIRST_PAINT_FILE}`,
+      ]) {
+        expect((await fetch(`http://127.0.0.1:${withUi.port}${asked}`, { headers: cookie })).status, asked).toBe(404);
+      }
+    } finally {
+      await withUi.close();
+    }
+  });
+
+  it('serves the page as built when its first paint fails, and loads no first paint that is not one', async () => {
+    const ui = join(data.path, 'ui');
+    await mkdir(join(ui, FIRST_PAINT_DIR), { recursive: true });
+    await writeFile(join(ui, 'index.html'), '<div id="root"></div>');
+    await engine.signIn(server.baseUrl, server.token);
+    const log = memoryLog();
+    const errors = () => log.entries.filter((entry) => entry.level === 'error').map((entry) => entry.message);
+    const failing = {
+      ...firstPaintEntry,
+      renderFirstPaint: () => {
+        throw new Error('render failed');
+      },
+    };
+    const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: failing, log });
+    try {
+      expect(await (await fetch(withUi.url)).text()).toBe('<div id="root"></div>');
+      expect(errors()).toEqual([expect.stringContaining('served without its first paint')]);
+    } finally {
+      await withUi.close();
+    }
+
+    await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const renderFirstPaint = "not a function";');
+    expect(await loadFirstPaint(ui, log)).toBeUndefined();
+    expect(errors().at(-1)).toContain('could not be loaded');
+    expect(await loadFirstPaint(join(data.path, 'no-ui'), log)).toBeUndefined();
   });
 
   it('answers 421 to a request for any other host, even with the key (DNS rebinding), and serves its own names', async () => {

@@ -133,6 +133,60 @@ describe('RequestScheduler pacing', () => {
   });
 });
 
+describe('RequestScheduler background requests', () => {
+  it('never spend the last 10% of a window: they wait for the next one while uploads still go', async () => {
+    const { clock, scheduler, send } = setup();
+    const server = rateLimitedServer(clock, 10, 2_000);
+    for (let i = 0; i < 9; i++) await scheduler.send('upload', server.execute);
+    const poll = send('background', server.execute);
+    await flushMicrotasks();
+    expect(poll.settled).toBe(false);
+    const upload = send('upload', server.execute);
+    await flushMicrotasks();
+    expect(upload.value?.status).toBe(200);
+    await clock.advance(5_000);
+    expect(poll.value?.status).toBe(200);
+    expect(server.calls).toEqual([...Array(10).fill(0), 2_000 + WINDOW_MARGIN_MS]);
+  });
+
+  it('still get one request of a window too small to keep 10% of', async () => {
+    const { clock, scheduler } = setup();
+    const server = rateLimitedServer(clock, 1, 2_000);
+    const run = (async () => {
+      for (let i = 0; i < 3; i++) await scheduler.send('background', server.execute);
+    })();
+    await clock.advance(10_000);
+    await run;
+    expect(server.calls).toEqual([0, 2_000 + WINDOW_MARGIN_MS, 4_000 + 2 * WINDOW_MARGIN_MS]);
+    expect(server.statuses).toEqual([200, 200, 200]);
+  });
+
+  it('go while more than 10% of the window is left, and before the limit is known', async () => {
+    const { clock, scheduler } = setup();
+    const server = rateLimitedServer(clock, 10, 2_000);
+    for (let i = 0; i < 9; i++) await scheduler.send('background', server.execute);
+    expect(server.calls).toEqual(Array(9).fill(0));
+    expect(scheduler.state().remaining).toBe(1);
+  });
+
+  it('never leave inside a Retry-After, nor pass an api-disabled gate that interactive calls pass', async () => {
+    const { clock, scheduler, send } = setup();
+    const server = new Script(clock, [
+      { status: 503, headers: { 'retry-after': '30' }, body: errorBody('API_DISABLED', 'Off.', 'r1') },
+    ]);
+    const first = send('upload', server.execute);
+    await flushMicrotasks();
+    const poll = send('background', server.execute);
+    await clock.advance(29_000);
+    expect(poll.settled).toBe(false);
+    expect(first.settled).toBe(false);
+    await clock.advance(2_000);
+    expect(poll.value?.status).toBe(200);
+    expect(server.calls).toEqual([0, 30_000, 30_000]);
+    expect(scheduler.state().gateReason).toBe(null);
+  });
+});
+
 describe('RequestScheduler after a 429', () => {
   const tooMany = (headers: HttpResult['headers']): HttpResult => ({
     status: 429,

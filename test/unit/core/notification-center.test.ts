@@ -39,6 +39,33 @@ describe('NotificationCenter', () => {
     expect(shown.map((n) => [n.title, n.body, n.link])).toEqual([['Uploaded', 'holiday.mp4', 'http://files/abc/file']]);
   });
 
+  it('says a video is ready to watch, links its watch page, and merges several within 5 s', async () => {
+    const { clock, center, shown } = setup();
+    center.readyToWatch('holiday.mp4', 'http://files/abc/watch');
+    await clock.advance(5_000);
+    center.readyToWatch('a.mp4', 'http://files/a/watch');
+    center.readyToWatch('b.mp4', 'http://files/b/watch');
+    await clock.advance(5_000);
+    expect(shown.map((n) => [n.kind, n.title, n.link])).toEqual([
+      ['readyToWatch', 'Ready to watch: holiday.mp4', 'http://files/abc/watch'],
+      ['readyToWatch', '2 videos are ready to watch', null],
+    ]);
+    expect(shown[1]!.body).toBe('a.mp4, b.mp4');
+  });
+
+  it('tells a failed conversion at once with its reason, under the same switch', () => {
+    const { center, shown } = setup();
+    center.conversionFailed('clip.mp4', 'the file has no video stream');
+    expect(shown.map((n) => [n.kind, n.title, n.body])).toEqual([
+      ['readyToWatch', 'Conversion failed: clip.mp4', 'the file has no video stream'],
+    ]);
+    const off = setup(['readyToWatch']);
+    off.center.conversionFailed('clip.mp4', 'x');
+    off.center.readyToWatch('clip.mp4', null);
+    off.center.flush();
+    expect(off.shown).toEqual([]);
+  });
+
   it('shows each failure at once with its reason and request id', () => {
     const { center, shown } = setup();
     center.uploadFailed('a.mp4', 'The file is too large.', 'req-1');

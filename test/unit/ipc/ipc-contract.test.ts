@@ -10,7 +10,17 @@ import {
 import { DEFAULT_SETTINGS, SettingsSchema } from '../../../src-shared/model/settings.js';
 import { UploadItemSchema } from '../../../src-shared/model/upload-state.js';
 
-const NAMESPACES = ['account', 'folders', 'uploads', 'files', 'imports', 'settings', 'notifications', 'app'];
+const NAMESPACES = [
+  'account',
+  'folders',
+  'uploads',
+  'files',
+  'imports',
+  'conversions',
+  'settings',
+  'notifications',
+  'app',
+];
 
 const parse = <N extends IpcCommandName>(name: N, request: unknown) => IPC_COMMANDS[name].request.safeParse(request);
 
@@ -94,6 +104,7 @@ describe('the ipc contract', () => {
         importCompleted: true,
         importFailed: true,
         accountProblem: true,
+        readyToWatch: true,
       },
       launchAtLogin: false,
       proxyUrl: null,

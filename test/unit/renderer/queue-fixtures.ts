@@ -2,7 +2,11 @@ import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../../src-shared/model/upload-state.js';
 
 /** An upload as the UI receives it, queued unless told otherwise. */
-export function item(id: number, state: UploadState = { kind: 'queued' }, extra: Partial<UploadItemView> = {}) {
+export function item(
+  id: number,
+  state: UploadState = { kind: 'queued' },
+  extra: Partial<UploadItemView> = {},
+): UploadItemView {
   return {
     id,
     accountId: 'a1',
@@ -22,6 +26,7 @@ export function item(id: number, state: UploadState = { kind: 'queued' }, extra:
     fileId: null,
     createdAt: 1,
     updatedAt: 1,
+    afterUpload: null,
     ...extra,
-  } satisfies UploadItemView;
+  };
 }

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import type { Log } from '../common/file-log.js';
+import type { AppCore } from '../core/app-core.js';
+
+/** Where the UI's build puts the page's server entry (scripts/build-ui.ts), inside the UI's folder. */
+export const FIRST_PAINT_DIR = '.first-paint';
+// .mjs: an ES module wherever the UI's folder is (no package.json with "type" around it)
+export const FIRST_PAINT_FILE = 'first-paint.mjs';
+
+/** The page's root as Vite builds it, empty. */
+const EMPTY_ROOT = '<div id="root"></div>';
+
+/** What src-renderer/first-paint.tsx exports, checked when it is loaded. */
+const FirstPaintModuleSchema = z.object({
+  firstPaintRequests: z.array(z.object({ name: z.string(), request: z.unknown() })).readonly(),
+  renderFirstPaint: z.custom<(answers: readonly unknown[]) => string | null>((value) => typeof value === 'function'),
+});
+export type FirstPaint = z.infer<typeof FirstPaintModuleSchema>;
+
+/**
+ * The built UI's first-paint entry, or undefined when this build has none
+ * (built with plain `vite build`) or it does not load: the page is then
+ * served as built, and the app paints once its bundle has run.
+ */
+export async function loadFirstPaint(uiDir: string, log?: Log): Promise<FirstPaint | undefined> {
+  const path = join(uiDir, FIRST_PAINT_DIR, FIRST_PAINT_FILE);
+  if (!existsSync(path)) return undefined;
+  try {
+    return FirstPaintModuleSchema.parse(await import(pathToFileURL(path).href));
+  } catch (error) {
+    log?.error(`The page's first paint could not be loaded from ${path}; the page is served without it.`, error);
+    return undefined;
+  }
+}
+
+/**
+ * The page with the Queue drawn into its root from the core's answers, or
+ * the page as it is when there is nothing to draw (no account, a read that
+ * failed) or the drawing fails: a page without its first paint still works.
+ */
+export async function withFirstPaint(
+  page: string,
+  firstPaint: FirstPaint,
+  core: Pick<AppCore, 'handle'>,
+  log?: Log,
+): Promise<string> {
+  if (!page.includes(EMPTY_ROOT)) return page;
+  try {
+    const results = await Promise.all(
+      firstPaint.firstPaintRequests.map((read) => core.handle(read.name, read.request)),
+    );
+    const answers = results.map((result) => (result.ok ? result.value : undefined));
+    if (answers.includes(undefined)) return page;
+    const markup = firstPaint.renderFirstPaint(answers);
+    return markup === null ? page : page.replace(EMPTY_ROOT, `<div id="root">${markup}</div>`);
+  } catch (error) {
+    log?.error('The page could not be drawn ahead of the app; it is served without its first paint.', error);
+    return page;
+  }
+}
