@@ -196,12 +196,12 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
   }
 }
 
-/** Times of day within the next day are shown alone; farther ones with their weekday ("Mon 09:00"). */
+/** Times of day today are shown alone; on another day with their weekday ("Mon 09:00"). */
 const dayAndTime = new Intl.DateTimeFormat([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
-/** When a hold ends, in the person's locale: "18:00" today or within a day, else "Mon 09:00". */
+/** When a hold ends, in the person's locale and zone: "18:00" today, "Mon 09:00" on another day. */
 export function formatEdge(at: number, now: number, clock?: (ms: number) => string): string {
-  if (at - now < 20 * 3_600_000) return (clock ?? defaultClock)(at);
+  if (new Date(at).toDateString() === new Date(now).toDateString()) return (clock ?? defaultClock)(at);
   return dayAndTime.format(at);
 }
 
