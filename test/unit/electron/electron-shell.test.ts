@@ -270,10 +270,12 @@ describe('the tray', () => {
     expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused while on battery',
+      held: true,
     });
     expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused (schedule)',
+      held: true,
     });
     expect(
       trayState(
@@ -330,6 +332,14 @@ describe('the tray', () => {
     ]);
     const paused = trayMenuTemplate({ kind: 'paused', tooltip: 'Media Sync: paused' }, [], actions);
     expect(paused.map((entry) => entry.label)).toContain('Resume uploads');
+    // held by the schedule: Resume would not lift it, so the person's own Pause is offered
+    const held = trayMenuTemplate(
+      { kind: 'paused', tooltip: 'Media Sync: paused (schedule)', held: true },
+      [],
+      actions,
+    );
+    expect(held.map((entry) => entry.label)).toEqual(expect.arrayContaining(['paused (schedule)', 'Pause uploads']));
+    expect(held.map((entry) => entry.label)).not.toContain('Resume uploads');
   });
 
   it('offers a downloaded update above Quit, which runs the update when clicked', () => {
