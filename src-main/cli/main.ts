@@ -30,6 +30,7 @@ import { OwnerClient } from './owner-client.js';
 import { listenForStop, signalExitCode, whenAborted } from './stop-signal.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock, type Owner } from '../storage/data-folder-lock.js';
 import type { AccountView, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 
 const USAGE = `Usage: media-sync <command> [options]
 
@@ -110,6 +111,17 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     const attempt = tryLockDataFolder(dataDir, { kind: 'cli', url: null });
     if (attempt.ok) lock = attempt.lock;
     else if (!isReadOnly(command, rest)) return await besideOwner(command, rest, { flags, io, dataDir }, attempt.owner);
+    else if (command === 'queue') {
+      // the owner's own answer when it serves one: its hold (the schedule, the battery) lives in its memory
+      const client = await OwnerClient.connect(dataDir);
+      if (client) {
+        try {
+          return await queue(rest, { flags, io, dataDir }, ownerQueue(client));
+        } finally {
+          client.close();
+        }
+      }
+    }
     engine = await Engine.open({
       dataDir,
       envToken: io.env['MEDIA_SYNC_TOKEN'],
@@ -524,10 +536,14 @@ const PAUSE_PRESETS: Record<string, number> = { '2h': 2, '8h': 8, '24h': 24 };
 
 /** The queue commands, over this process's own queue or over the owner's socket. */
 interface QueuePort {
-  /** pausedUntil: null while running, Infinity when paused until resumed, else epoch ms */
-  list(): Promise<{ items: ShownItem[]; pausedUntil: number | null }>;
+  /**
+   * pausedUntil: null while running, Infinity when paused until resumed, else epoch ms;
+   * hold: the app's own (the schedule's pause, the battery), apart from that
+   */
+  list(): Promise<{ items: ShownItem[]; pausedUntil: number | null; hold: QueueHold | null }>;
   pauseAll(hours: number | null): Promise<number | null>;
-  resumeAll(): Promise<void>;
+  /** the app's hold still in force, if any: resuming lifts only the person's pause */
+  resumeAll(): Promise<QueueHold | null>;
   pause(id: number, hours: number | null): Promise<ShownItem | undefined>;
   resume(id: number): Promise<ShownItem | undefined>;
   retry(id: number): Promise<ShownItem | undefined>;
@@ -540,13 +556,16 @@ const untilFor = (hours: number | null) => (hours === null ? null : Date.now() +
 function localQueue(engine: Engine): QueuePort {
   const q = engine.queue;
   return {
-    list: async () => ({ items: q.list(), pausedUntil: q.status().pausedUntil }),
+    list: async () => ({ items: q.list(), ...q.status() }),
     pauseAll: async (hours) => {
       const until = untilFor(hours);
       await q.pauseAll(until);
       return until;
     },
-    resumeAll: async () => q.resumeAll(),
+    resumeAll: async () => {
+      q.resumeAll();
+      return q.status().hold;
+    },
     pause: (id, hours) => q.pause(id, untilFor(hours)),
     resume: (id) => q.resume(id),
     retry: (id) => q.retry(id),
@@ -561,13 +580,14 @@ function ownerQueue(client: OwnerClient): QueuePort {
   return {
     list: async () => {
       const { items } = await client.invoke<{ items: UploadItemView[] }>('uploads:list', { offset: 0, limit: 10_000 });
-      return { items, pausedUntil: pausedUntil(await client.invoke<QueueStatus>('uploads:status')) };
+      const status = await client.invoke<QueueStatus>('uploads:status');
+      return { items, pausedUntil: pausedUntil(status), hold: status.hold ?? null };
     },
     pauseAll: async (hours) => {
       const status = await client.invoke<QueueStatus>('uploads:pauseAll', { hours });
       return Number.isFinite(pausedUntil(status)) ? status.pausedUntil : null;
     },
-    resumeAll: async () => void (await client.invoke('uploads:resumeAll')),
+    resumeAll: async () => (await client.invoke<QueueStatus>('uploads:resumeAll')).hold ?? null,
     pause: (id, hours) => item('uploads:pause', { id, hours }),
     resume: (id) => item('uploads:resume', { id }),
     retry: (id) => item('uploads:retry', { id }),
@@ -591,12 +611,13 @@ async function queue(rest: string[], context: Out, q: QueuePort): Promise<number
   };
   switch (action) {
     case 'ls': {
-      const { items, pausedUntil } = await q.list();
-      output(context, { pausedUntil, items: items.map(summary) }, () => {
+      const { items, pausedUntil, hold } = await q.list();
+      output(context, { pausedUntil, hold, items: items.map(summary) }, () => {
         const head =
-          pausedUntil === null
+          (pausedUntil === null
             ? ''
-            : `Queue paused${Number.isFinite(pausedUntil) ? ` until ${new Date(pausedUntil).toLocaleString()}` : ''}.\n`;
+            : `Queue paused${Number.isFinite(pausedUntil) ? ` until ${new Date(pausedUntil).toLocaleString()}` : ''}.\n`) +
+          (hold ? `${holdText(hold)}\n` : '');
         if (items.length === 0) return `${head}The queue is empty.`;
         return (
           head + table(items.map((item) => [`#${item.id}`, item.fileName, formatBytes(item.size), describeState(item)]))
@@ -616,8 +637,12 @@ async function queue(rest: string[], context: Out, q: QueuePort): Promise<number
     }
     case 'resume':
       if (id !== undefined) return report(await q.resume(id));
-      await q.resumeAll();
-      output(context, { pausedUntil: null }, () => 'Uploads resumed.');
+      {
+        const hold = await q.resumeAll();
+        output(context, { pausedUntil: null, hold }, () =>
+          hold ? `Uploads resumed, but they still wait: ${holdText(hold)}` : 'Uploads resumed.',
+        );
+      }
       return 0;
     case 'retry':
       return report(await q.retry(needId()));
@@ -867,4 +892,12 @@ async function jobs(rest: string[], context: Context): Promise<number> {
     default:
       throw new UsageError(`Unknown jobs action "${action}".`);
   }
+}
+
+/** The app's own hold in a sentence, for the terminal. */
+function holdText(hold: QueueHold): string {
+  if (hold.reason === 'battery') return 'Paused while on battery (Settings → Schedule).';
+  return hold.until === null
+    ? 'Paused by the upload schedule.'
+    : `Paused by the upload schedule until ${new Date(hold.until).toLocaleString()}.`;
 }

@@ -34,7 +34,10 @@ import { IntentInbox } from './intent-inbox.js';
 import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
-import type { DemoServerStarter, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
+import type { DemoServerStarter, PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
+import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
+import { ScheduleRunner } from '../uploads/schedule-runner.js';
+import { uploadPolicy } from '../uploads/upload-policy.js';
 
 export interface AppCoreOptions {
   engine: Engine;
@@ -56,6 +59,12 @@ export interface AppCoreOptions {
   notificationMergeMs?: number;
   /** between two polls of a pending import (10 s) */
   importPollMs?: number;
+  /** whether the computer runs on battery, for "Pause while on battery"; absent: never */
+  power?: PowerSourcePort;
+  /** the zone the upload schedule's windows are read in (the system's, asked at each edge) */
+  timeZone?: () => string;
+  /** the upload schedule's longest wait between two looks at the wall clock (60 s) */
+  scheduleMaxSleepMs?: number;
 }
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
@@ -99,6 +108,10 @@ export class AppCore {
   private progressTimer: AbortController | null = null;
   private readonly handlers: Handlers;
   private readonly intents = new IntentInbox();
+  private readonly schedule: ScheduleRunner;
+  private limitBySchedule = false;
+  /** the hold last applied, so a change is logged once */
+  private hold: QueueHold | null = null;
   /** every contract event, already parsed */
   readonly onDidEmit = this.emitter.event;
 
@@ -131,9 +144,18 @@ export class AppCore {
       },
       onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
     });
+    this.schedule = new ScheduleRunner({
+      clock: this.clock,
+      timeZone: options.timeZone,
+      maxSleepMs: options.scheduleMaxSleepMs,
+      apply: () => this.applyPolicy(),
+    });
     this.applySettings();
     this.handlers = this.createHandlers();
     this.watchEngine();
+    if (options.power) {
+      this.subscriptions.push(options.power.onDidChange(() => this.applyPolicy()));
+    }
     if (options.updates) {
       this.subscriptions.push(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
     }
@@ -202,6 +224,7 @@ export class AppCore {
 
   async dispose(): Promise<void> {
     this.progressTimer?.abort();
+    this.schedule.dispose();
     this.imports.dispose();
     this.intents.dispose();
     for (const subscription of this.subscriptions) subscription.dispose();
@@ -241,8 +264,10 @@ export class AppCore {
     return {
       paused: status.pausedUntil !== null,
       pausedUntil: status.pausedUntil !== null && Number.isFinite(status.pausedUntil) ? status.pausedUntil : null,
+      hold: status.hold,
       active: status.active,
       bandwidthBytesPerSecond: this.engine.limiter.limit,
+      bandwidthBySchedule: this.limitBySchedule,
     };
   }
 
@@ -278,11 +303,56 @@ export class AppCore {
 
   private applySettings(): void {
     const settings = this.settingsValue;
-    this.engine.limiter.setLimit(settings.bandwidthBytesPerSecond);
+    // the runner applies the policy when the schedule's effect changed; the other inputs may have too
+    this.schedule.setSchedule(settings.schedule);
+    this.applyPolicy();
     this.engine.queue.setConcurrency(settings.concurrency);
     this.engine.queue.setChunkSize(settings.chunkSizeBytes);
     this.engine.setProxy(settings.proxyUrl);
     this.options.updates?.setFeedUrl(settings.updateUrl);
+  }
+
+  /**
+   * The Bandwidth setting, the schedule's state and the power source, as one
+   * limit and one hold (uploads/upload-policy.ts). Called at each of their
+   * changes; the queue's status event tells the UI.
+   */
+  private applyPolicy(): void {
+    const settings = this.settingsValue;
+    const policy = uploadPolicy({
+      bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond,
+      schedule: this.schedule.state,
+      pauseOnBattery: settings.pauseOnBattery,
+      onBattery: this.options.power?.onBattery() ?? false,
+    });
+    const limiter = this.engine.limiter;
+    const limitChanged = limiter.limit !== policy.limit || this.limitBySchedule !== policy.limitBySchedule;
+    // setLimit starts the rate's accounting over: only when it changed
+    if (limiter.limit !== policy.limit) limiter.setLimit(policy.limit);
+    this.limitBySchedule = policy.limitBySchedule;
+    if (!sameQueueHold(this.hold, policy.hold)) {
+      this.logHold(this.hold, policy.hold);
+      this.hold = policy.hold;
+      // the queue fires its status event, which reaches the UI (watchEngine)
+      this.engine.queue.setHold(policy.hold).catch((error: unknown) => {
+        this.options.log?.error('Holding the upload queue failed.', error);
+      });
+    } else if (limitChanged) {
+      this.emit('uploads:statusChanged', this.queueStatus());
+    }
+  }
+
+  private logHold(before: QueueHold | null, now: QueueHold | null): void {
+    const log = this.options.log;
+    if (!log) return;
+    if (now?.reason === 'battery') log.info('The computer runs on battery: uploads wait (Pause while on battery).');
+    else if (now?.reason === 'schedule') {
+      log.info(
+        now.until === null
+          ? 'The upload schedule pauses uploads.'
+          : `The upload schedule pauses uploads until ${new Date(now.until).toISOString()}.`,
+      );
+    } else if (before) log.info('Uploads go on: the schedule or the battery no longer holds them.');
   }
 
   private createHandlers(): Handlers {
@@ -529,6 +599,8 @@ export class AppCore {
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
+      // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
+      this.engine.onDidWake(() => this.schedule.reevaluate()),
     );
   }
 

@@ -84,6 +84,9 @@ export class Engine {
   private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
   readonly onDidChangeAccountState = this.accountStateEmitter.event;
+  private readonly wakeEmitter = new Emitter<void>();
+  /** the machine woke up or came back online (`wake()`): what depends on the wall clock looks again */
+  readonly onDidWake = this.wakeEmitter.event;
 
   private constructor(
     readonly db: Db,
@@ -229,6 +232,7 @@ export class Engine {
   wake(): void {
     for (const { client } of this.clients.values()) client.scheduler.retryNow();
     this.queue.retryNow();
+    this.wakeEmitter.fire();
   }
 
   client(accountId: string): MediaApiClient | undefined {
@@ -247,6 +251,7 @@ export class Engine {
     }
     this.clients.clear();
     this.accountStateEmitter.dispose();
+    this.wakeEmitter.dispose();
     this.db.close();
   }
 

@@ -74,6 +74,19 @@ export interface UpdatesPort {
   onDidChange: Event<UpdateStatus>;
 }
 
+/**
+ * Whether the computer runs on battery, for "Pause while on battery".
+ * Electron: `powerMonitor` (`on-battery` / `on-ac`, `isOnBatteryPower()`,
+ * electron/power-source.ts); headless on Linux: /sys/class/power_supply read
+ * now and then (headless/linux-power-source.ts). A computer without a battery
+ * is never on battery.
+ */
+export interface PowerSourcePort {
+  onBattery(): boolean;
+  /** fired with the new value when it changes */
+  onDidChange: Event<boolean>;
+}
+
 /** The bundled reference server, started on demand for "Try it locally". */
 export type DemoServerStarter = () => Promise<{ baseUrl: string; token: string }>;
 

@@ -16,6 +16,7 @@ import { registerContractHandlers } from './ipc-bridge.js';
 import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js';
 import { createLoginItems, type LoginItems } from './login-items.js';
 import { PowerGuard } from './power-guard.js';
+import { ElectronPowerSource } from './power-source.js';
 import {
   INITIAL_QUIT_STATE,
   quitTransition,
@@ -228,8 +229,14 @@ export class DesktopApp {
         setTimeout(() => this.quitNow(), 5_000).unref();
       },
     });
+    let powerSource: ElectronPowerSource | undefined;
+    this.softly('knowing whether the computer runs on battery', () => {
+      powerSource = new ElectronPowerSource(this.options.electron.powerMonitor);
+      this.disposables.push(powerSource);
+    });
     const core = new AppCore({
       engine,
+      power: powerSource,
       settings: { read: () => store.get('settings', {}), write: (settings) => store.set('settings', settings) },
       shell: {
         openExternal: (url) => this.openExternal(url),

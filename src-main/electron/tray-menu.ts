@@ -11,15 +11,24 @@ export type TrayKind = (typeof TRAY_KINDS)[number];
 export interface TrayState {
   kind: TrayKind;
   tooltip: string;
+  /** paused by the schedule or the battery, not by the person: Resume would not lift it, so the menu offers Pause */
+  held?: true;
 }
 
-/** What the tray icon shows: an error wins, then paused, then uploading (with progress), else idle. */
+/** What the tray icon shows: an error wins, then paused (by the person, then by the schedule or the battery), then uploading (with progress), else idle. */
 export function trayState(status: QueueStatus, items: readonly UploadItem[], blockedReason: string | null): TrayState {
   if (blockedReason) return { kind: 'error', tooltip: `Media Sync: uploads paused, ${blockedReason}` };
   const failed = items.filter((item) => item.state.kind === 'failed').length;
   if (status.paused) {
     const until = status.pausedUntil === null ? '' : ` until ${new Date(status.pausedUntil).toLocaleTimeString()}`;
     return { kind: 'paused', tooltip: `Media Sync: paused${until}` };
+  }
+  if (status.hold?.reason === 'battery') {
+    return { kind: 'paused', tooltip: 'Media Sync: paused while on battery', held: true };
+  }
+  if (status.hold?.reason === 'schedule') {
+    const until = status.hold.until === null ? '' : ` until ${new Date(status.hold.until).toLocaleTimeString()}`;
+    return { kind: 'paused', tooltip: `Media Sync: paused${until} (schedule)`, held: true };
   }
   const running = items.filter((item) => item.state.kind === 'uploading');
   if (running.length > 0) {
@@ -61,7 +70,7 @@ export function trayMenuTemplate(
   actions: TrayActions,
 ): MenuItemConstructorOptions[] {
   const pauseItems: MenuItemConstructorOptions[] =
-    state.kind === 'paused'
+    state.kind === 'paused' && !state.held
       ? [{ label: 'Resume uploads', click: () => actions.resume() }]
       : [
           {

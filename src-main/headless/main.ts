@@ -13,6 +13,7 @@ import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storag
 import { ConfSettingsStore } from './conf-settings-store.js';
 import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
+import { LinuxPowerSource } from './linux-power-source.js';
 
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
@@ -81,7 +82,11 @@ async function run(
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log });
   const demo = localDemoServer(dataDir);
+  // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
+  const power = process.platform === 'linux' ? new LinuxPowerSource() : undefined;
+  await power?.start();
   const core = new AppCore({
+    power,
     engine,
     settings: new ConfSettingsStore(dataDir),
     shell: NO_DESKTOP,
@@ -126,6 +131,7 @@ async function run(
   await ownerSocket.close();
   await daemon.close();
   await core.dispose();
+  power?.dispose();
   await engine.close();
   await demo.stop();
   log.info('Stopped.');

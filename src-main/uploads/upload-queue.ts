@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { UploadItem, UploadMetadata, UploadProblem, UploadState } from '../../src-shared/model/upload-state.js';
+import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
 import { z } from 'zod';
 import { API_LIMITS, UpdateFileBodySchema } from '../../src-shared/api/index.js';
 import { ApiError } from '../api-client/api-error.js';
@@ -57,8 +58,10 @@ export interface EnqueueResult {
 }
 
 export interface QueueStatus {
-  /** null when running; a wall-clock time, or Infinity for "until resumed" */
+  /** the person's own pause: null when not paused; a wall-clock time, or Infinity for "until resumed" */
   pausedUntil: number | null;
+  /** the app's own hold (schedule, battery), apart from the person's pause; null when none */
+  hold: QueueHold | null;
   active: number;
 }
 
@@ -105,6 +108,8 @@ export class UploadQueue {
   private readonly progressAt = new Map<number, number>();
   private wake: { at: number; cancel: AbortController } | null = null;
   private running = false;
+  /** in memory only: whoever sets it (the schedule, the power source) sets it again at start */
+  private hold: QueueHold | null = null;
   private readonly itemEmitter = new Emitter<UploadItem>();
   private readonly progressEmitter = new Emitter<ItemProgress>();
   private readonly statusEmitter = new Emitter<QueueStatus>();
@@ -194,7 +199,23 @@ export class UploadQueue {
   }
 
   status(): QueueStatus {
-    return { pausedUntil: this.pausedUntil(), active: this.workers.size };
+    return { pausedUntil: this.pausedUntil(), hold: this.hold, active: this.workers.size };
+  }
+
+  /**
+   * Holds the whole queue for the app's own reason (the schedule, the
+   * battery), or (null) lets it go. Apart from the person's pause: a hold
+   * never changes `pausedUntil`, and pauseAll/resumeAll never change the
+   * hold, so the queue runs only when neither holds it. Running uploads stop
+   * as for a pause (back in line, their chunks kept).
+   */
+  async setHold(hold: QueueHold | null): Promise<void> {
+    if (sameQueueHold(this.hold, hold)) return;
+    const started = this.hold === null;
+    this.hold = hold;
+    this.statusEmitter.fire(this.status());
+    if (hold !== null && started) await this.abortWorkers([...this.workers.keys()], 'stop');
+    this.pump();
   }
 
   /** Pauses the whole queue, until a wall-clock time or (null) until resumed. */
@@ -240,7 +261,7 @@ export class UploadQueue {
    */
   hasWork(): boolean {
     if (this.workers.size > 0) return true;
-    if (this.pausedUntil() !== null) return false;
+    if (this.pausedUntil() !== null || this.hold !== null) return false;
     return this.options.store.count(['queued', 'retrying', 'uploading', 'finalizing']) > 0;
   }
 
@@ -308,7 +329,7 @@ export class UploadQueue {
     const until = Number(value);
     if (until <= this.clock.wall()) {
       this.options.appState.delete(GLOBAL_PAUSE_KEY);
-      this.statusEmitter.fire({ pausedUntil: null, active: this.workers.size });
+      this.statusEmitter.fire({ pausedUntil: null, hold: this.hold, active: this.workers.size });
       return null;
     }
     return until;
@@ -322,6 +343,8 @@ export class UploadQueue {
       if (Number.isFinite(pausedUntil)) this.wakeAt(pausedUntil);
       return this.settleIdle();
     }
+    // the holder lets the queue go itself (setHold(null)): no timer here
+    if (this.hold !== null) return this.settleIdle();
     const store = this.options.store;
     const now = this.clock.wall();
     const free = this.concurrency - this.workers.size;

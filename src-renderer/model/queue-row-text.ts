@@ -1,5 +1,6 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
+import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { describeFollow } from './follow-text.js';
 import { formatDuration, formatRate } from './transfer-rate.js';
@@ -11,8 +12,10 @@ export type RowAction =
 export interface RowContext {
   /** wall-clock ms */
   now: number;
-  /** the whole queue is paused */
+  /** the whole queue is paused (by the person) */
   queuePaused: boolean;
+  /** the app holds the whole queue: the schedule's pause, or on battery */
+  queueHold?: QueueHold | null;
   /** why the item's account cannot upload now (a refused token), if so */
   accountBlocked: string | null;
   /** the account's requests wait for a Retry-After or an administrator's switch */
@@ -67,6 +70,7 @@ function ackedBytes(item: UploadItemView): number {
 function waitReason(context: RowContext): string | null {
   if (context.accountBlocked) return `Waiting: ${context.accountBlocked}`;
   if (context.queuePaused) return 'Waiting: all uploads are paused';
+  if (context.queueHold) return holdRowText(context.queueHold, context.now, context.clock);
   if (context.accountGate === 'rate-limited') return 'Waiting: the server asked to slow down';
   if (context.accountGate === 'api-disabled') return 'Waiting: the service has paused its API';
   return null;
@@ -97,7 +101,8 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
     case 'uploading': {
       const total = state.totalBytes || size;
       const parts = [`${formatBytes(state.sentBytes)} of ${formatBytes(total)}`];
-      const waiting = waitReason({ ...context, queuePaused: false });
+      // a pause or hold stops the worker: until it has, the row shows its bytes, not the wait
+      const waiting = waitReason({ ...context, queuePaused: false, queueHold: null });
       if (waiting) {
         // the worker holds the item, but its next request waits for the account's gate
         parts.push(waiting);
@@ -189,6 +194,35 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         actions: ['retry'],
       };
   }
+}
+
+/** Times of day today are shown alone; on another day with their weekday ("Mon 09:00"). */
+const dayAndTime = new Intl.DateTimeFormat([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+
+/** When a hold ends, in the person's locale and zone: "18:00" today, "Mon 09:00" on another day. */
+export function formatEdge(at: number, now: number, clock?: (ms: number) => string): string {
+  if (new Date(at).toDateString() === new Date(now).toDateString()) return (clock ?? defaultClock)(at);
+  return dayAndTime.format(at);
+}
+
+/** The row's reason while the app holds the queue: whole sentences, the time in the person's locale. */
+function holdRowText(hold: QueueHold, now: number, clock?: (ms: number) => string): string {
+  if (hold.reason === 'battery') return 'Waiting: uploads are paused while on battery';
+  return hold.until === null
+    ? 'Waiting: the upload schedule pauses uploads'
+    : `Waiting until ${formatEdge(hold.until, now, clock)}: the upload schedule pauses uploads`;
+}
+
+/**
+ * "Paused until 18:00 (schedule)", "Paused while on battery", or null: the
+ * toolbar's words for the app's own hold, shown beside the person's pause.
+ */
+export function queueHoldText(hold: QueueHold | null, now: number, clock?: (ms: number) => string): string | null {
+  if (hold === null) return null;
+  if (hold.reason === 'battery') return 'Paused while on battery';
+  return hold.until === null
+    ? 'Paused by the schedule'
+    : `Paused until ${formatEdge(hold.until, now, clock)} (schedule)`;
 }
 
 /** "Paused until 14:05", "Paused until you resume", or null when running: the toolbar's words. */

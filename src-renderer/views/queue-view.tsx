@@ -11,7 +11,14 @@ import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
 import { gateLeftMs, RateLimitIndicator, useRateLimits } from '../components/rate-limit-indicator.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { accountLabel } from '../model/account-label.js';
-import { describeRow, queuePausedText, sameRowText, type RowAction, type RowText } from '../model/queue-row-text.js';
+import {
+  describeRow,
+  queueHoldText,
+  queuePausedText,
+  sameRowText,
+  type RowAction,
+  type RowText,
+} from '../model/queue-row-text.js';
 import { QueueRows } from '../model/queue-rows.js';
 import { bytesPerSecond, etaSeconds, formatRate, observe, type RateMeter } from '../model/transfer-rate.js';
 import './queue-view.css';
@@ -238,6 +245,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     meters: meters.current,
     limits,
     queuePaused: status.data?.paused ?? false,
+    queueHold: status.data?.hold ?? null,
     blockedBy: new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null])),
     shell: bridge.shell,
     onAction: onRowAction,
@@ -254,6 +262,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       </div>
       <div className="toolbar queue__toolbar">
         <PauseOrResume status={status.data} onPause={pauseAll} onResume={resumeAll} />
+        <HoldNote status={status.data} />
         <button type="button" className="button" onClick={() => void clearFinished()}>
           Clear finished
         </button>
@@ -290,6 +299,7 @@ interface RowContext {
   meters: Map<number, RateMeter>;
   limits: ReturnType<typeof useRateLimits>;
   queuePaused: boolean;
+  queueHold: QueueStatus['hold'];
   blockedBy: Map<string, string | null>;
   shell: 'electron' | 'headless';
   onAction: QueueRowProps['onAction'];
@@ -322,6 +332,7 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
   const text = describeRow(item, {
     now: Date.now(),
     queuePaused: context.queuePaused,
+    queueHold: context.queueHold,
     accountBlocked: context.blockedBy.get(item.accountId) ?? null,
     accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
     speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
@@ -442,13 +453,36 @@ function PauseOrResume(props: {
   );
 }
 
+/**
+ * Why the app itself holds the queue (the schedule's pause, the battery),
+ * beside the person's own pause and apart from it: Resume all does not lift
+ * it, and it ends by itself.
+ */
+function HoldNote({ status }: { status: QueueStatus | undefined }) {
+  const text = status ? queueHoldText(status.hold, Date.now()) : null;
+  return (
+    <span className={text ? 'queue__paused' : 'visually-hidden'} role="status">
+      {text}
+    </span>
+  );
+}
+
 function BandwidthIndicator({ speed, status }: { speed: number; status: QueueStatus | undefined }) {
   const limit = status?.bandwidthBytesPerSecond ?? null;
+  const bySchedule = status?.bandwidthBySchedule ?? false;
   return (
     <p className="queue__bandwidth">
       <span className="muted">Speed </span>
       <strong>{formatRate(speed)}</strong>
-      <span className="muted"> · {limit === null ? 'no limit' : `limit ${formatRate(limit)}`}</span>
+      <span className="muted">
+        {' '}
+        ·{' '}
+        {limit === null
+          ? 'no limit'
+          : bySchedule
+            ? `limit ${formatRate(limit)} (schedule)`
+            : `limit ${formatRate(limit)}`}
+      </span>
     </p>
   );
 }

@@ -25,6 +25,7 @@ import {
   type SettingsFormErrors,
 } from '../model/settings-form.js';
 import { RadioOption } from '../components/radio-option.js';
+import { ScheduleSection } from '../components/schedule-settings.js';
 import { UpdatesSection } from '../components/update-settings.js';
 import './settings-view.css';
 
@@ -38,13 +39,14 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
   ignoreGlobs: [],
 });
 
-/** Watched folders, app settings, how tokens are kept, updates, the diagnostics export and the logs. */
+/** Watched folders, app settings, the upload schedule, how tokens are kept, updates, the diagnostics export and the logs. */
 export function SettingsView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
   return (
     <div className="settings">
       <h1>Settings</h1>
       <WatchedFolders account={account} accounts={accounts} />
       <AppSettings />
+      <ScheduleSection />
       <TokenStorage accounts={accounts} />
       <UpdatesSection />
       <Support />

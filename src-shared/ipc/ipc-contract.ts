@@ -14,6 +14,7 @@ import {
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
+import { QueueHoldSchema } from '../model/queue-hold.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
 import { UpdateStatusSchema } from '../model/update-status.js';
 import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadItem } from '../model/upload-state.js';
@@ -89,11 +90,16 @@ export const RateLimitViewSchema = z.object({
 export type RateLimitView = z.infer<typeof RateLimitViewSchema>;
 
 export const QueueStatusSchema = z.object({
-  /** null when running; epoch ms, or null with `paused: true` for "until resumed" */
+  /** the person's own pause: null when running; epoch ms, or null with `paused: true` for "until resumed" */
   pausedUntil: z.number().nullable(),
   paused: z.boolean(),
+  /** the app's own hold (the schedule's pause, the battery), apart from the person's pause: uploads wait while either holds */
+  hold: QueueHoldSchema.nullable().default(null),
   active: z.int().min(0),
+  /** the limit in force: a schedule window's, or the Bandwidth setting */
   bandwidthBytesPerSecond: z.int().positive().nullable(),
+  /** the limit in force is a schedule window's */
+  bandwidthBySchedule: z.boolean().default(false),
 });
 export type QueueStatus = z.infer<typeof QueueStatusSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_LIMITS } from '../api/limits.js';
 import { DEFAULT_UPDATE_URL } from './update-status.js';
+import { UploadScheduleSchema } from './upload-schedule.js';
 
 /** The kinds of notification a person can turn off one by one. */
 export const NOTIFICATION_KINDS = [
@@ -32,6 +33,10 @@ const FIELDS = {
   proxyUrl: z.url({ protocol: /^https?$/ }).nullable(),
   /** the folder the desktop app's updates are published in (electron-updater's generic provider) */
   updateUrl: z.url({ protocol: /^https?$/ }),
+  /** windows of the week with a speed limit or a pause (model/upload-schedule.ts); empty for none */
+  schedule: UploadScheduleSchema,
+  /** hold the queue while the computer runs on battery */
+  pauseOnBattery: z.boolean(),
 };
 
 /**
@@ -49,6 +54,8 @@ export const SettingsSchema = z.object({
   launchAtLogin: FIELDS.launchAtLogin.default(false),
   proxyUrl: FIELDS.proxyUrl.default(null),
   updateUrl: FIELDS.updateUrl.default(DEFAULT_UPDATE_URL),
+  schedule: FIELDS.schedule.default([]),
+  pauseOnBattery: FIELDS.pauseOnBattery.default(false),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 

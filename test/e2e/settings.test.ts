@@ -70,6 +70,86 @@ describe('settings', () => {
     await page.close();
   });
 
+  it("edits the upload schedule and the battery switch, kept after a reload; the queue names the schedule's pause", async () => {
+    const page = await app.open();
+    await page.goto(`${new URL(app.url).origin}/#/settings`);
+    const form = page.getByRole('form', { name: 'Schedule' });
+    await form.getByText('No schedule').waitFor();
+
+    await form.getByRole('button', { name: 'Add a window' }).click();
+    // the example people start from: weekdays 09:00–18:00 at 2 MB/s
+    expect(await form.getByLabel('From (window 1)').inputValue()).toBe('09:00');
+    expect(await form.getByRole('checkbox', { name: 'Friday' }).isChecked()).toBe(true);
+    expect(await form.getByRole('checkbox', { name: 'Saturday' }).isChecked()).toBe(false);
+    await form.getByLabel('Speed in MB/s (window 1)').fill('0');
+
+    await form.getByRole('button', { name: 'Add a window' }).click();
+    await form.getByRole('checkbox', { name: 'Monday' }).nth(1).uncheck();
+    for (const day of ['Tuesday', 'Wednesday', 'Thursday', 'Friday']) {
+      await form.getByRole('checkbox', { name: day }).nth(1).uncheck();
+    }
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    await form.getByText('Enter a speed above 0 MB/s, or choose to pause.').waitFor();
+    await form.getByText('Choose at least one day.').waitFor();
+
+    await form.getByLabel('Speed in MB/s (window 1)').fill('2.5');
+    await form.getByRole('checkbox', { name: 'Saturday' }).nth(1).check();
+    await form.getByLabel('From (window 2)').fill('22:00');
+    await form.getByLabel('To (window 2)').fill('06:00');
+    await form.getByText(/^From .+ to .+ the next day\.$/).waitFor();
+    await form.getByRole('group', { name: 'Window 2' }).getByRole('radio', { name: 'Pause uploads' }).check();
+    await form.getByRole('checkbox', { name: 'Pause while on battery' }).check();
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    await form.getByText('Schedule saved.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'settings-schedule');
+
+    await page.reload();
+    const reloaded = page.getByRole('form', { name: 'Schedule' });
+    await reloaded.getByLabel('Speed in MB/s (window 1)').waitFor();
+    expect(await reloaded.getByLabel('Speed in MB/s (window 1)').inputValue()).toBe('2.5');
+    expect(await reloaded.getByLabel('To (window 2)').inputValue()).toBe('06:00');
+    expect(await reloaded.getByRole('checkbox', { name: 'Pause while on battery' }).isChecked()).toBe(true);
+    expect(await app.contract.invoke('settings:get')).toMatchObject({
+      ok: true,
+      value: {
+        pauseOnBattery: true,
+        schedule: [
+          {
+            days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+            from: '09:00',
+            to: '18:00',
+            action: { kind: 'limit', bytesPerSecond: 2_500_000 },
+          },
+          { days: ['sat'], from: '22:00', to: '06:00', action: { kind: 'pause' } },
+        ],
+      },
+    });
+
+    // a pause window around now, every day: the queue says why it waits, and until when
+    // local HH:MM: the daemon inherits this process's zone
+    const hhmm = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
+    const now = Date.now();
+    const window = {
+      days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'],
+      from: hhmm(now - 3_600_000),
+      to: hhmm(now + 3_600_000),
+      action: { kind: 'pause' },
+    };
+    // the daemon reads windows in its own zone: the test's TZ is the daemon's
+    expect(await app.contract.invoke('settings:update', { schedule: [window], pauseOnBattery: false })).toMatchObject({
+      ok: true,
+    });
+    await page.goto(`${new URL(app.url).origin}/#/queue`);
+    await page.getByText(/^Paused until .+ \(schedule\)$/).waitFor();
+    await screenshot(page, 'queue-schedule');
+    // Resume all is the person's; the schedule's hold stays
+    expect(await page.getByRole('button', { name: 'Resume all' }).count()).toBe(0);
+    await app.contract.invoke('settings:update', { schedule: [] });
+    await page.getByText(/^Paused until .+ \(schedule\)$/).waitFor({ state: 'detached' });
+    await page.close();
+  });
+
   it('removes a watched folder only after a confirmation, and exports diagnostics as a file', async () => {
     const page = await app.open();
     await page.goto(`${new URL(app.url).origin}/#/settings`);

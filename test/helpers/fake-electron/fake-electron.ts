@@ -457,7 +457,14 @@ export function createFakeElectron(options: FakeElectronOptions) {
     }
   }
 
-  const powerMonitor = new EventEmitter();
+  let onBattery = false;
+  /** Electron's powerMonitor: events, and whether the machine runs on battery now (`setOnBattery`) */
+  const powerMonitor = Object.assign(new EventEmitter(), {
+    isOnBatteryPower: () => onBattery,
+    get onBatteryPower() {
+      return onBattery;
+    },
+  });
 
   const module = {
     app,
@@ -574,6 +581,12 @@ export function createFakeElectron(options: FakeElectronOptions) {
     },
     setOnline(value: boolean): void {
       online = value;
+    },
+    /** unplugged (true) or plugged in: the state changes, then `on-battery` or `on-ac`, as Electron does */
+    setOnBattery(value: boolean): void {
+      if (value === onBattery) return;
+      onBattery = value;
+      powerMonitor.emit(value ? 'on-battery' : 'on-ac');
     },
     /** the next folder (or none: cancelled) the open dialog answers */
     answerOpenDialog(filePaths: string[]): void {

@@ -116,6 +116,20 @@ describe('the owner of a data folder', () => {
     expect(paused).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
     const client = (await OwnerClient.connect(home.path))!;
     expect(await client.invoke<QueueStatus>('uploads:status')).toMatchObject({ paused: true });
+    // the daemon's schedule holds its queue apart from that pause, and the CLI says so (windows in local time)
+    const hhmm = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
+    const allDays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+    const window = { days: allDays, from: hhmm(Date.now() - 3_600_000), to: hhmm(Date.now() + 3_600_000) };
+    await client.invoke('settings:update', { schedule: [{ ...window, action: { kind: 'pause' } }] });
+    expect((await cli(['queue', 'ls'])).stdout).toMatch(/^Queue paused\.\nPaused by the upload schedule until .+\.\n/);
+    expect(await cli(['queue', 'resume'])).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(
+        /^Uploads resumed, but they still wait: Paused by the upload schedule until .+\.\n$/,
+      ),
+    });
+    await client.invoke('settings:update', { schedule: [] });
+    expect(await cli(['queue', 'pause'])).toMatchObject({ code: 0 });
     client.close();
 
     // commands that would run a queue of their own are refused, naming the daemon

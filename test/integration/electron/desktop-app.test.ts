@@ -336,6 +336,18 @@ describe('the desktop app on a fake Electron', () => {
     expect(await desktop.logText()).toContain('Woke the upload queue (resume).');
   });
 
+  it('"Pause while on battery": powerMonitor\'s on-battery holds the queue with its reason, on-ac lets it go', async () => {
+    const desktop = launch();
+    await shown(desktop);
+    await desktop.invoke('settings:update', { pauseOnBattery: true });
+    expect(await desktop.invoke('uploads:status')).toMatchObject({ paused: false, hold: null });
+    desktop.fake.setOnBattery(true);
+    expect(await desktop.invoke('uploads:status')).toMatchObject({ paused: false, hold: { reason: 'battery' } });
+    await waitFor(() => (desktop.fake.tray?.tooltip === 'Media Sync: paused while on battery' ? true : undefined));
+    desktop.fake.setOnBattery(false);
+    expect(await desktop.invoke('uploads:status')).toMatchObject({ paused: false, hold: null });
+  });
+
   it('launch at login writes the XDG autostart entry, removes it, and writes it again at start from the setting', async () => {
     const desktop = launch();
     await shown(desktop);

@@ -249,7 +249,14 @@ describe('the contract over Electron ipc', () => {
 describe('the tray', () => {
   const item = (state: UploadItem['state'], size = 100): UploadItem =>
     ({ id: 1, fileName: 'a.mp4', size, state }) as UploadItem;
-  const running = { paused: false, pausedUntil: null, active: 1, bandwidthBytesPerSecond: null };
+  const running = {
+    paused: false,
+    pausedUntil: null,
+    hold: null,
+    active: 1,
+    bandwidthBytesPerSecond: null,
+    bandwidthBySchedule: false,
+  };
 
   it('shows error over paused over uploading over idle, with progress in the tooltip', () => {
     expect(trayState(running, [], 'This token has been disabled.')).toEqual({
@@ -259,6 +266,16 @@ describe('the tray', () => {
     expect(trayState({ ...running, paused: true }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused',
+    });
+    expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null)).toEqual({
+      kind: 'paused',
+      tooltip: 'Media Sync: paused while on battery',
+      held: true,
+    });
+    expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, [], null)).toEqual({
+      kind: 'paused',
+      tooltip: 'Media Sync: paused (schedule)',
+      held: true,
     });
     expect(
       trayState(
@@ -315,6 +332,14 @@ describe('the tray', () => {
     ]);
     const paused = trayMenuTemplate({ kind: 'paused', tooltip: 'Media Sync: paused' }, [], actions);
     expect(paused.map((entry) => entry.label)).toContain('Resume uploads');
+    // held by the schedule: Resume would not lift it, so the person's own Pause is offered
+    const held = trayMenuTemplate(
+      { kind: 'paused', tooltip: 'Media Sync: paused (schedule)', held: true },
+      [],
+      actions,
+    );
+    expect(held.map((entry) => entry.label)).toEqual(expect.arrayContaining(['paused (schedule)', 'Pause uploads']));
+    expect(held.map((entry) => entry.label)).not.toContain('Resume uploads');
   });
 
   it('offers a downloaded update above Quit, which runs the update when clicked', () => {

@@ -109,7 +109,10 @@ describe('the ipc contract', () => {
       launchAtLogin: false,
       proxyUrl: null,
       updateUrl: 'https://updates.media-sync.example/desktop/',
+      schedule: [],
+      pauseOnBattery: false,
     });
+    expect(SettingsSchema.safeParse({ schedule: [{ days: ['mon'], from: '9:00', to: '18:00' }] }).success).toBe(false);
     expect(SettingsSchema.safeParse({ chunkSizeBytes: 100_000_000 }).success).toBe(false);
     expect(SettingsSchema.safeParse({ proxyUrl: 'socks5://127.0.0.1:1080' }).success).toBe(false);
     expect(SettingsSchema.safeParse({ updateUrl: 'file:///srv/updates/' }).success).toBe(false);

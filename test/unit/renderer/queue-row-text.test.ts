@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeRow,
+  formatEdge,
+  queueHoldText,
   queuePausedText,
   rateLimitText,
   sameRowText,
@@ -114,6 +116,41 @@ describe('queue row text', () => {
     expect(describeRow(running, { ...context, accountGate: 'rate-limited' }).detail).toBe(
       '0 B of 1.00 MB · Waiting: the server asked to slow down',
     );
+  });
+
+  it("says when the app itself holds the queue: the schedule's pause with its end, or the battery", () => {
+    const queued = item(1);
+    // a minute on: the same day in every zone (NOW is 22:13 UTC)
+    const edge = NOW + 60_000;
+    expect(describeRow(queued, { ...context, queueHold: { reason: 'schedule', until: edge } }).detail).toBe(
+      'Waiting until T+1min: the upload schedule pauses uploads',
+    );
+    expect(describeRow(queued, { ...context, queueHold: { reason: 'schedule', until: null } }).detail).toBe(
+      'Waiting: the upload schedule pauses uploads',
+    );
+    expect(describeRow(queued, { ...context, queueHold: { reason: 'battery' } }).detail).toBe(
+      'Waiting: uploads are paused while on battery',
+    );
+    // the person's own pause is named first
+    expect(describeRow(queued, { ...context, queuePaused: true, queueHold: { reason: 'battery' } }).detail).toBe(
+      'Waiting: all uploads are paused',
+    );
+    expect(queueHoldText(null, NOW)).toBeNull();
+    expect(queueHoldText({ reason: 'schedule', until: edge }, NOW, context.clock)).toBe(
+      'Paused until T+1min (schedule)',
+    );
+    expect(queueHoldText({ reason: 'schedule', until: null }, NOW)).toBe('Paused by the schedule');
+    expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Paused while on battery');
+  });
+
+  it('shows an edge more than a day away with its weekday, with Intl in the locale', () => {
+    // 09:17 UTC is midnight in no zone, so a minute before it is the same day everywhere
+    const monday = Date.UTC(2026, 10, 30, 9, 17);
+    const expected = new Intl.DateTimeFormat([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(
+      monday,
+    );
+    expect(formatEdge(monday, monday - 3 * 86_400_000)).toBe(expected);
+    expect(formatEdge(monday, monday - 60_000, () => 'at 09:17')).toBe('at 09:17');
   });
 
   it('words the toolbar: the global pause and the rate-limit countdown', () => {

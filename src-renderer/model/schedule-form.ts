@@ -1,0 +1,147 @@
+import type { Settings, SettingsChange } from '../../src-shared/model/settings.js';
+import {
+  SCHEDULE_MAX_WINDOWS,
+  UploadScheduleSchema,
+  WEEKDAYS,
+  type ScheduleWindow,
+  type Weekday,
+} from '../../src-shared/model/upload-schedule.js';
+
+/** Decimal megabytes per second, as the Bandwidth setting is typed. */
+const MB = 1_000_000;
+
+/** One window as the form holds it: text where a person types. */
+export interface ScheduleWindowDraft {
+  /** stable across edits, for React's keys and the fields' ids */
+  key: number;
+  days: Weekday[];
+  /** "HH:MM", as an <input type="time"> gives it */
+  from: string;
+  to: string;
+  paused: boolean;
+  /** MB/s, when not paused */
+  limitMb: string;
+}
+
+export interface ScheduleForm {
+  windows: ScheduleWindowDraft[];
+  pauseOnBattery: boolean;
+}
+
+export type ScheduleWindowErrors = Partial<Record<'days' | 'from' | 'to' | 'limitMb', string>>;
+
+export { SCHEDULE_MAX_WINDOWS };
+
+let nextKey = 1;
+
+export function scheduleForm(settings: Pick<Settings, 'schedule' | 'pauseOnBattery'>): ScheduleForm {
+  return { windows: settings.schedule.map(draftFromWindow), pauseOnBattery: settings.pauseOnBattery };
+}
+
+function draftFromWindow(window: ScheduleWindow): ScheduleWindowDraft {
+  return {
+    key: nextKey++,
+    days: [...window.days],
+    from: window.from,
+    to: window.to,
+    paused: window.action.kind === 'pause',
+    limitMb: window.action.kind === 'limit' ? String(Number((window.action.bytesPerSecond / MB).toFixed(3))) : '',
+  };
+}
+
+/** What "Add a window" adds: working hours on weekdays, at 2 MB/s, the example people start from. */
+export function newWindowDraft(): ScheduleWindowDraft {
+  return {
+    key: nextKey++,
+    days: ['mon', 'tue', 'wed', 'thu', 'fri'],
+    from: '09:00',
+    to: '18:00',
+    paused: false,
+    limitMb: '2',
+  };
+}
+
+/** The days in the week's order, whatever order they were ticked in. */
+export function toggleDay(days: readonly Weekday[], day: Weekday, on: boolean): Weekday[] {
+  return WEEKDAYS.filter((candidate) => (candidate === day ? on : days.includes(candidate)));
+}
+
+/**
+ * The change to send (the whole schedule and the battery switch), or what is
+ * wrong with each window, by the rules the core applies (UploadScheduleSchema)
+ * but said for a person.
+ */
+export function scheduleChange(form: ScheduleForm): {
+  change: Pick<SettingsChange, 'schedule' | 'pauseOnBattery'> | null;
+  errors: Map<number, ScheduleWindowErrors>;
+} {
+  const errors = new Map<number, ScheduleWindowErrors>();
+  const windows: ScheduleWindow[] = [];
+  for (const draft of form.windows) {
+    const found: ScheduleWindowErrors = {};
+    if (draft.days.length === 0) found.days = 'Choose at least one day.';
+    if (!isTime(draft.from)) found.from = 'Enter a start time, such as 09:00.';
+    if (!isTime(draft.to)) found.to = 'Enter an end time, such as 18:00.';
+    let bytesPerSecond = 0;
+    if (!draft.paused) {
+      const value = Number(draft.limitMb.trim().replace(',', '.'));
+      if (draft.limitMb.trim() === '' || !Number.isFinite(value) || value <= 0) {
+        found.limitMb = 'Enter a speed above 0 MB/s, or choose to pause.';
+      } else {
+        bytesPerSecond = Math.max(1, Math.round(value * MB));
+      }
+    }
+    if (Object.keys(found).length > 0) {
+      errors.set(draft.key, found);
+      continue;
+    }
+    windows.push({
+      days: draft.days,
+      from: draft.from,
+      to: draft.to,
+      action: draft.paused ? { kind: 'pause' } : { kind: 'limit', bytesPerSecond },
+    });
+  }
+  if (errors.size > 0) return { change: null, errors };
+  const schedule = UploadScheduleSchema.safeParse(windows);
+  if (!schedule.success) return { change: null, errors };
+  return { change: { schedule: schedule.data, pauseOnBattery: form.pauseOnBattery }, errors };
+}
+
+function isTime(text: string): boolean {
+  return /^([01]\d|2[0-3]):[0-5]\d$/.test(text);
+}
+
+/** Weekday names in the person's locale ("Monday", "Mon"), from Intl: 2026-01-05 was a Monday. */
+export function weekdayNames(locale?: string): Record<Weekday, { long: string; short: string }> {
+  const long = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
+  const short = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+  return Object.fromEntries(
+    WEEKDAYS.map((day, index) => {
+      const date = Date.UTC(2026, 0, 5 + index);
+      return [day, { long: long.format(date), short: short.format(date) }];
+    }),
+  ) as Record<Weekday, { long: string; short: string }>;
+}
+
+/** A time of day ("HH:MM") as the person's locale writes it, with Intl: "18:00", "06:00 PM". */
+export function timeOfDayFormat(locale?: string): (time: string) => string {
+  const format = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  return (time) => {
+    const [hours, minutes] = time.split(':').map(Number);
+    return format.format(Date.UTC(2026, 0, 5, hours, minutes));
+  };
+}
+
+const localTime = timeOfDayFormat();
+
+/**
+ * A window's times in words: "From 09:00 to 18:00", or "From 22:00 to 06:00
+ * the next day" when it crosses midnight, 24 hours when start and end meet;
+ * the times as the locale writes them.
+ */
+export function windowTimesText(from: string, to: string, format: (time: string) => string = localTime): string {
+  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return 'Enter both times';
+  if (from === to) return from === '00:00' ? 'All day' : `For 24 hours from ${format(from)}`;
+  return to < from ? `From ${format(from)} to ${format(to)} the next day` : `From ${format(from)} to ${format(to)}`;
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { ScheduleState, UploadSchedule } from '../../../src-shared/model/upload-schedule.js';
+import { ScheduleRunner } from '../../../src-main/uploads/schedule-runner.js';
+import { uploadPolicy } from '../../../src-main/uploads/upload-policy.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+
+const MB = 1_000_000;
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+/** Wednesday 2026-11-25, 08:59 UTC */
+const START = Date.UTC(2026, 10, 25, 8, 59);
+const WORK_HOURS_PAUSED: UploadSchedule = [
+  { days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00', action: { kind: 'pause' } },
+];
+
+/** A FakeClock whose wall clock can jump while monotonic time stands still, as across a suspend. */
+class SleepingClock extends FakeClock {
+  private jumped = 0;
+  jump(ms: number): void {
+    this.jumped += ms;
+  }
+  override wall(): number {
+    return super.wall() + this.jumped;
+  }
+}
+
+function setup(schedule: UploadSchedule, clock = new SleepingClock({ wallStart: START })) {
+  const applied: Array<{ at: string; state: ScheduleState }> = [];
+  const runner = new ScheduleRunner({
+    clock,
+    timeZone: () => 'UTC',
+    maxSleepMs: 10 * MINUTE,
+    apply: (state) => applied.push({ at: new Date(clock.wall()).toISOString(), state }),
+  });
+  runner.setSchedule(schedule);
+  return { clock, runner, applied };
+}
+
+describe('ScheduleRunner', () => {
+  it('applies the state at once, then at each edge, with one timer at a time', async () => {
+    const { clock, runner, applied } = setup(WORK_HOURS_PAUSED);
+    expect(applied).toEqual([
+      { at: '2026-11-25T08:59:00.000Z', state: { effect: { kind: 'none' }, until: Date.UTC(2026, 10, 25, 9) } },
+    ]);
+    expect(clock.pendingSleeps).toBe(1);
+
+    await clock.advance(MINUTE);
+    expect(applied.at(-1)).toEqual({
+      at: '2026-11-25T09:00:00.000Z',
+      state: { effect: { kind: 'paused' }, until: Date.UTC(2026, 10, 25, 18) },
+    });
+    expect(runner.state.effect).toEqual({ kind: 'paused' });
+
+    // the capped wake-ups in between change nothing and apply nothing
+    await clock.advance(9 * HOUR);
+    expect(applied).toHaveLength(3);
+    expect(applied.at(-1)).toEqual({
+      at: '2026-11-25T18:00:00.000Z',
+      state: { effect: { kind: 'none' }, until: Date.UTC(2026, 10, 26, 9) },
+    });
+    expect(clock.pendingSleeps).toBe(1);
+    runner.dispose();
+    expect(clock.pendingSleeps).toBe(0);
+  });
+
+  it('takes a new schedule at once; an empty one sets no timer', async () => {
+    const { clock, runner, applied } = setup(WORK_HOURS_PAUSED);
+    runner.setSchedule([
+      { days: ['wed'], from: '08:00', to: '12:00', action: { kind: 'limit', bytesPerSecond: 2 * MB } },
+    ]);
+    expect(applied.at(-1)!.state).toEqual({
+      effect: { kind: 'limit', bytesPerSecond: 2 * MB },
+      until: Date.UTC(2026, 10, 25, 12),
+    });
+    runner.setSchedule([]);
+    expect(applied.at(-1)!.state).toEqual({ effect: { kind: 'none' }, until: null });
+    expect(clock.pendingSleeps).toBe(0);
+    await clock.advance(24 * HOUR);
+    expect(applied).toHaveLength(3);
+  });
+
+  it('after a suspend, reevaluate() applies the present at once', async () => {
+    const { clock, runner, applied } = setup(WORK_HOURS_PAUSED);
+    await clock.advance(MINUTE);
+    expect(runner.state.effect.kind).toBe('paused');
+    // asleep from 09:00 to 19:00: monotonic time stood still, the timer did not run
+    clock.jump(10 * HOUR);
+    runner.reevaluate();
+    expect(applied.at(-1)).toEqual({
+      at: '2026-11-25T19:00:00.000Z',
+      state: { effect: { kind: 'none' }, until: Date.UTC(2026, 10, 26, 9) },
+    });
+    expect(clock.pendingSleeps).toBe(1);
+  });
+
+  it('without an event, notices a jump of the wall clock within maxSleepMs', async () => {
+    const { clock, runner } = setup(WORK_HOURS_PAUSED);
+    await clock.advance(MINUTE);
+    clock.jump(10 * HOUR);
+    await clock.advance(10 * MINUTE);
+    expect(runner.state.effect).toEqual({ kind: 'none' });
+  });
+});
+
+describe('uploadPolicy', () => {
+  const none: ScheduleState = { effect: { kind: 'none' }, until: null };
+  const base = { bandwidthBytesPerSecond: 5 * MB, schedule: none, pauseOnBattery: false, onBattery: false };
+
+  it('outside every window: the Bandwidth setting, no hold', () => {
+    expect(uploadPolicy(base)).toEqual({ limit: 5 * MB, limitBySchedule: false, hold: null });
+  });
+
+  it("a window's limit replaces the setting, higher or lower", () => {
+    for (const bytesPerSecond of [MB, 10 * MB]) {
+      const schedule: ScheduleState = { effect: { kind: 'limit', bytesPerSecond }, until: 1 };
+      expect(uploadPolicy({ ...base, schedule })).toEqual({ limit: bytesPerSecond, limitBySchedule: true, hold: null });
+    }
+  });
+
+  it('a pause window holds the queue with its end', () => {
+    const schedule: ScheduleState = { effect: { kind: 'paused' }, until: 42 };
+    expect(uploadPolicy({ ...base, schedule }).hold).toEqual({ reason: 'schedule', until: 42 });
+  });
+
+  it('on battery holds only when the switch is on, and is named before the schedule', () => {
+    expect(uploadPolicy({ ...base, onBattery: true }).hold).toBeNull();
+    expect(uploadPolicy({ ...base, onBattery: true, pauseOnBattery: true }).hold).toEqual({ reason: 'battery' });
+    const schedule: ScheduleState = { effect: { kind: 'paused' }, until: 42 };
+    expect(uploadPolicy({ ...base, schedule, onBattery: true, pauseOnBattery: true }).hold).toEqual({
+      reason: 'battery',
+    });
+  });
+});
