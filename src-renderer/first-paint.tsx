@@ -4,7 +4,7 @@ import { App } from './app.js';
 import type { AppBridge } from './bridge/app-bridge.js';
 import { BridgeProvider } from './bridge/bridge-context.js';
 import { earlyRequestsFor, requestKey, type EarlyRequest } from './bridge/early-requests.js';
-import { FIRST_PAINT_CLASS } from './model/first-paint-marker.js';
+import { deferAppScript, EMPTY_ROOT, FIRST_PAINT_CLASS } from './model/first-paint-marker.js';
 
 /**
  * The Queue as the page's HTML (built by Vite as a server entry, run by the
@@ -24,11 +24,13 @@ import { FIRST_PAINT_CLASS } from './model/first-paint-marker.js';
 export const firstPaintRequests: readonly EarlyRequest[] = earlyRequestsFor('queue');
 
 /**
- * The markup to put in the page's root, or null when there is nothing worth
+ * The page as built (`page`) with the Queue in its root and the app's script
+ * started after the first frame, or null when there is nothing worth
  * painting ahead of the app (no account yet: first run is a form).
  * `answers[i]` is the core's answer to `firstPaintRequests[i]`.
  */
-export function renderFirstPaint(answers: readonly unknown[]): string | null {
+export function renderFirstPaint(answers: readonly unknown[], page: string): string | null {
+  if (!page.includes(EMPTY_ROOT)) return null;
   const byKey = new Map(firstPaintRequests.map((early, i) => [requestKey(early.name, early.request), answers[i]]));
   const accounts = byKey.get(requestKey('account:list', {})) as IpcResponse<'account:list'> | undefined;
   const account = accounts?.[0];
@@ -51,7 +53,8 @@ export function renderFirstPaint(answers: readonly unknown[]): string | null {
       <App />
     </BridgeProvider>,
   );
-  return `<div class="${FIRST_PAINT_CLASS}" data-account="${escapeAttribute(account.id)}" inert="">${markup}</div>`;
+  const picture = `<div class="${FIRST_PAINT_CLASS}" data-account="${escapeAttribute(account.id)}" inert="">${markup}</div>`;
+  return deferAppScript(page.replace(EMPTY_ROOT, `<div id="root">${picture}</div>`));
 }
 
 function escapeAttribute(value: string): string {

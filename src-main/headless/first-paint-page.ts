@@ -10,13 +10,12 @@ export const FIRST_PAINT_DIR = '.first-paint';
 // .mjs: an ES module wherever the UI's folder is (no package.json with "type" around it)
 export const FIRST_PAINT_FILE = 'first-paint.mjs';
 
-/** The page's root as Vite builds it, empty. */
-const EMPTY_ROOT = '<div id="root"></div>';
-
 /** What src-renderer/first-paint.tsx exports, checked when it is loaded. */
 const FirstPaintModuleSchema = z.object({
   firstPaintRequests: z.array(z.object({ name: z.string(), request: z.unknown() })).readonly(),
-  renderFirstPaint: z.custom<(answers: readonly unknown[]) => string | null>((value) => typeof value === 'function'),
+  renderFirstPaint: z.custom<(answers: readonly unknown[], page: string) => string | null>(
+    (value) => typeof value === 'function',
+  ),
 });
 export type FirstPaint = z.infer<typeof FirstPaintModuleSchema>;
 
@@ -47,15 +46,13 @@ export async function withFirstPaint(
   core: Pick<AppCore, 'handle'>,
   log?: Log,
 ): Promise<string> {
-  if (!page.includes(EMPTY_ROOT)) return page;
   try {
     const results = await Promise.all(
       firstPaint.firstPaintRequests.map((read) => core.handle(read.name, read.request)),
     );
     const answers = results.map((result) => (result.ok ? result.value : undefined));
     if (answers.includes(undefined)) return page;
-    const markup = firstPaint.renderFirstPaint(answers);
-    return markup === null ? page : page.replace(EMPTY_ROOT, `<div id="root">${markup}</div>`);
+    return firstPaint.renderFirstPaint(answers, page) ?? page;
   } catch (error) {
     log?.error('The page could not be drawn ahead of the app; it is served without its first paint.', error);
     return page;

@@ -109,6 +109,8 @@ describe('the queue', () => {
     expect(await picture.getByText('Done', { exact: true }).count()).toBeGreaterThan(0);
     // a picture: nothing in it takes focus or clicks
     expect(await picture.getAttribute('inert')).toBe('');
+    // the app's script is started by the page's first script after that picture's first frame
+    expect(await withoutScripts.locator('head meta[name="media-sync:app-script"]').count()).toBe(1);
     await withoutScripts.close();
 
     const page = await app.open();

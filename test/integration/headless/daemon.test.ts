@@ -93,13 +93,17 @@ describe('the headless daemon', () => {
   it("draws the Queue's first rows into the page for a signed-in account, and serves the page as built otherwise", async () => {
     const ui = join(data.path, 'ui');
     await mkdir(join(ui, FIRST_PAINT_DIR), { recursive: true });
-    await writeFile(join(ui, 'index.html'), '<!doctype html><title>Media Sync</title><div id="root"></div>');
+    // the head as Vite writes it
+    const head =
+      '<script type="module" crossorigin src="./assets/index-A1.js"></script>' +
+      '<link rel="modulepreload" crossorigin href="./assets/chunk-B2.js">';
+    await writeFile(join(ui, 'index.html'), `<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
     await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const secret = 1;');
     const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: firstPaintEntry });
     try {
       const page = async () => (await fetch(withUi.url)).text();
       // first run: a sign-in form, nothing to draw ahead of the app
-      expect(await page()).toContain('<div id="root"></div>');
+      expect(await page()).toBe(`<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
 
       const { account } = await engine.signIn(server.baseUrl, server.token);
       await engine.queue.pauseAll(null);
@@ -112,6 +116,9 @@ describe('the headless daemon', () => {
       expect(root).toContain('aria-label="Uploads"');
       expect(root).toContain('holiday.mp4');
       expect(html).not.toContain(server.token);
+      // the app's script starts after the picture's first frame (early-connect.ts), not as the page loads
+      expect(html).toContain('<meta name="media-sync:app-script" content="./assets/index-A1.js">');
+      expect(html).not.toMatch(/<script|modulepreload/);
 
       // the entry is the daemon's own code, never served
       const cookie = { cookie: `media_sync_session=${KEY}` };

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { dropMismatchedFirstPaint, FIRST_PAINT_CLASS } from '../../../src-renderer/model/first-paint-marker.js';
+import {
+  deferAppScript,
+  dropMismatchedFirstPaint,
+  FIRST_PAINT_CLASS,
+  startAppAfterFirstPaint,
+} from '../../../src-renderer/model/first-paint-marker.js';
 
 /** The little of a Document the function uses: one picture for account a1, and the page's parse state. */
 function page(readyState: DocumentReadyState = 'complete') {
@@ -40,5 +45,41 @@ describe("the daemon's picture of the Queue", () => {
     expect(loading.picture.removed).toBe(false);
     loading.parsed();
     expect(loading.picture.removed).toBe(true);
+  });
+});
+
+describe("the app's script under the picture", () => {
+  const built =
+    '<head><script type="module" crossorigin src="./assets/index-A1.js"></script>' +
+    '<link rel="modulepreload" crossorigin href="./assets/chunk-B2.js"><link rel="stylesheet" href="./a.css"></head>';
+
+  it('is named in the head instead of loaded by it, with nothing preloaded', () => {
+    expect(deferAppScript(built)).toBe(
+      '<head><meta name="media-sync:app-script" content="./assets/index-A1.js"><link rel="stylesheet" href="./a.css"></head>',
+    );
+    // a page without Vite's entry tag (another build) is left as it is, and still loads its app
+    expect(deferAppScript('<head></head>')).toBe('<head></head>');
+  });
+
+  it('starts after the first frame, or at once in a hidden tab', async () => {
+    for (const visibilityState of ['visible', 'hidden'] as const) {
+      const appended: Array<{ type: string; src: string; crossOrigin: string }> = [];
+      const doc = {
+        visibilityState,
+        querySelector: () => ({ content: './assets/index-A1.js' }),
+        createElement: () => ({ type: '', src: '', crossOrigin: 'unset' }),
+        head: { append: (script: (typeof appended)[number]) => appended.push(script) },
+      } as unknown as Document;
+      const frames: Array<() => void> = [];
+      startAppAfterFirstPaint(doc, (next) => frames.push(next));
+      if (visibilityState === 'visible') {
+        expect(appended).toEqual([]);
+        frames.forEach((frame) => frame());
+        await new Promise((next) => setTimeout(next));
+      } else {
+        expect(frames).toEqual([]);
+      }
+      expect(appended, visibilityState).toEqual([{ type: 'module', src: './assets/index-A1.js', crossOrigin: '' }]);
+    }
   });
 });
