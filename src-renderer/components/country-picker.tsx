@@ -1,4 +1,5 @@
 import { useId, useMemo, useRef, useState } from 'react';
+import { useLocale } from '../i18n/i18n.js';
 import { countryByCode, searchCountries } from '../model/countries.js';
 import './country-picker.css';
 
@@ -28,6 +29,7 @@ export function CountryPicker(props: {
   const matches = useMemo(() => searchCountries(query), [query]);
   const selected = new Set(props.value);
   const full = props.value.length >= props.max;
+  const { t } = useLocale();
 
   const toggle = (code: string) => {
     if (selected.has(code)) props.onChange(props.value.filter((item) => item !== code));
@@ -38,17 +40,17 @@ export function CountryPicker(props: {
     <fieldset className="country-picker" aria-describedby={props.error ? ids.error : undefined}>
       <legend>{props.legend}</legend>
       <p id={ids.hint} className="muted country-picker__hint">
-        {props.hint} {props.value.length} of at most {props.max} chosen.
+        {props.hint} {t('countries.chosen', { count: props.value.length, max: props.max })}
       </p>
       {props.value.length > 0 && (
-        <ul className="country-picker__chips" aria-label={`Chosen: ${props.legend.toLowerCase()}`}>
+        <ul className="country-picker__chips" aria-label={t('countries.chosenLabel', { legend: props.legend })}>
           {props.value.map((code) => (
             <li key={code} className="chip">
               <span>{labelOf(code)}</span>
               <button
                 type="button"
                 className="chip__remove"
-                aria-label={`Remove ${labelOf(code)}`}
+                aria-label={t('countries.remove', { country: labelOf(code) })}
                 onClick={() => {
                   props.onChange(props.value.filter((item) => item !== code));
                   search.current?.focus();
@@ -61,13 +63,13 @@ export function CountryPicker(props: {
         </ul>
       )}
       <div className="field">
-        <label htmlFor={ids.search}>Search countries</label>
+        <label htmlFor={ids.search}>{t('countries.search')}</label>
         <input
           ref={search}
           id={ids.search}
           type="search"
           value={query}
-          placeholder="Name or code, e.g. DE"
+          placeholder={t('countries.searchPlaceholder')}
           aria-describedby={`${ids.hint} ${ids.count}`}
           autoComplete="off"
           onChange={(event) => setQuery(event.target.value)}
@@ -84,11 +86,11 @@ export function CountryPicker(props: {
         />
         <small id={ids.count} className="muted" aria-live="polite">
           {query.trim()
-            ? `${matches.length} ${matches.length === 1 ? 'country matches' : 'countries match'}.`
-            : `${matches.length} countries.`}
+            ? t('countries.matches', { count: matches.length })
+            : t('countries.all', { count: matches.length })}
         </small>
       </div>
-      <div className="country-picker__list" role="group" aria-label="Countries">
+      <div className="country-picker__list" role="group" aria-label={t('countries.listLabel')}>
         {matches.map((country) => (
           <label key={country.code} className="country-picker__option">
             <input
@@ -102,7 +104,7 @@ export function CountryPicker(props: {
             </span>
           </label>
         ))}
-        {matches.length === 0 && <p className="muted">No country matches “{query}”.</p>}
+        {matches.length === 0 && <p className="muted">{t('countries.noMatch', { query })}</p>}
       </div>
       {props.error && (
         <p id={ids.error} className="field__error">

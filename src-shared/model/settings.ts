@@ -17,6 +17,11 @@ const NotificationSwitchesSchema = z.object(
   Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, z.boolean()])) as Record<NotificationKind, z.ZodBoolean>,
 );
 
+/** The UI's language: `system` follows the OS (Electron) or the browser; the others override it. */
+export const LANGUAGE_SETTINGS = ['system', 'en', 'de'] as const;
+export const LanguageSettingSchema = z.enum(LANGUAGE_SETTINGS);
+export type LanguageSetting = z.infer<typeof LanguageSettingSchema>;
+
 /** Each setting's rule, without defaults: what a change may contain. */
 const FIELDS = {
   /** upload requests in flight across all files */
@@ -30,6 +35,7 @@ const FIELDS = {
   proxyUrl: z.url({ protocol: /^https?$/ }).nullable(),
   /** the folder the desktop app's updates are published in (electron-updater's generic provider) */
   updateUrl: z.url({ protocol: /^https?$/ }),
+  language: LanguageSettingSchema,
 };
 
 /**
@@ -47,6 +53,8 @@ export const SettingsSchema = z.object({
   launchAtLogin: FIELDS.launchAtLogin.default(false),
   proxyUrl: FIELDS.proxyUrl.default(null),
   updateUrl: FIELDS.updateUrl.default(DEFAULT_UPDATE_URL),
+  // a language this version no longer has falls back to the system's rather than losing every setting
+  language: FIELDS.language.catch('system').default('system'),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 
