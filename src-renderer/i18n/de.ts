@@ -57,6 +57,7 @@ export const de: Catalog = {
       'Media Sync lädt die Dateien aus Ihren überwachten Ordnern hoch, auch nach Unterbrechungen, und importiert Videos über Links.',
     formLabel: 'Mit einem Token anmelden',
     serverAddress: 'Serveradresse',
+    serverAddressPlaceholder: 'https://media.example.com/api/v1',
     serverAddressHint: 'Die Basis-URL der API; sie endet auf /api/v1.',
     token: 'API-Token',
     tokenHint: 'Erstellen Sie im Kontobereich der Website einen Token mit files:read, files:write und remote:write.',

@@ -60,6 +60,7 @@ export const en = {
     intro: 'Media Sync uploads the files you drop into your watched folders, resumably, and imports videos from links.',
     formLabel: 'Sign in with a token',
     serverAddress: 'Server address',
+    serverAddressPlaceholder: 'https://media.example.com/api/v1',
     serverAddressHint: "The API's base URL; it ends with /api/v1.",
     token: 'API token',
     tokenHint: 'Create one in the account area of the website with files:read, files:write and remote:write.',

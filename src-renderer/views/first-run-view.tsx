@@ -47,7 +47,7 @@ export function FirstRunView(props: {
             <input
               type="url"
               required
-              placeholder="https://media.example.com/api/v1"
+              placeholder={t('firstRun.serverAddressPlaceholder')}
               value={baseUrl}
               onChange={(event) => setBaseUrl(event.target.value)}
               autoComplete="url"
