@@ -54,9 +54,12 @@ describe('the message catalogs', () => {
     for (const [language, catalog] of Object.entries(CATALOGS)) {
       for (const [key, text] of catalog) expect(text.trim(), `${language}: ${key}`).not.toBe('');
     }
-    const same = [...CATALOGS.en].filter(([key, text]) => CATALOGS.de.get(key) === text && /[a-z]{4,}/i.test(text.replace(/\{\{[^}]*\}\}/g, '')));
+    const same = [...CATALOGS.en].filter(
+      ([key, text]) => CATALOGS.de.get(key) === text && /[a-z]{4,}/i.test(text.replace(/\{\{[^}]*\}\}/g, '')),
+    );
     // words German takes as they are: names, and terms the German UIs of such apps keep
-    const ALLOWED = /^(Media Sync|Name|Server|Downloads|Premium.*|Free.*|Token.*|Link.*|Status|Tags?|Start|Version|Code|https?:\/\/\S+)$/;
+    const ALLOWED =
+      /^(Media Sync|Name|Server|Downloads|Premium.*|Free.*|Token.*|Link.*|Status|Tags?|Start|Version|Code|https?:\/\/\S+)$/;
     expect(same.filter(([, text]) => !ALLOWED.test(text)).map(([key]) => key)).toEqual([]);
   });
 });
