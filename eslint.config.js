@@ -107,6 +107,13 @@ const TRANSLATED_FILES = [
   'src-renderer/components/country-picker.tsx',
   'src-renderer/components/error-note.tsx',
   'src-renderer/components/language-setting.tsx',
+  'src-renderer/components/pagination.tsx',
+  'src-renderer/components/file-details.tsx',
+  'src-renderer/components/file-edit-form.tsx',
+  'src-renderer/components/visibility-fields.tsx',
+  'src-renderer/components/text-field.tsx',
+  'src-renderer/components/status-note.tsx',
+  'src-renderer/components/radio-option.tsx',
 ];
 
 /** Attributes a person reads or hears: a literal in them is a string the catalogs miss. */

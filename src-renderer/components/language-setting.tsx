@@ -12,19 +12,20 @@ import { StatusNote } from './status-note.js';
 export function LanguageSetting() {
   const settings = useQuery('settings:get', {});
   const action = useAction();
-  const [saved, setSaved] = useState('');
+  // a flag, not the sentence: the sentence is said in the language just chosen
+  const [saved, setSaved] = useState(false);
   const { t } = useLocale();
   const titleId = useId();
   const selectId = useId();
   const value = settings.data?.language ?? 'system';
 
   async function choose(language: LanguageSetting) {
-    setSaved('');
+    setSaved(false);
     applyLanguageSetting(language);
     const updated = await action.run('settings:update', { language });
     if (!updated) return;
     settings.set(updated);
-    setSaved(t('language.saved'));
+    setSaved(true);
   }
 
   return (
@@ -48,7 +49,7 @@ export function LanguageSetting() {
         </select>
       </div>
       <ErrorNote error={settings.error ?? action.error} />
-      <StatusNote text={saved} />
+      <StatusNote text={saved ? t('language.saved') : ''} />
     </section>
   );
 }
