@@ -114,6 +114,15 @@ const TRANSLATED_FILES = [
   'src-renderer/components/text-field.tsx',
   'src-renderer/components/status-note.tsx',
   'src-renderer/components/radio-option.tsx',
+  'src-renderer/components/drop-upload.tsx',
+  'src-renderer/components/folder-browser.tsx',
+  'src-renderer/components/folder-options-form.tsx',
+  'src-renderer/components/folder-path-field.tsx',
+  'src-renderer/components/pause-menu.tsx',
+  'src-renderer/components/rate-limit-indicator.tsx',
+  'src-renderer/components/toaster.tsx',
+  'src-renderer/components/update-banner.tsx',
+  'src-renderer/components/update-settings.tsx',
 ];
 
 /** Attributes a person reads or hears: a literal in them is a string the catalogs miss. */
