@@ -1,10 +1,11 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import { useLocale } from '../i18n/i18n.js';
-import { countryByCode, searchCountries } from '../model/countries.js';
+import { currentLanguage, useLocale } from '../i18n/i18n.js';
+import { countriesFor, searchCountries } from '../model/countries.js';
 import './country-picker.css';
 
-function labelOf(code: string): string {
-  const country = countryByCode(code);
+/** "Germany (DE)", "Deutschland (DE)": the name in the UI's language, and the code the API takes. */
+function labelOf(code: string, language: string): string {
+  const country = countriesFor(language).find((candidate) => candidate.code === code.toUpperCase());
   return country ? `${country.name} (${code})` : code;
 }
 
@@ -26,10 +27,11 @@ export function CountryPicker(props: {
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
   const ids = { hint: useId(), error: useId(), count: useId(), search: useId() };
-  const matches = useMemo(() => searchCountries(query), [query]);
+  const { t } = useLocale();
+  const language = currentLanguage();
+  const matches = useMemo(() => searchCountries(query, countriesFor(language)), [query, language]);
   const selected = new Set(props.value);
   const full = props.value.length >= props.max;
-  const { t } = useLocale();
 
   const toggle = (code: string) => {
     if (selected.has(code)) props.onChange(props.value.filter((item) => item !== code));
@@ -46,11 +48,11 @@ export function CountryPicker(props: {
         <ul className="country-picker__chips" aria-label={t('countries.chosenLabel', { legend: props.legend })}>
           {props.value.map((code) => (
             <li key={code} className="chip">
-              <span>{labelOf(code)}</span>
+              <span>{labelOf(code, language)}</span>
               <button
                 type="button"
                 className="chip__remove"
-                aria-label={t('countries.remove', { country: labelOf(code) })}
+                aria-label={t('countries.remove', { country: labelOf(code, language) })}
                 onClick={() => {
                   props.onChange(props.value.filter((item) => item !== code));
                   search.current?.focus();
