@@ -191,7 +191,7 @@ export const en = {
       queued: 'queued',
       probing: 'probing',
       transcoding: 'transcoding',
-      adaptive: 'adaptive streams',
+      adaptive: 'adaptive',
     },
   },
   time: {
