@@ -61,10 +61,14 @@ export function CopyLinkButtons({
             type="button"
             className="button button--small"
             disabled={action.busy}
+            aria-label={
+              nameForLabel
+                ? t('copyLinks.labelFor', { action: t(`copyLinks.${kind}.label`), name: nameForLabel })
+                : undefined
+            }
             onClick={() => void copy(kind)}
           >
             {t(`copyLinks.${kind}.label`)}
-            {nameForLabel && <span className="visually-hidden"> {t('copyLinks.ofFile', { name: nameForLabel })}</span>}
           </button>
         ))}
         {children}

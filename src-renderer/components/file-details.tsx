@@ -141,9 +141,13 @@ export function FileDetails(props: {
         <h2 id={headingId} ref={heading} tabIndex={-1}>
           {name}
         </h2>
-        <button type="button" className="button button--quiet button--small" onClick={props.onClose}>
+        <button
+          type="button"
+          className="button button--quiet button--small"
+          aria-label={t('fileDetails.closeDetails')}
+          onClick={props.onClose}
+        >
           {t('fileDetails.close')}
-          <span className="visually-hidden"> {t('fileDetails.closeWhat')}</span>
         </button>
       </div>
       <p className="file-details__saved" role="status">

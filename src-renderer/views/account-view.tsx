@@ -124,12 +124,13 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
                   <span className="muted account-list__plan">{t(`plans.${candidate.plan}`)}</span>
                   {candidate.blocked && <span className="account-list__blocked">{candidate.blocked.message}</span>}
                 </div>
-                <button type="button" className="button button--small" onClick={() => setLeaving(candidate)}>
+                <button
+                  type="button"
+                  className="button button--small"
+                  aria-label={t('account.signOutOf', { account: accountLabel(candidate) })}
+                  onClick={() => setLeaving(candidate)}
+                >
                   {t('account.signOut')}
-                  <span className="visually-hidden">
-                    {' '}
-                    {t('account.signOutOf', { account: accountLabel(candidate) })}
-                  </span>
                 </button>
               </li>
             );
