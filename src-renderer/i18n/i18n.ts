@@ -72,6 +72,8 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
   // React escapes what it renders; the catalogs hold plain text
   interpolation: { escapeValue: false },
+  // the catalogs are bundled: nothing ever loads, so no component should suspend for one
+  react: { useSuspense: false },
 });
 syncDocumentLanguage();
 i18n.on('languageChanged', syncDocumentLanguage);
