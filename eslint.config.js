@@ -92,6 +92,100 @@ const boundaries = [
   },
 ];
 
+/**
+ * The files whose every user-facing string comes from the message catalogs
+ * (src-renderer/i18n). Phase 2 of the translation adds the rest of the
+ * renderer here (docs/ui.md, "Languages").
+ */
+const TRANSLATED_FILES = [
+  'src-renderer/app.tsx',
+  'src-renderer/views/first-run-view.tsx',
+  'src-renderer/views/account-view.tsx',
+  'src-renderer/views/files-view.tsx',
+  'src-renderer/components/confirm-dialog.tsx',
+  'src-renderer/components/copy-link-buttons.tsx',
+  'src-renderer/components/country-picker.tsx',
+  'src-renderer/components/error-note.tsx',
+  'src-renderer/components/language-setting.tsx',
+  'src-renderer/components/pagination.tsx',
+  'src-renderer/components/file-details.tsx',
+  'src-renderer/components/file-edit-form.tsx',
+  'src-renderer/components/visibility-fields.tsx',
+  'src-renderer/components/text-field.tsx',
+  'src-renderer/components/status-note.tsx',
+  'src-renderer/components/radio-option.tsx',
+  'src-renderer/components/drop-upload.tsx',
+  'src-renderer/components/folder-browser.tsx',
+  'src-renderer/components/folder-options-form.tsx',
+  'src-renderer/components/folder-path-field.tsx',
+  'src-renderer/components/pause-menu.tsx',
+  'src-renderer/components/rate-limit-indicator.tsx',
+  'src-renderer/components/toaster.tsx',
+  'src-renderer/components/update-banner.tsx',
+  'src-renderer/components/update-settings.tsx',
+];
+
+/** Attributes a person reads or hears: a literal in them is a string the catalogs miss. */
+const TEXT_ATTRIBUTES = new Set([
+  'alt',
+  'aria-label',
+  'aria-description',
+  'aria-placeholder',
+  'aria-valuetext',
+  'title',
+  'placeholder',
+  'label',
+  'legend',
+  'hint',
+  'summary',
+  'confirmLabel',
+  'busyLabel',
+]);
+const HAS_WORD = /\p{L}{2,}/u;
+
+/**
+ * media-sync/no-literal-string: text in JSX (children, and the attributes
+ * above, as literals or templates) must come from `t()`, in the spirit of
+ * eslint-plugin-i18next's jsx-only mode. Symbols (×, ·) pass.
+ */
+const noLiteralString = {
+  meta: {
+    type: 'problem',
+    messages: { literal: 'User-facing text "{{text}}": put it in the message catalogs and use t().' },
+  },
+  create(context) {
+    const report = (node, text) =>
+      context.report({ node, messageId: 'literal', data: { text: text.trim().slice(0, 40) } });
+    const check = (node) => {
+      if (!node) return;
+      if (node.type === 'Literal' && typeof node.value === 'string' && HAS_WORD.test(node.value))
+        report(node, node.value);
+      if (node.type === 'TemplateLiteral') {
+        const text = node.quasis.map((quasi) => quasi.value.cooked ?? '').join(' ');
+        if (HAS_WORD.test(text)) report(node, text);
+      }
+      if (node.type === 'ConditionalExpression') {
+        check(node.consequent);
+        check(node.alternate);
+      }
+      if (node.type === 'LogicalExpression') check(node.right);
+    };
+    return {
+      JSXText(node) {
+        if (HAS_WORD.test(node.value)) report(node, node.value);
+      },
+      JSXExpressionContainer(node) {
+        if (node.parent.type === 'JSXElement' || node.parent.type === 'JSXFragment') check(node.expression);
+      },
+      JSXAttribute(node) {
+        const name = node.name.type === 'JSXIdentifier' ? node.name.name : '';
+        if (!TEXT_ATTRIBUTES.has(name) || !node.value) return;
+        check(node.value.type === 'JSXExpressionContainer' ? node.value.expression : node.value);
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', 'dist/', 'coverage/', 'test-results/', '.media-server/'] },
   js.configs.recommended,
@@ -121,4 +215,9 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': 'off' },
   },
   ...boundaries,
+  {
+    files: TRANSLATED_FILES,
+    plugins: { 'media-sync': { rules: { 'no-literal-string': noLiteralString } } },
+    rules: { 'media-sync/no-literal-string': 'error' },
+  },
 );

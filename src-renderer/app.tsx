@@ -7,6 +7,7 @@ import { Toaster, useToasts } from './components/toaster.js';
 import { UpdateBanner } from './components/update-banner.js';
 import { useUpdateStatus } from './components/use-update-status.js';
 import { useIntents, type Intents } from './components/use-intents.js';
+import { applyLanguageSetting, useLocale } from './i18n/i18n.js';
 import { accountLabel } from './model/account-label.js';
 import { SELECTED_ACCOUNT_KEY } from './model/first-paint-marker.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
@@ -49,6 +50,8 @@ export function App() {
   // links and opened files: they may arrive before sign-in, and wait here for their view
   const intents = useIntents(toasts.show);
   const update = useUpdateStatus();
+  const { t } = useLocale();
+  useLanguageSetting();
 
   const select = (id: string) => {
     localStorage.setItem(SELECTED_ACCOUNT_KEY, id);
@@ -59,7 +62,7 @@ export function App() {
     return (
       <main className="app app--loading" aria-busy={!accounts.error}>
         <ConnectionBanner />
-        {accounts.error ? <ErrorNote error={accounts.error} /> : <p className="muted">Starting Media Sync…</p>}
+        {accounts.error ? <ErrorNote error={accounts.error} /> : <p className="muted">{t('app.starting')}</p>}
       </main>
     );
   }
@@ -87,18 +90,18 @@ export function App() {
         <header className="app__header">
           <div className="app__brand">
             <img src="./favicon.svg" alt="" width="28" height="28" />
-            <span>Media Sync</span>
+            <span>{t('app.name')}</span>
           </div>
-          <nav aria-label="Views" className="app__nav">
+          <nav aria-label={t('app.views')} className="app__nav">
             {VIEWS.map((item) => (
               <a key={item.id} href={`#/${item.id}`} aria-current={item.id === view ? 'page' : undefined}>
-                {item.label}
+                {t(`nav.${item.id}`)}
               </a>
             ))}
           </nav>
           <div className="app__tools">
             <select
-              aria-label="Account"
+              aria-label={t('app.account')}
               className="account-switcher"
               value={account.id}
               onChange={(event) => (event.target.value === '+' ? setSignIn({}) : select(event.target.value))}
@@ -108,7 +111,7 @@ export function App() {
                   {accountLabel(candidate)}
                 </option>
               ))}
-              <option value="+">Add an account…</option>
+              <option value="+">{t('app.addAccount')}</option>
             </select>
             <button
               type="button"
@@ -117,7 +120,7 @@ export function App() {
               aria-controls="activity-panel"
               onClick={() => setActivityOpen((open) => !open)}
             >
-              Activity
+              {t('app.activity')}
             </button>
           </div>
         </header>
@@ -180,19 +183,21 @@ function CurrentView(props: {
 
 /** While a view's chunk loads (the first time it is shown). */
 function ViewLoading() {
+  const { t } = useLocale();
   return (
     <p className="muted" aria-busy="true">
-      Loading…
+      {t('app.loading')}
     </p>
   );
 }
 
 function ConnectionBanner() {
   const connection = useConnection();
+  const { t } = useLocale();
   if (connection === 'open') return null;
   return (
     <div className="banner banner--warning" role="status">
-      {connection === 'connecting' ? 'Connecting to Media Sync…' : 'Lost the connection to Media Sync. Reconnecting…'}
+      {connection === 'connecting' ? t('app.connecting') : t('app.reconnecting')}
     </div>
   );
 }
@@ -200,19 +205,31 @@ function ConnectionBanner() {
 /** A refused token stops that account's queue: say so until a new token is signed in. */
 function BlockedBanner({ accounts, onSignIn }: { accounts: AccountView[]; onSignIn: (baseUrl: string) => void }) {
   const blocked = accounts.filter((account) => account.blocked);
+  const { t } = useLocale();
   if (blocked.length === 0) return null;
   return (
     <div className="banner banner--error" role="alert">
       {blocked.map((account) => (
         <div key={account.id}>
-          <strong>{accountLabel(account)}:</strong> {account.blocked!.message} Uploads for this account wait, and
-          nothing is lost.{' '}
+          <strong>{t('app.blockedAccount', { account: accountLabel(account) })}</strong> {account.blocked!.message}{' '}
+          {t('app.blockedWaits')}{' '}
           <button type="button" className="button button--small" onClick={() => onSignIn(account.baseUrl)}>
-            Sign in with a new token
+            {t('app.signInAgain')}
           </button>
-          {account.blocked!.requestId && <span className="muted"> (request id {account.blocked!.requestId})</span>}
+          {account.blocked!.requestId && (
+            <span className="muted"> {t('app.requestId', { id: account.blocked!.requestId })}</span>
+          )}
         </div>
       ))}
     </div>
   );
+}
+
+/** The language setting, read at start: until it arrives the page shows the one it remembered (or the system's). */
+function useLanguageSetting() {
+  const settings = useQuery('settings:get', {});
+  const language = settings.data?.language;
+  useEffect(() => {
+    if (language) applyLanguageSetting(language);
+  }, [language]);
 }

@@ -1,5 +1,6 @@
 import { useId, useRef, type ReactNode } from 'react';
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import { useModalDialog } from './use-modal-dialog.js';
 import './confirm-dialog.css';
@@ -24,6 +25,7 @@ export function ConfirmDialog(props: {
   const cancel = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const bodyId = useId();
+  const { t } = useLocale();
 
   useModalDialog(dialog, cancel);
 
@@ -48,10 +50,10 @@ export function ConfirmDialog(props: {
       <ErrorNote error={props.error ?? null} />
       <div className="form__actions confirm-dialog__actions">
         <button ref={cancel} type="button" className="button" onClick={props.onCancel} disabled={props.busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="button" className="button button--danger" onClick={props.onConfirm} disabled={props.busy}>
-          {props.busy ? (props.busyLabel ?? 'Working…') : props.confirmLabel}
+          {props.busy ? (props.busyLabel ?? t('common.working')) : props.confirmLabel}
         </button>
       </div>
     </dialog>

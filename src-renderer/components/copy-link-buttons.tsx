@@ -1,16 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useAction, useBridge } from '../bridge/bridge-context.js';
 import { writeClipboard } from '../bridge/clipboard.js';
+import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import './copy-link-buttons.css';
 
 type LinkKind = 'page' | 'watch' | 'embed';
 
-const KINDS: ReadonlyArray<{ kind: LinkKind; label: string; done: string }> = [
-  { kind: 'page', label: 'Copy page link', done: 'Page link copied.' },
-  { kind: 'watch', label: 'Copy watch link', done: 'Watch link copied.' },
-  { kind: 'embed', label: 'Copy embed link', done: 'Embed link copied.' },
-];
+const KINDS: readonly LinkKind[] = ['page', 'watch', 'embed'];
 
 const FEEDBACK_MS = 4_000;
 
@@ -36,6 +33,7 @@ export function CopyLinkButtons({
 }) {
   const bridge = useBridge();
   const action = useAction();
+  const { t } = useLocale();
   const [feedback, setFeedback] = useState<{ text: string; url?: string } | null>(null);
 
   useEffect(() => {
@@ -44,28 +42,33 @@ export function CopyLinkButtons({
     return () => clearTimeout(timer);
   }, [feedback]);
 
-  async function copy(kind: LinkKind, done: string) {
+  async function copy(kind: LinkKind) {
     setFeedback(null);
     const result = await action.run('files:copyLink', { accountId, fileId, kind });
     if (!result) return;
     // in Electron the core has put it on the clipboard already
-    if ((await writeClipboard(result.url)) || bridge.shell === 'electron') setFeedback({ text: done });
-    else setFeedback({ text: 'The browser did not allow copying. Here is the link:', url: result.url });
+    if ((await writeClipboard(result.url)) || bridge.shell === 'electron')
+      setFeedback({ text: t(`copyLinks.${kind}.done`) });
+    else setFeedback({ text: t('copyLinks.refused'), url: result.url });
   }
 
   return (
     <div className="copy-links">
       <div className="form__actions">
-        {KINDS.filter((entry) => kinds.includes(entry.kind)).map((entry) => (
+        {KINDS.filter((kind) => kinds.includes(kind)).map((kind) => (
           <button
-            key={entry.kind}
+            key={kind}
             type="button"
             className="button button--small"
             disabled={action.busy}
-            onClick={() => void copy(entry.kind, entry.done)}
+            aria-label={
+              nameForLabel
+                ? t('copyLinks.labelFor', { action: t(`copyLinks.${kind}.label`), name: nameForLabel })
+                : undefined
+            }
+            onClick={() => void copy(kind)}
           >
-            {entry.label}
-            {nameForLabel && <span className="visually-hidden"> of {nameForLabel}</span>}
+            {t(`copyLinks.${kind}.label`)}
           </button>
         ))}
         {children}
@@ -76,7 +79,7 @@ export function CopyLinkButtons({
           <input
             className="copy-links__url"
             readOnly
-            aria-label="Link to copy"
+            aria-label={t('copyLinks.linkToCopy')}
             value={feedback.url}
             onFocus={(event) => event.target.select()}
           />

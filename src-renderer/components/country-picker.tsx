@@ -1,9 +1,11 @@
 import { useId, useMemo, useRef, useState } from 'react';
-import { countryByCode, searchCountries } from '../model/countries.js';
+import { currentLanguage, useLocale } from '../i18n/i18n.js';
+import { countriesFor, searchCountries } from '../model/countries.js';
 import './country-picker.css';
 
-function labelOf(code: string): string {
-  const country = countryByCode(code);
+/** "Germany (DE)", "Deutschland (DE)": the name in the UI's language, and the code the API takes. */
+function labelOf(code: string, language: string): string {
+  const country = countriesFor(language).find((candidate) => candidate.code === code.toUpperCase());
   return country ? `${country.name} (${code})` : code;
 }
 
@@ -25,7 +27,9 @@ export function CountryPicker(props: {
   const [query, setQuery] = useState('');
   const search = useRef<HTMLInputElement>(null);
   const ids = { hint: useId(), error: useId(), count: useId(), search: useId() };
-  const matches = useMemo(() => searchCountries(query), [query]);
+  const { t } = useLocale();
+  const language = currentLanguage();
+  const matches = useMemo(() => searchCountries(query, countriesFor(language)), [query, language]);
   const selected = new Set(props.value);
   const full = props.value.length >= props.max;
 
@@ -38,17 +42,17 @@ export function CountryPicker(props: {
     <fieldset className="country-picker" aria-describedby={props.error ? ids.error : undefined}>
       <legend>{props.legend}</legend>
       <p id={ids.hint} className="muted country-picker__hint">
-        {props.hint} {props.value.length} of at most {props.max} chosen.
+        {props.hint} {t('countries.chosen', { count: props.value.length, max: props.max })}
       </p>
       {props.value.length > 0 && (
-        <ul className="country-picker__chips" aria-label={`Chosen: ${props.legend.toLowerCase()}`}>
+        <ul className="country-picker__chips" aria-label={t('countries.chosenLabel', { legend: props.legend })}>
           {props.value.map((code) => (
             <li key={code} className="chip">
-              <span>{labelOf(code)}</span>
+              <span>{labelOf(code, language)}</span>
               <button
                 type="button"
                 className="chip__remove"
-                aria-label={`Remove ${labelOf(code)}`}
+                aria-label={t('countries.remove', { country: labelOf(code, language) })}
                 onClick={() => {
                   props.onChange(props.value.filter((item) => item !== code));
                   search.current?.focus();
@@ -61,13 +65,13 @@ export function CountryPicker(props: {
         </ul>
       )}
       <div className="field">
-        <label htmlFor={ids.search}>Search countries</label>
+        <label htmlFor={ids.search}>{t('countries.search')}</label>
         <input
           ref={search}
           id={ids.search}
           type="search"
           value={query}
-          placeholder="Name or code, e.g. DE"
+          placeholder={t('countries.searchPlaceholder')}
           aria-describedby={`${ids.hint} ${ids.count}`}
           autoComplete="off"
           onChange={(event) => setQuery(event.target.value)}
@@ -84,11 +88,11 @@ export function CountryPicker(props: {
         />
         <small id={ids.count} className="muted" aria-live="polite">
           {query.trim()
-            ? `${matches.length} ${matches.length === 1 ? 'country matches' : 'countries match'}.`
-            : `${matches.length} countries.`}
+            ? t('countries.matches', { count: matches.length })
+            : t('countries.all', { count: matches.length })}
         </small>
       </div>
-      <div className="country-picker__list" role="group" aria-label="Countries">
+      <div className="country-picker__list" role="group" aria-label={t('countries.listLabel')}>
         {matches.map((country) => (
           <label key={country.code} className="country-picker__option">
             <input
@@ -102,7 +106,7 @@ export function CountryPicker(props: {
             </span>
           </label>
         ))}
-        {matches.length === 0 && <p className="muted">No country matches “{query}”.</p>}
+        {matches.length === 0 && <p className="muted">{t('countries.noMatch', { query })}</p>}
       </div>
       {props.error && (
         <p id={ids.error} className="field__error">

@@ -18,6 +18,7 @@ import { DROP_PATH, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
 import { useBridge } from '../bridge/bridge-context.js';
 import { BridgeError, toIpcError } from '../bridge/bridge-error.js';
 import { accountLabel } from '../model/account-label.js';
+import { t, useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import './drop-upload.css';
 
@@ -37,6 +38,7 @@ const DropUploadContext = createContext<DropUploadApi | null>(null);
  */
 export function DropUpload({ account, children }: { account: AccountView; children: ReactNode }) {
   const bridge = useBridge();
+  useLocale();
   const [dragging, setDragging] = useState(false);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState('');
@@ -53,18 +55,18 @@ export function DropUpload({ account, children }: { account: AccountView; childr
       try {
         const paths = files.map((file) => bridge.pathForFile(file));
         if (paths.every((path): path is string => path !== null)) {
-          setStatus(`Adding ${plural(files.length, 'file')}…`);
+          setStatus(t('drop.adding', { count: files.length }));
           added = (await bridge.invoke('uploads:addPaths', { accountId: account.id, paths })).length;
         } else {
           for (const [index, file] of files.entries()) {
-            setStatus(`Sending ${file.name} to Media Sync (${index + 1} of ${files.length})…`);
+            setStatus(t('drop.sending', { name: file.name, index: index + 1, total: files.length }));
             added += (await sendToDaemon(file, account.id)).length;
           }
         }
-        setStatus(`Added ${plural(added, 'file')} to the queue for ${accountLabel(account)}.`);
+        setStatus(t('drop.added', { count: added, account: accountLabel(account) }));
       } catch (problem) {
         setError(toIpcError(problem));
-        setStatus(added > 0 ? `Added ${plural(added, 'file')} to the queue before the problem below.` : '');
+        setStatus(added > 0 ? t('drop.addedBeforeProblem', { count: added }) : '');
       } finally {
         setBusy(false);
       }
@@ -112,8 +114,8 @@ export function DropUpload({ account, children }: { account: AccountView; childr
         {dragging && (
           <div className="drop-upload__overlay" aria-hidden="true">
             <div className="drop-upload__target">
-              <strong>Drop to upload</strong>
-              <span>to {accountLabel(account)}</span>
+              <strong>{t('drop.dropToUpload')}</strong>
+              <span>{t('drop.toAccount', { account: accountLabel(account) })}</span>
             </div>
           </div>
         )}
@@ -132,6 +134,7 @@ export function DropUpload({ account, children }: { account: AccountView; childr
 export function AddFilesButton({ className }: { className?: string }) {
   const api = useContext(DropUploadContext);
   const input = useRef<HTMLInputElement>(null);
+  useLocale();
   if (!api) return null;
   return (
     <>
@@ -141,14 +144,14 @@ export function AddFilesButton({ className }: { className?: string }) {
         disabled={api.busy}
         onClick={() => input.current?.click()}
       >
-        Add files…
+        {t('drop.addFiles')}
       </button>
       <input
         ref={input}
         type="file"
         multiple
         hidden
-        aria-label="Files to upload"
+        aria-label={t('drop.filesToUpload')}
         onChange={(event) => {
           const files = [...(event.target.files ?? [])];
           event.target.value = '';
@@ -174,7 +177,7 @@ async function sendToDaemon(file: File, accountId: string): Promise<UploadItemVi
   } catch {
     throw new BridgeError({
       code: 'DISCONNECTED',
-      message: `Could not send ${file.name} to Media Sync.`,
+      message: t('drop.sendFailed', { name: file.name }),
       requestId: null,
     });
   }
@@ -182,14 +185,10 @@ async function sendToDaemon(file: File, accountId: string): Promise<UploadItemVi
   if (!parsed.success) {
     throw new BridgeError({
       code: 'FAILED',
-      message: `Media Sync did not accept ${file.name} (HTTP ${response.status}).`,
+      message: t('drop.refused', { name: file.name, status: response.status }),
       requestId: null,
     });
   }
   if (!parsed.data.ok) throw new BridgeError(parsed.data.error);
   return addPathsResponse.parse(parsed.data.value);
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -1,8 +1,10 @@
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import { useLocale } from '../i18n/i18n.js';
 import { explainError } from '../model/explain-error.js';
 
 /** An error as the UI shows it everywhere: the message, the next step, and the request id for support. */
 export function ErrorNote({ error, onDismiss }: { error: IpcError | null; onDismiss?: () => void }) {
+  const { t } = useLocale();
   if (!error) return null;
   const { message, hint } = explainError(error);
   return (
@@ -11,12 +13,12 @@ export function ErrorNote({ error, onDismiss }: { error: IpcError | null; onDism
       {hint && <p className="error-note__hint">{hint}</p>}
       {error.requestId && (
         <p className="error-note__request">
-          Request id <code>{error.requestId}</code>
+          {t('errors.requestId')} <code>{error.requestId}</code>
         </p>
       )}
       {onDismiss && (
         <button type="button" className="button button--quiet" onClick={onDismiss}>
-          Dismiss
+          {t('common.dismiss')}
         </button>
       )}
     </div>

@@ -5,6 +5,7 @@ import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { useAction, useBridge, useQuery } from '../bridge/bridge-context.js';
 import { toIpcError } from '../bridge/bridge-error.js';
 import { describeConversion, formatCount, isConversionFinal, visibilityLabel } from '../model/file-columns.js';
+import { useLocale } from '../i18n/i18n.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { CopyLinkButtons } from './copy-link-buttons.js';
 import { ErrorNote } from './error-note.js';
@@ -78,6 +79,7 @@ export function FileDetails(props: {
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
   const file = detail.data;
+  const { t, locale } = useLocale();
 
   // a newly chosen file: read its name first, as a person would look at the panel's title
   useEffect(() => {
@@ -100,20 +102,25 @@ export function FileDetails(props: {
     else void open.run('files:open', { accountId, fileId, kind: 'watch' });
   }
 
-  const name = file?.name || file?.filename || 'File';
+  const name = file?.name || file?.filename || t('fileDetails.untitled');
   const facts: Array<[string, string]> = file
     ? [
-        ['Stored as', file.filename],
-        ['Type', file.mime],
-        ['Size', formatBytes(file.size_bytes)],
-        ['Visibility', visibilityLabel(file.visibility)],
-        ['Password', file.password_protected ? 'Protected with a password' : 'None'],
-        ['Watch online', file.allow_online_watch ? 'Allowed' : 'Not allowed'],
-        ['Downloads', formatCount(file.downloads)],
-        ['Stream views', formatCount(file.stream_views)],
+        [t('fileDetails.storedAs'), file.filename],
+        [t('fileDetails.type'), file.mime],
+        [t('files.columns.size'), formatBytes(file.size_bytes, locale)],
+        [t('files.columns.visibility'), visibilityLabel(file.visibility)],
+        [t('files.columns.password'), file.password_protected ? t('fileDetails.passwordSet') : t('common.none')],
+        [
+          t('fileDetails.watchOnline'),
+          file.allow_online_watch ? t('fileDetails.allowed') : t('fileDetails.notAllowed'),
+        ],
+        [t('files.columns.downloads'), formatCount(file.downloads, locale)],
+        [t('files.columns.streamViews'), formatCount(file.stream_views, locale)],
       ]
     : [];
-  if (file && file.description !== undefined) facts.push(['Description', file.description || 'None']);
+  if (file && file.description !== undefined) {
+    facts.push([t('fileDetails.description'), file.description || t('common.none')]);
+  }
   const conversionError = describeErrorValue(conversion.status?.conversion?.error);
 
   return (
@@ -134,8 +141,13 @@ export function FileDetails(props: {
         <h2 id={headingId} ref={heading} tabIndex={-1}>
           {name}
         </h2>
-        <button type="button" className="button button--quiet button--small" onClick={props.onClose}>
-          Close<span className="visually-hidden"> details</span>
+        <button
+          type="button"
+          className="button button--quiet button--small"
+          aria-label={t('fileDetails.closeDetails')}
+          onClick={props.onClose}
+        >
+          {t('fileDetails.close')}
         </button>
       </div>
       <p className="file-details__saved" role="status">
@@ -145,11 +157,11 @@ export function FileDetails(props: {
         <>
           <ErrorNote error={detail.error} />
           <button type="button" className="button button--small" onClick={detail.reload}>
-            Try again
+            {t('common.tryAgain')}
           </button>
         </>
       )}
-      {!file && !detail.error && <p className="muted">Loading details…</p>}
+      {!file && !detail.error && <p className="muted">{t('fileDetails.loading')}</p>}
       {file && editing && (
         <FileEditForm
           accountId={accountId}
@@ -162,7 +174,7 @@ export function FileDetails(props: {
             detail.set(updated);
             props.onChanged(updated);
             setEditing(false);
-            setSaved('Changes saved.');
+            setSaved(t('fileDetails.saved'));
             heading.current?.focus();
           }}
         />
@@ -178,14 +190,15 @@ export function FileDetails(props: {
             ))}
           </dl>
 
-          <h3>Streaming conversion</h3>
+          <h3>{t('fileDetails.conversionTitle')}</h3>
           <p className="file-details__conversion" aria-live="polite">
-            {conversion.status ? describeConversion(conversion.status.conversion) : 'Checking…'}
+            {conversion.status ? describeConversion(conversion.status.conversion) : t('fileDetails.checking')}
           </p>
           {conversion.status?.conversion?.updated_at && (
             <p className="muted file-details__small">
-              Last change {conversion.status.conversion.updated_at}
-              {conversion.following ? ' · checking every few seconds' : ''}
+              {conversion.following
+                ? t('fileDetails.lastChangeFollowing', { at: conversion.status.conversion.updated_at })
+                : t('fileDetails.lastChange', { at: conversion.status.conversion.updated_at })}
             </p>
           )}
           {conversionError && <p className="field__error">{conversionError}</p>}
@@ -193,34 +206,34 @@ export function FileDetails(props: {
             <>
               <ErrorNote error={conversion.error} />
               <button type="button" className="button button--small" onClick={conversion.refresh}>
-                Check again
+                {t('fileDetails.checkAgain')}
               </button>
             </>
           )}
 
-          <h3>Links</h3>
+          <h3>{t('fileDetails.links')}</h3>
           <CopyLinkButtons accountId={accountId} fileId={fileId}>
             <button type="button" className="button button--small" onClick={() => openWatchPage(file)}>
-              Open watch page
+              {t('fileDetails.openWatch')}
             </button>
           </CopyLinkButtons>
           <ErrorNote error={open.error} onDismiss={open.clearError} />
 
           <div className="form__actions file-details__actions">
             <button type="button" className="button button--primary" onClick={() => setEditing(true)}>
-              Edit
+              {t('fileDetails.edit')}
             </button>
             <button type="button" className="button button--danger" onClick={() => setConfirming(true)}>
-              Delete…
+              {t('fileDetails.delete')}
             </button>
           </div>
         </>
       )}
       {confirming && file && (
         <ConfirmDialog
-          title={`Delete “${name}”?`}
-          confirmLabel="Delete file"
-          busyLabel="Deleting…"
+          title={t('fileDetails.deleteTitle', { name })}
+          confirmLabel={t('fileDetails.deleteConfirm')}
+          busyLabel={t('fileDetails.deleting')}
           busy={remove.busy}
           error={remove.error}
           onCancel={() => {
@@ -229,7 +242,7 @@ export function FileDetails(props: {
           }}
           onConfirm={() => void deleteFile()}
         >
-          <p>The file and everything stored with it are removed from the server for good. This cannot be undone.</p>
+          <p>{t('fileDetails.deleteText')}</p>
         </ConfirmDialog>
       )}
     </section>

@@ -10,6 +10,7 @@ import {
   type FileEditDraft,
   type PasswordAction,
 } from '../model/file-edit.js';
+import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import { TextField } from './text-field.js';
 import { RadioOption } from './radio-option.js';
@@ -28,6 +29,7 @@ export function FileEditForm(props: {
 }) {
   const [draft, setDraft] = useState<FileEditDraft>(() => draftFromFile(props.file));
   const action = useAction();
+  const { t } = useLocale();
   const errors = useMemo(() => validateFileDraft(draft), [draft]);
   const changes = useMemo(() => fileChanges(props.file, draft), [props.file, draft]);
   const invalid = Object.keys(errors).length > 0;
@@ -42,32 +44,36 @@ export function FileEditForm(props: {
   }
 
   const passwordChoices: Array<{ value: PasswordAction; label: string }> = [
-    { value: 'keep', label: props.file.password_protected ? 'Keep the current password' : 'No password' },
-    { value: 'set', label: props.file.password_protected ? 'Change the password' : 'Set a password' },
+    { value: 'keep', label: props.file.password_protected ? t('fileEdit.keepPassword') : t('fileEdit.noPassword') },
+    { value: 'set', label: props.file.password_protected ? t('fileEdit.changePassword') : t('fileEdit.setPassword') },
   ];
-  if (props.file.password_protected) passwordChoices.push({ value: 'remove', label: 'Remove the password' });
+  if (props.file.password_protected) passwordChoices.push({ value: 'remove', label: t('fileEdit.removePassword') });
 
   return (
-    <form className="form file-edit" aria-label={`Edit ${props.file.name}`} onSubmit={(event) => void save(event)}>
+    <form
+      className="form file-edit"
+      aria-label={t('fileEdit.formLabel', { name: props.file.name })}
+      onSubmit={(event) => void save(event)}
+    >
       <TextField
-        label="Name"
+        label={t('fileEdit.name')}
         value={draft.name}
         max={FILE_NAME_MAX}
         error={errors.name}
         onChange={(name) => update({ name })}
       />
       <TextField
-        label="Description"
+        label={t('fileEdit.description')}
         multiline
         value={draft.description}
         max={DESCRIPTION_MAX}
         error={errors.description}
-        hint={props.file.description === undefined ? 'The server did not say the current description.' : undefined}
+        hint={props.file.description === undefined ? t('fileEdit.descriptionUnknown') : undefined}
         onChange={(description) => update({ description })}
       />
       <VisibilityFields name="visibility" value={draft} onChange={update} />
       <fieldset className="choice-group">
-        <legend>Password</legend>
+        <legend>{t('fileEdit.password')}</legend>
         {passwordChoices.map((choice) => (
           <RadioOption
             key={choice.value}
@@ -80,7 +86,7 @@ export function FileEditForm(props: {
         ))}
         {draft.passwordAction === 'set' && (
           <TextField
-            label="New password"
+            label={t('fileEdit.newPassword')}
             type="password"
             autoComplete="new-password"
             value={draft.password}
@@ -92,13 +98,13 @@ export function FileEditForm(props: {
       <ErrorNote error={action.error} onDismiss={action.clearError} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={invalid || unchanged || action.busy}>
-          {action.busy ? 'Saving…' : 'Save'}
+          {action.busy ? t('fileEdit.saving') : t('fileEdit.save')}
         </button>
         <button type="button" className="button" onClick={props.onCancel} disabled={action.busy}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <span className="muted" role="status">
-          {invalid ? 'Fix the marked fields to save.' : ''}
+          {invalid ? t('fileEdit.fixFields') : ''}
         </span>
       </div>
     </form>

@@ -5,6 +5,7 @@ import { folderListingText } from '../model/folder-browser-text.js';
 import { ErrorNote } from './error-note.js';
 import { useModalDialog } from './use-modal-dialog.js';
 import './folder-browser.css';
+import { useLocale } from '../i18n/i18n.js';
 
 /**
  * The page's own folder picker, for a browser: a page cannot read local
@@ -29,6 +30,7 @@ export function FolderBrowser(props: {
   const chooseButton = useRef<HTMLButtonElement>(null);
   const entryButtons = useRef<Array<HTMLButtonElement | null>>([]);
   const titleId = useId();
+  const { t } = useLocale();
   const goToId = useId();
   const [showHidden, setShowHidden] = useState(false);
   const [path, setPath] = useState<string | undefined>(props.start ?? undefined);
@@ -98,7 +100,7 @@ export function FolderBrowser(props: {
         {props.title}
       </h2>
       <form className="folder-browser__go" onSubmit={submitGoTo}>
-        <label htmlFor={goToId}>Go to</label>
+        <label htmlFor={goToId}>{t('folderBrowser.goTo')}</label>
         <input
           id={goToId}
           ref={goToField}
@@ -109,7 +111,7 @@ export function FolderBrowser(props: {
           onChange={(event) => setGoTo(event.target.value)}
         />
         <button type="submit" className="button">
-          Go
+          {t('folderBrowser.go')}
         </button>
       </form>
       <div className="folder-browser__toolbar">
@@ -119,22 +121,26 @@ export function FolderBrowser(props: {
           disabled={!current?.parent}
           onClick={() => open(current?.parent ?? undefined)}
         >
-          Up
+          {t('folderBrowser.up')}
         </button>
         <button type="button" className="button button--small" onClick={() => open(current?.home)}>
-          Home
+          {t('folderBrowser.home')}
         </button>
         <label className="field--inline">
           <input type="checkbox" checked={showHidden} onChange={(event) => setShowHidden(event.target.checked)} />
-          <span>Show hidden folders</span>
+          <span>{t('folderBrowser.showHidden')}</span>
         </label>
       </div>
       <ErrorNote error={listing.error} />
       <p role="status" className="folder-browser__status">
-        {current ? folderListingText(current, showHidden) : listing.loading ? 'Loading the folders…' : ''}
+        {current ? folderListingText(current, showHidden) : listing.loading ? t('folderBrowser.loading') : ''}
       </p>
       {current && current.entries.length > 0 && (
-        <ul className="folder-browser__list" aria-label={`Subfolders of ${current.path}`} onKeyDown={moveInList}>
+        <ul
+          className="folder-browser__list"
+          aria-label={t('folderBrowser.subfoldersOf', { path: current.path })}
+          onKeyDown={moveInList}
+        >
           {current.entries.map((entry, index) => (
             <li key={entry.path}>
               <button
@@ -155,7 +161,7 @@ export function FolderBrowser(props: {
       )}
       <div className="form__actions folder-browser__actions">
         <button type="button" className="button" onClick={props.onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button
           ref={chooseButton}
@@ -164,7 +170,7 @@ export function FolderBrowser(props: {
           disabled={!current}
           onClick={() => current && props.onChoose(current.path)}
         >
-          Choose this folder
+          {t('folderBrowser.choose')}
         </button>
       </div>
     </dialog>,

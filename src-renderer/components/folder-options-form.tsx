@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { FolderOptions } from '../../src-shared/model/folder-options.js';
 import { globsFromText, subfolderError } from '../model/settings-form.js';
+import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
 
 /** The folder options while they are edited: the ignore patterns and the subfolder name as typed. */
@@ -51,6 +52,7 @@ export function FolderOptionsForm(props: {
   adding: boolean;
 }) {
   const id = useId();
+  const { t } = useLocale();
   const { value } = props;
   const set = (change: Partial<FolderOptionsDraft>) => props.onChange({ ...value, ...change });
   const subfolderProblem = value.afterUpload === 'move' ? subfolderError(value.subfolder) : null;
@@ -59,7 +61,7 @@ export function FolderOptionsForm(props: {
   return (
     <div className="folder-options">
       <fieldset className="folder-options__group">
-        <legend>Visibility of uploaded files</legend>
+        <legend>{t('folderOptions.visibility')}</legend>
         {(['private', 'public'] as const).map((visibility) => (
           <RadioOption
             key={visibility}
@@ -67,22 +69,22 @@ export function FolderOptionsForm(props: {
             checked={value.visibility === visibility}
             onSelect={() => set({ visibility })}
           >
-            {visibility === 'private' ? 'Private: only you' : 'Public: anyone with the link'}
+            {visibility === 'private' ? t('folderOptions.private') : t('folderOptions.public')}
           </RadioOption>
         ))}
       </fieldset>
 
       <label className="field">
-        <span>Online watching</span>
+        <span>{t('folderOptions.watch')}</span>
         <select
           value={watch}
           onChange={(event) =>
             set({ allowOnlineWatch: event.target.value === 'default' ? null : event.target.value === 'yes' })
           }
         >
-          <option value="default">As the service decides</option>
-          <option value="yes">Allow watching online</option>
-          <option value="no">Do not allow watching online</option>
+          <option value="default">{t('folderOptions.watchDefault')}</option>
+          <option value="yes">{t('visibility.allowWatch')}</option>
+          <option value="no">{t('folderOptions.watchNo')}</option>
         </select>
       </label>
 
@@ -92,7 +94,7 @@ export function FolderOptionsForm(props: {
           checked={value.includeSubfolders}
           onChange={(event) => set({ includeSubfolders: event.target.checked })}
         />
-        <span>Include subfolders</span>
+        <span>{t('folderOptions.subfolders')}</span>
       </label>
 
       <label className="field--inline">
@@ -103,11 +105,11 @@ export function FolderOptionsForm(props: {
           aria-describedby={props.adding ? undefined : `${id}-existing-hint`}
           onChange={(event) => set({ uploadExisting: event.target.checked })}
         />
-        <span>Upload the files already in the folder</span>
+        <span>{t('folderOptions.uploadExisting')}</span>
       </label>
       {!props.adding && (
         <small id={`${id}-existing-hint`} className="muted">
-          Decided when the folder was added.
+          {t('folderOptions.uploadExistingFixed')}
         </small>
       )}
 
@@ -118,31 +120,31 @@ export function FolderOptionsForm(props: {
           aria-describedby={`${id}-skip-hint`}
           onChange={(event) => set({ skipExisting: event.target.checked })}
         />
-        <span>Skip files already on the service</span>
+        <span>{t('folderOptions.skipExisting')}</span>
       </label>
       <small id={`${id}-skip-hint`} className="muted">
-        A file with the same name and size on your account is not uploaded again, nor moved or deleted here.
+        {t('folderOptions.skipExistingHint')}
       </small>
 
       <fieldset className="folder-options__group">
-        <legend>After a file is uploaded</legend>
+        <legend>{t('folderOptions.after')}</legend>
         <RadioOption
           name={`${id}-after`}
           checked={value.afterUpload === 'keep'}
           onSelect={() => set({ afterUpload: 'keep' })}
         >
-          Keep it where it is
+          {t('folderOptions.keep')}
         </RadioOption>
         <RadioOption
           name={`${id}-after`}
           checked={value.afterUpload === 'move'}
           onSelect={() => set({ afterUpload: 'move' })}
         >
-          Move it into a subfolder
+          {t('folderOptions.move')}
         </RadioOption>
         {value.afterUpload === 'move' && (
           <label className="field folder-options__nested">
-            <span>Subfolder name</span>
+            <span>{t('folderOptions.subfolderName')}</span>
             <input
               type="text"
               value={value.subfolder}
@@ -162,24 +164,24 @@ export function FolderOptionsForm(props: {
           checked={value.afterUpload === 'delete'}
           onSelect={() => set({ afterUpload: 'delete' })}
         >
-          Delete the local file
+          {t('folderOptions.delete')}
         </RadioOption>
         {value.afterUpload === 'delete' && (
-          <p className="folder-options__warning">The local copy is deleted once the service has the whole file.</p>
+          <p className="folder-options__warning">{t('folderOptions.deleteWarning')}</p>
         )}
       </fieldset>
 
       <label className="field">
-        <span>Ignore files matching</span>
+        <span>{t('folderOptions.ignore')}</span>
         <textarea
           rows={3}
           value={value.globsText}
-          placeholder={'*.tmp\nDrafts/**'}
+          placeholder={t('folderOptions.ignorePlaceholder')}
           aria-describedby={`${id}-globs-hint`}
           onChange={(event) => set({ globsText: event.target.value })}
         />
         <small id={`${id}-globs-hint`} className="muted">
-          One pattern per line, such as *.tmp or Drafts/**.
+          {t('folderOptions.ignoreHint')}
         </small>
       </label>
     </div>

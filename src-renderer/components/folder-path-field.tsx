@@ -3,8 +3,7 @@ import { useAction, useBridge } from '../bridge/bridge-context.js';
 import { ErrorNote } from './error-note.js';
 import { FolderBrowser } from './folder-browser.js';
 import './folder-path-field.css';
-
-const PICKER_TITLE = 'Choose a folder to watch';
+import { useLocale } from '../i18n/i18n.js';
 
 /**
  * A folder path typed, or chosen with "Choose…": the system's folder picker
@@ -23,6 +22,7 @@ export function FolderPathField(props: {
 }) {
   const bridge = useBridge();
   const pick = useAction();
+  const { t } = useLocale();
   const [browsing, setBrowsing] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
@@ -62,7 +62,7 @@ export function FolderPathField(props: {
           onChange={(event) => props.onChange(event.target.value)}
         />
         <button type="button" className="button" disabled={pick.busy} onClick={() => void choose()}>
-          Choose…
+          {t('folderPath.choose')}
         </button>
       </div>
       {props.error && (
@@ -76,7 +76,7 @@ export function FolderPathField(props: {
       <ErrorNote error={pick.error} />
       {browsing && (
         <FolderBrowser
-          title={PICKER_TITLE}
+          title={t('folderPath.pickerTitle')}
           start={props.value.trim() || null}
           onChoose={(path) => {
             setBrowsing(false);

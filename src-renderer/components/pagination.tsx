@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import { PER_PAGE_OPTIONS, pageSummary, type PerPage } from '../model/file-columns.js';
+import { useLocale } from '../i18n/i18n.js';
 import './pagination.css';
 
 /**
@@ -18,12 +19,13 @@ export function Pagination(props: {
   summary?: string;
 }) {
   const selectId = useId();
+  const { t, locale } = useLocale();
   const lastPage = Math.max(1, props.lastPage);
   return (
     <nav className="pagination" aria-label={props.label}>
       {props.onPerPage && props.perPage !== undefined && (
         <span className="pagination__size">
-          <label htmlFor={selectId}>Per page</label>
+          <label htmlFor={selectId}>{t('pagination.perPage')}</label>
           <select
             id={selectId}
             value={props.perPage}
@@ -38,7 +40,7 @@ export function Pagination(props: {
         </span>
       )}
       <span className="pagination__summary" aria-live="polite">
-        {props.summary ?? pageSummary({ page: props.page, lastPage, total: props.total })}
+        {props.summary ?? pageSummary({ page: props.page, lastPage, total: props.total }, locale)}
       </span>
       <span className="pagination__buttons">
         <button
@@ -47,7 +49,7 @@ export function Pagination(props: {
           disabled={props.page <= 1 || props.busy}
           onClick={() => props.onPage(props.page - 1)}
         >
-          Previous page
+          {t('pagination.previous')}
         </button>
         <button
           type="button"
@@ -55,7 +57,7 @@ export function Pagination(props: {
           disabled={props.page >= lastPage || props.busy}
           onClick={() => props.onPage(props.page + 1)}
         >
-          Next page
+          {t('pagination.next')}
         </button>
       </span>
     </nav>

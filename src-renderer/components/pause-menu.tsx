@@ -1,13 +1,9 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useLocale } from '../i18n/i18n.js';
 
 export type PauseChoice = 2 | 8 | 24 | null;
 
-const CHOICES: { hours: PauseChoice; label: string }[] = [
-  { hours: 2, label: 'Pause for 2 hours' },
-  { hours: 8, label: 'Pause for 8 hours' },
-  { hours: 24, label: 'Pause for 24 hours' },
-  { hours: null, label: 'Pause until I resume' },
-];
+const CHOICES: PauseChoice[] = [2, 8, 24, null];
 
 /**
  * "Pause all" with its presets, as a menu button (WAI-ARIA APG): Enter, Space
@@ -18,6 +14,7 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
+  const { t } = useLocale();
   const items = useRef<(HTMLButtonElement | null)[]>([]);
   const wrapper = useRef<HTMLDivElement>(null);
   const menuId = useId();
@@ -82,13 +79,19 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
           }
         }}
       >
-        Pause all <span aria-hidden="true">▾</span>
+        {t('pause.all')} <span aria-hidden="true">▾</span>
       </button>
       {open && (
-        <div className="pause-menu__list" role="menu" id={menuId} aria-label="Pause all uploads" onKeyDown={onMenuKey}>
+        <div
+          className="pause-menu__list"
+          role="menu"
+          id={menuId}
+          aria-label={t('pause.menuLabel')}
+          onKeyDown={onMenuKey}
+        >
           {CHOICES.map((choice, index) => (
             <button
-              key={choice.label}
+              key={String(choice)}
               ref={(element) => {
                 items.current[index] = element;
               }}
@@ -98,10 +101,10 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
               className="pause-menu__item"
               onClick={() => {
                 close();
-                onPause(choice.hours);
+                onPause(choice);
               }}
             >
-              {choice.label}
+              {choice === null ? t('pause.untilResumed') : t('pause.forHours', { count: choice })}
             </button>
           ))}
         </div>

@@ -3,6 +3,7 @@ import type { AccountView, RateLimitView } from '../../src-shared/ipc/ipc-contra
 import { useBridge, useConnection, useEvent } from '../bridge/bridge-context.js';
 import { accountLabel } from '../model/account-label.js';
 import { rateLimitText } from '../model/queue-row-text.js';
+import { useLocale } from '../i18n/i18n.js';
 
 /** A rate-limit view and when it arrived (performance.now()), so its gate counts down locally. */
 export interface RateLimitEntry {
@@ -55,18 +56,19 @@ export function RateLimitIndicator(props: {
   now: number;
 }) {
   const many = props.accounts.length > 1;
+  const { t } = useLocale();
   return (
-    <ul className="rate-limits" aria-label="Requests per account">
+    <ul className="rate-limits" aria-label={t('rateLimit.label')}>
       {props.accounts.map((account) => {
         const entry = props.limits.get(account.id);
         const left = gateLeftMs(entry, props.now);
-        const text = entry ? rateLimitText(entry.view, left) : 'No requests yet';
+        const text = entry ? rateLimitText(entry.view, left) : t('rateLimit.none');
         return (
           <li
             key={account.id}
             className={left > 0 ? 'rate-limits__item rate-limits__item--waiting' : 'rate-limits__item'}
           >
-            {many && <span className="muted">{accountLabel(account)}: </span>}
+            {many && <span className="muted">{t('rateLimit.account', { account: accountLabel(account) })} </span>}
             <span>{text}</span>
           </li>
         );

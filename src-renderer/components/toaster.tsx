@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import { useBridge, useEvent } from '../bridge/bridge-context.js';
 import type { ToastContent } from '../model/intent-toasts.js';
+import { useLocale } from '../i18n/i18n.js';
 
 const TOAST_MS = 6_000;
 const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem']);
@@ -54,6 +55,7 @@ export function useToasts(): Toasts {
  */
 export function Toaster({ toasts }: { toasts: Toasts }) {
   const bridge = useBridge();
+  const { t } = useLocale();
 
   useEvent('notifications:added', (notification) => {
     toasts.show(fromNotification(notification));
@@ -61,7 +63,7 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
   });
 
   return (
-    <section className="toaster" aria-live="polite" aria-label="Notifications">
+    <section className="toaster" aria-live="polite" aria-label={t('toasts.label')}>
       {toasts.shown.map((toast) => (
         <div key={toast.key} className={`toast${toast.tone === 'problem' ? ' toast--error' : ''}`}>
           <strong>{toast.title}</strong>
@@ -73,11 +75,11 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
               <code>{toast.detail}</code>
             </p>
           )}
-          {toast.requestId && <p className="muted">Request id {toast.requestId}</p>}
+          {toast.requestId && <p className="muted">{t('toasts.requestId', { id: toast.requestId })}</p>}
           <div className="toast__actions">
             {toast.link && (
               <a href={toast.link} target="_blank" rel="noreferrer noopener">
-                Open
+                {t('toasts.open')}
               </a>
             )}
             <button
@@ -85,7 +87,7 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
               className="button button--quiet button--small"
               onClick={() => toasts.dismiss(toast.key)}
             >
-              Dismiss
+              {t('common.dismiss')}
             </button>
           </div>
         </div>

@@ -4,6 +4,7 @@ import { useAction } from '../bridge/bridge-context.js';
 import { updateReadyText } from '../model/update-status-text.js';
 import { ErrorNote } from './error-note.js';
 import './update-banner.css';
+import { useLocale } from '../i18n/i18n.js';
 
 /**
  * "Restart to update": quits as a quit does (the queue is saved), installs,
@@ -12,6 +13,7 @@ import './update-banner.css';
  */
 export function RestartToUpdateButton({ primary = false }: { primary?: boolean }) {
   const install = useAction();
+  const { t } = useLocale();
   return (
     <>
       <button
@@ -20,7 +22,7 @@ export function RestartToUpdateButton({ primary = false }: { primary?: boolean }
         disabled={install.busy}
         onClick={() => void install.run('app:installUpdate', {})}
       >
-        {install.busy ? 'Restarting…' : 'Restart to update'}
+        {install.busy ? t('updates.restarting') : t('updates.restart')}
       </button>
       <ErrorNote error={install.error} />
     </>
@@ -35,13 +37,14 @@ export function RestartToUpdateButton({ primary = false }: { primary?: boolean }
  */
 export function UpdateBanner({ status }: { status: UpdateStatus | undefined }) {
   const [later, setLater] = useState<string | null>(null);
+  const { t } = useLocale();
   if (status?.state !== 'ready' || later === status.version) return null;
   return (
     <div className="banner banner--info update-banner" role="status">
       <span>{updateReadyText(status.version)}</span>
       <RestartToUpdateButton />
       <button type="button" className="button button--small button--quiet" onClick={() => setLater(status.version)}>
-        Later
+        {t('updates.later')}
       </button>
     </div>
   );

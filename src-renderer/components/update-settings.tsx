@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { IpcError, IpcResponse } from '../../src-shared/ipc/ipc-contract.js';
 import type { Settings } from '../../src-shared/model/settings.js';
 import { DEFAULT_UPDATE_URL, type UpdateStatus } from '../../src-shared/model/update-status.js';
@@ -6,12 +6,11 @@ import { useAction, useQuery } from '../bridge/bridge-context.js';
 import { codeSpans } from '../model/code-spans.js';
 import { updateUrlChange, updateUrlText } from '../model/settings-form.js';
 import { describeUpdateStatus, updateFormatters } from '../model/update-status-text.js';
+import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import { StatusNote } from './status-note.js';
 import { RestartToUpdateButton } from './update-banner.js';
 import { useUpdateStatus } from './use-update-status.js';
-
-const FORMAT = updateFormatters();
 
 /** Settings → Updates, over the contract: the version, the update status, and (desktop) the update address. */
 export function UpdatesSection() {
@@ -52,7 +51,9 @@ export interface UpdatesCardProps {
  */
 export function UpdatesCard({ info, status, settings, error, onChecked, onSettingsSaved }: UpdatesCardProps) {
   const check = useAction();
-  const text = status ? describeUpdateStatus(status, FORMAT) : null;
+  const { t, locale } = useLocale();
+  const format = useMemo(() => updateFormatters(locale), [locale]);
+  const text = status ? describeUpdateStatus(status, format) : null;
 
   async function checkNow() {
     const result = await check.run('app:checkForUpdates', {});
@@ -61,8 +62,8 @@ export function UpdatesCard({ info, status, settings, error, onChecked, onSettin
 
   return (
     <section className="settings__section card settings__updates" aria-labelledby="updates-title">
-      <h2 id="updates-title">Updates</h2>
-      {info && <p>You are using Media Sync {info.version}.</p>}
+      <h2 id="updates-title">{t('updates.title')}</h2>
+      {info && <p>{t('updates.version', { version: info.version })}</p>}
       <div id="update-status" className="settings__update-status" role="status">
         {text ? (
           text.lines.map((line) => (
@@ -71,7 +72,7 @@ export function UpdatesCard({ info, status, settings, error, onChecked, onSettin
             </p>
           ))
         ) : (
-          <p className="muted">{error ? 'The update status could not be read.' : 'Loading…'}</p>
+          <p className="muted">{error ? t('updates.unreadable') : t('common.loading')}</p>
         )}
       </div>
       <div className="form__actions">
@@ -82,7 +83,7 @@ export function UpdatesCard({ info, status, settings, error, onChecked, onSettin
           aria-describedby="update-status"
           onClick={() => void checkNow()}
         >
-          Check for updates
+          {t('updates.check')}
         </button>
         {text?.canInstall && <RestartToUpdateButton primary />}
       </div>
@@ -98,8 +99,9 @@ export function UpdatesCard({ info, status, settings, error, onChecked, onSettin
 function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(settings: Settings): void }) {
   const [text, setText] = useState(() => updateUrlText({ updateUrl }));
   const [problem, setProblem] = useState<string | null>(null);
-  const [saved, setSaved] = useState('');
+  const [saved, setSaved] = useState(false);
   const action = useAction();
+  const { t } = useLocale();
 
   useEffect(() => setText(updateUrlText({ updateUrl })), [updateUrl]);
 
@@ -111,13 +113,13 @@ function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(
     const updated = await action.run('settings:update', change);
     if (!updated) return;
     onSaved(updated);
-    setSaved('The update address is saved. The next check uses it.');
+    setSaved(true);
   }
 
   return (
     <form className="form settings__update-address" onSubmit={(event) => void save(event)} noValidate>
       <label className="field">
-        <span>Update address</span>
+        <span>{t('updates.address')}</span>
         <input
           type="url"
           value={text}
@@ -128,12 +130,12 @@ function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(
             .filter(Boolean)
             .join(' ')}
           onChange={(event) => {
-            setSaved('');
+            setSaved(false);
             setText(event.target.value);
           }}
         />
         <small id="settings-update-url-hint" className="muted">
-          The folder new versions of Media Sync are published in. Leave it empty for the default address.
+          {t('updates.addressHint')}
         </small>
         {problem && (
           <span id="settings-update-url-error" className="field__error">
@@ -144,9 +146,9 @@ function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(
       <ErrorNote error={action.error} />
       <div className="form__actions">
         <button type="submit" className="button" disabled={action.busy}>
-          {action.busy ? 'Saving…' : 'Save update address'}
+          {action.busy ? t('fileEdit.saving') : t('updates.saveAddress')}
         </button>
-        <StatusNote text={saved} />
+        <StatusNote text={saved ? t('updates.addressSaved') : ''} />
       </div>
     </form>
   );

@@ -1,3 +1,4 @@
+import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
 
 export interface Visibility {
@@ -13,15 +14,16 @@ export function VisibilityFields(props: {
   onChange: (change: Partial<Visibility>) => void;
 }) {
   const { name, value, onChange } = props;
+  const { t } = useLocale();
   return (
     <>
       <fieldset className="choice-group">
-        <legend>Visibility</legend>
+        <legend>{t('files.columns.visibility')}</legend>
         <RadioOption name={name} checked={value.visibility} onSelect={() => onChange({ visibility: true })}>
-          Public
+          {t('visibility.public')}
         </RadioOption>
         <RadioOption name={name} checked={!value.visibility} onSelect={() => onChange({ visibility: false })}>
-          Private
+          {t('visibility.private')}
         </RadioOption>
       </fieldset>
       <label className="field--inline">
@@ -30,7 +32,7 @@ export function VisibilityFields(props: {
           checked={value.allowOnlineWatch}
           onChange={(event) => onChange({ allowOnlineWatch: event.target.checked })}
         />
-        <span>Allow watching online</span>
+        <span>{t('visibility.allowWatch')}</span>
       </label>
     </>
   );

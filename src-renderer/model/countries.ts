@@ -1,7 +1,8 @@
 /**
  * ISO 3166-1 alpha-2 codes with their English short names, for the blocked
- * countries of an import. A static list rather than Intl.DisplayNames so the
- * picker reads the same in every shell and locale build.
+ * countries of an import. The English names are a static list so the
+ * picker reads the same in every shell and locale build; other languages
+ * take theirs from Intl.DisplayNames (`countriesFor`).
  */
 export interface Country {
   code: string;
@@ -299,4 +300,29 @@ export function searchCountries(query: string, countries: readonly Country[] = C
     ranked.push({ country, rank });
   }
   return ranked.sort((a, b) => a.rank - b.rank).map((entry) => entry.country);
+}
+
+const LOCALIZED = new Map<string, readonly Country[]>();
+
+/**
+ * The countries named in the UI's language: English keeps the static list;
+ * another language takes each name from Intl.DisplayNames (the English one
+ * where the runtime has none), sorted as that language sorts.
+ */
+export function countriesFor(language: string): readonly Country[] {
+  if (language === 'en') return COUNTRIES;
+  let list = LOCALIZED.get(language);
+  if (!list) {
+    let names: Intl.DisplayNames | null = null;
+    try {
+      names = new Intl.DisplayNames([language], { type: 'region', fallback: 'none' });
+    } catch {
+      names = null;
+    }
+    list = COUNTRIES.map((country) => ({ code: country.code, name: names?.of(country.code) ?? country.name })).sort(
+      (a, b) => a.name.localeCompare(b.name, language),
+    );
+    LOCALIZED.set(language, list);
+  }
+  return list;
 }

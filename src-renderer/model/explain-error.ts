@@ -1,60 +1,54 @@
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
+import { t } from '../i18n/i18n.js';
 
-/** What each token permission lets the app do, for messages that name a missing one (spec: Authentication). */
-export const PERMISSION_FEATURES: Record<string, string> = {
-  'files:read': 'see the account, browse files and follow conversions',
-  'files:write': 'upload, edit and delete files',
-  'remote:write': 'import videos from links',
-};
+/** The token permissions of the spec (Authentication), each with what it lets the app do in the catalogs. */
+export const PERMISSIONS = ['files:read', 'files:write', 'remote:write'] as const;
+type Permission = (typeof PERMISSIONS)[number];
+
+const PERMISSION_KEYS = {
+  'files:read': 'filesRead',
+  'files:write': 'filesWrite',
+  'remote:write': 'remoteWrite',
+} as const satisfies Record<Permission, string>;
+
+/** What a token permission lets the app do, in the UI's language, for messages that name a missing one. */
+export function permissionFeature(permission: Permission): string {
+  return t(`errors.permissions.${PERMISSION_KEYS[permission]}`);
+}
 
 /**
  * A failure as a person should read it: what happened in plain words and
  * what to do about it. The server's own message stays the headline when it
- * is specific; the hint says the next step.
+ * is specific (it comes in the server's language); the hint says the next step.
  */
 export function explainError(error: IpcError): { message: string; hint: string | null } {
   switch (error.code) {
     case 'UNAUTHENTICATED':
-      return {
-        message: 'The server did not accept this token.',
-        hint: 'Check that you pasted all of it, or create a new token in the account area of the website.',
-      };
+      return { message: t('errors.unauthenticated'), hint: t('errors.unauthenticatedHint') };
     case 'TOKEN_DISABLED':
-      return {
-        message: 'This token has been disabled.',
-        hint: 'Create a new token in the account area and sign in with it; your queue waits until then.',
-      };
+      return { message: t('errors.tokenDisabled'), hint: t('errors.newTokenHint') };
     case 'TOKEN_EXPIRED':
-      return {
-        message: 'This token has expired.',
-        hint: 'Create a new token in the account area and sign in with it; your queue waits until then.',
-      };
+      return { message: t('errors.tokenExpired'), hint: t('errors.newTokenHint') };
     case 'TOKEN_ABILITY_DENIED': {
-      const permission = Object.keys(PERMISSION_FEATURES).find((name) => error.message.includes(name));
+      const permission = PERMISSIONS.find((name) => error.message.includes(name));
       return {
         message: error.message,
         hint: permission
-          ? `The ${permission} permission lets Media Sync ${PERMISSION_FEATURES[permission]}. Add it to the token, or create one that has it.`
-          : 'Give the token the permission this needs, or create one that has it.',
+          ? t('errors.permissionHint', { permission, feature: permissionFeature(permission) })
+          : t('errors.anyPermissionHint'),
       };
     }
     // the spec gives the IP refusal no code; the reference server says IP_NOT_ALLOWED
     case 'FORBIDDEN':
     case 'IP_NOT_ALLOWED':
-      return {
-        message: error.message,
-        hint: 'The token may be limited to other IP addresses; check its trusted addresses in the account area.',
-      };
+      return { message: error.message, hint: t('errors.ipHint') };
     case 'RATE_LIMITED':
-      return { message: error.message, hint: 'Media Sync waits and tries again by itself.' };
+      return { message: error.message, hint: t('errors.rateLimitedHint') };
     case 'API_DISABLED':
-      return {
-        message: error.message,
-        hint: 'The administrator has paused the API for now; uploads wait and go on when it is back.',
-      };
+      return { message: error.message, hint: t('errors.apiDisabledHint') };
     case 'NETWORK_ERROR':
     case 'TIMEOUT':
-      return { message: error.message, hint: 'Check the address and your connection.' };
+      return { message: error.message, hint: t('errors.networkHint') };
     default:
       return { message: error.message, hint: null };
   }

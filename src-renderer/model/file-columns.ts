@@ -1,5 +1,6 @@
 import { isPublicVisibility, type Conversion, type MediaFile } from '../../src-shared/api/index.js';
-import { formatBytes } from '../../src-shared/model/format.js';
+import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
+import { currentLocale, t } from '../i18n/i18n.js';
 
 export const PER_PAGE_OPTIONS = [25, 50, 100] as const;
 export type PerPage = (typeof PER_PAGE_OPTIONS)[number];
@@ -8,31 +9,43 @@ export function isPerPage(value: number): value is PerPage {
   return (PER_PAGE_OPTIONS as readonly number[]).includes(value);
 }
 
-/** The columns of the files table, in order (the issue's list). */
-export const FILE_COLUMNS: ReadonlyArray<{
-  id: string;
-  label: string;
+export interface FileColumn {
+  id: 'name' | 'size' | 'visibility' | 'password' | 'downloads' | 'streamViews';
+  /** the header, in the UI's language of the moment */
+  readonly label: string;
   numeric: boolean;
-  cell(file: MediaFile): string;
-}> = [
-  { id: 'name', label: 'Name', numeric: false, cell: (file) => file.name || file.filename },
-  { id: 'size', label: 'Size', numeric: true, cell: (file) => formatBytes(file.size_bytes) },
-  { id: 'visibility', label: 'Visibility', numeric: false, cell: (file) => visibilityLabel(file.visibility) },
-  { id: 'password', label: 'Password', numeric: false, cell: (file) => (file.password_protected ? 'Yes' : 'No') },
-  { id: 'downloads', label: 'Downloads', numeric: true, cell: (file) => formatCount(file.downloads) },
-  { id: 'streamViews', label: 'Stream views', numeric: true, cell: (file) => formatCount(file.stream_views) },
+  cell(file: MediaFile, locale?: string): string;
+}
+
+function column(id: FileColumn['id'], numeric: boolean, cell: (file: MediaFile, locale: string) => string): FileColumn {
+  return {
+    id,
+    get label() {
+      return t(`files.columns.${id}`);
+    },
+    numeric,
+    cell: (file, locale = currentLocale()) => cell(file, locale),
+  };
+}
+
+/** The columns of the files table, in order (the issue's list). */
+export const FILE_COLUMNS: readonly FileColumn[] = [
+  column('name', false, (file) => file.name || file.filename),
+  column('size', true, (file, locale) => formatBytes(file.size_bytes, locale)),
+  column('visibility', false, (file) => visibilityLabel(file.visibility)),
+  column('password', false, (file) => (file.password_protected ? t('common.yes') : t('common.no'))),
+  column('downloads', true, (file, locale) => formatCount(file.downloads, locale)),
+  column('streamViews', true, (file, locale) => formatCount(file.stream_views, locale)),
 ];
 
 /** The spec names only `public`; whatever else the server says means private. */
 export function visibilityLabel(visibility: string): string {
-  return isPublicVisibility(visibility) ? 'Public' : 'Private';
+  return isPublicVisibility(visibility) ? t('visibility.public') : t('visibility.private');
 }
 
-/** Built once: `toLocaleString` with a locale builds a formatter at every call, a cell of every row. */
-const count = new Intl.NumberFormat('en-US');
-
-export function formatCount(value: number): string {
-  return count.format(value);
+/** A count written for `locale` ("1,234"; "1.234" in German), with a cached formatter: a cell of every row. */
+export function formatCount(value: number, locale = currentLocale()): string {
+  return numberFormat(locale).format(value);
 }
 
 export interface PageInfo {
@@ -42,9 +55,13 @@ export interface PageInfo {
 }
 
 /** "Page 2 of 5 · 113 files"; a list without meta is one page of what it holds. */
-export function pageSummary(info: PageInfo): string {
-  const files = `${formatCount(info.total)} ${info.total === 1 ? 'file' : 'files'}`;
-  return `Page ${info.page} of ${Math.max(1, info.lastPage)} · ${files}`;
+export function pageSummary(info: PageInfo, locale = currentLocale()): string {
+  return t('pagination.summary', {
+    page: formatCount(info.page, locale),
+    lastPage: formatCount(Math.max(1, info.lastPage), locale),
+    count: info.total,
+    total: formatCount(info.total, locale),
+  });
 }
 
 /**
@@ -60,11 +77,27 @@ export function isConversionFinal(conversion: Conversion | undefined): boolean {
 
 /** "Processing (transcoding), attempt 1": one line for the status panel. */
 export function describeConversion(conversion: Conversion | undefined): string {
-  if (!conversion) return 'No streaming conversion for this file.';
-  const status = capitalise(conversion.status);
-  const stage = conversion.stage && conversion.stage !== conversion.status ? ` (${conversion.stage})` : '';
-  const attempts = conversion.attempts > 1 ? `, attempt ${conversion.attempts}` : '';
-  return `${status}${stage}${attempts}`;
+  if (!conversion) return t('conversion.none');
+  const status = conversionWord('status', conversion.status);
+  const withStage = conversion.stage && conversion.stage !== conversion.status;
+  const stage = withStage ? conversionWord('stage', conversion.stage) : '';
+  if (conversion.attempts > 1) {
+    return withStage
+      ? t('conversion.withStageAttempt', { status, stage, attempt: conversion.attempts })
+      : t('conversion.attempt', { status, attempt: conversion.attempts });
+  }
+  return withStage ? t('conversion.withStage', { status, stage }) : status;
+}
+
+/** The server's status and stage words (DESIGN.md §7) in the UI's language; one it does not know, as it came. */
+function conversionWord(kind: 'status' | 'stage', word: string): string {
+  const key = `conversion.${kind}Words.${word.toLowerCase()}`;
+  if (i18nHas(key)) return t(key as never);
+  return kind === 'status' ? capitalise(word) : word;
+}
+
+function i18nHas(key: string): boolean {
+  return t(key as never, { defaultValue: '' }) !== '';
 }
 
 function capitalise(text: string): string {

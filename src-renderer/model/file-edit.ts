@@ -1,5 +1,6 @@
 import { API_LIMITS, UpdateFileBodySchema, isPublicVisibility } from '../../src-shared/api/index.js';
 import type { MediaFileDetail, UpdateFileBody } from '../../src-shared/api/index.js';
+import { t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
 
 /** What the password part of the edit form does: leave it, set a new one, or remove it. */
@@ -36,14 +37,14 @@ export function draftFromFile(file: MediaFileDetail): FileEditDraft {
 /** Each field checked with PATCH /files/{id}'s own rules, as the person types. */
 export function validateFileDraft(draft: FileEditDraft): FileEditErrors {
   const errors: FileEditErrors = {};
-  const name = fieldError(fields.name, draft.name, 'Name');
+  const name = fieldError(fields.name, draft.name, t('fileEdit.name'));
   if (name) errors.name = name;
-  const description = fieldError(fields.description, draft.description, 'Description');
+  const description = fieldError(fields.description, draft.description, t('fileEdit.description'));
   if (description) errors.description = description;
   if (draft.passwordAction === 'set') {
     const password = draft.password
-      ? fieldError(fields.password, draft.password, 'Password')
-      : 'Enter the new password, or choose to keep the current one.';
+      ? fieldError(fields.password, draft.password, t('fileEdit.password'))
+      : t('fileEdit.passwordMissing');
     if (password) errors.password = password;
   }
   return errors;

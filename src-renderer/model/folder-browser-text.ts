@@ -1,25 +1,19 @@
 import type { FolderListing } from '../../src-shared/ipc/ipc-contract.js';
-
-// the messages are English for now: numbers and plurals follow them, until the message catalog brings a locale
-const LOCALE = 'en';
-const count = new Intl.NumberFormat(LOCALE);
-const plural = new Intl.PluralRules(LOCALE);
+import { currentLocale, t } from '../i18n/i18n.js';
+import { formatCount } from './file-columns.js';
 
 /**
  * What the folder browser says about the folder it shows, one whole sentence
  * each (read out by a live region after every move): which folder, how many
- * subfolders, and when they are not all listed, how to reach the rest.
+ * subfolders, and when they are not all listed, how to reach the rest. The
+ * plural follows the UI's language (i18next, Intl.PluralRules).
  */
-export function folderListingText(listing: FolderListing, showHidden: boolean): string {
+export function folderListingText(listing: FolderListing, showHidden: boolean, locale = currentLocale()): string {
   const { path, entries, truncated } = listing;
-  if (truncated) {
-    const shown = count.format(entries.length);
-    return `“${path}” has more than ${shown} subfolders, and the first ${shown} are listed. Type the path of another one under Go to.`;
-  }
+  const shown = formatCount(entries.length, locale);
+  if (truncated) return t('folderBrowser.truncated', { path, shown });
   if (entries.length === 0) {
-    return showHidden ? `“${path}” has no subfolders.` : `“${path}” has no subfolders, apart from any hidden ones.`;
+    return showHidden ? t('folderBrowser.noSubfolders', { path }) : t('folderBrowser.noVisibleSubfolders', { path });
   }
-  return plural.select(entries.length) === 'one'
-    ? `“${path}” has 1 subfolder.`
-    : `“${path}” has ${count.format(entries.length)} subfolders.`;
+  return t('folderBrowser.subfolders', { path, shown, count: entries.length });
 }

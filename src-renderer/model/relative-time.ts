@@ -1,13 +1,23 @@
-/** "just now", "5 min ago", "3 h ago", else the date: how old a notification is. */
-export function formatRelativeTime(at: number, now: number): string {
+import { t } from '../i18n/i18n.js';
+
+/** "just now", "5 min ago", "3 h ago", else the date: how old a notification is, in the UI's language. */
+export function formatRelativeTime(at: number, now: number, locale = 'en-GB'): string {
   const seconds = Math.round((now - at) / 1000);
-  if (seconds < 45) return 'just now';
+  if (seconds < 45) return t('time.justNow');
   const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
+  if (minutes < 60) return t('time.minutesAgo', { count: minutes });
   const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  return day.format(at);
+  if (hours < 24) return t('time.hoursAgo', { count: hours });
+  return dayFormat(locale).format(at);
 }
 
-/** Built once, not at each line of the Activity panel. */
-const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+/** Built once per locale, not at each line of the Activity panel. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(locale: string): Intl.DateTimeFormat {
+  let format = dayFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' });
+    dayFormats.set(locale, format);
+  }
+  return format;
+}

@@ -1,4 +1,4 @@
-import { formatBytes } from '../../src-shared/model/format.js';
+import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 
 /** No time-left estimate before this much measuring: the first seconds of an upload say little about the rest. */
 export const ETA_WARM_UP_MS = 2_000;
@@ -57,19 +57,24 @@ export function etaSeconds(meter: RateMeter | undefined, now: number, totalBytes
   return Math.ceil(left / speed);
 }
 
-/** "1.20 MB/s" */
-export function formatRate(bytesPerSecondValue: number): string {
-  return `${formatBytes(Math.round(bytesPerSecondValue))}/s`;
+/** "1.20 MB/s", the number written for `locale` ("1,20 MB/s" in German). */
+export function formatRate(bytesPerSecondValue: number, locale = 'en-US'): string {
+  return `${formatBytes(Math.round(bytesPerSecondValue), locale)}/s`;
 }
 
-/** A wait or a time left as people say it: "37 s", "4 min 10 s", "2 h 5 min". */
-export function formatDuration(seconds: number): string {
+/**
+ * A wait or a time left as people say it: "37 s", "4 min 10 s", "2 h 5 min".
+ * The unit symbols are SI's and read the same in English and German; the
+ * numbers are written for `locale`.
+ */
+export function formatDuration(seconds: number, locale = 'en-US'): string {
+  const n = (value: number) => numberFormat(locale).format(value);
   const s = Math.max(0, Math.ceil(seconds));
-  if (s < 60) return `${s} s`;
+  if (s < 60) return `${n(s)} s`;
   if (s < 3_600) {
     const rest = s % 60;
-    return rest === 0 ? `${Math.floor(s / 60)} min` : `${Math.floor(s / 60)} min ${rest} s`;
+    return rest === 0 ? `${n(Math.floor(s / 60))} min` : `${n(Math.floor(s / 60))} min ${n(rest)} s`;
   }
   const minutes = Math.floor((s % 3_600) / 60);
-  return minutes === 0 ? `${Math.floor(s / 3_600)} h` : `${Math.floor(s / 3_600)} h ${minutes} min`;
+  return minutes === 0 ? `${n(Math.floor(s / 3_600))} h` : `${n(Math.floor(s / 3_600))} h ${n(minutes)} min`;
 }

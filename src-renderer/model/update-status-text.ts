@@ -1,7 +1,5 @@
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
-
-// the UI's language; one place to change once there is a message catalog
-const LOCALE = 'en-GB';
+import { t } from '../i18n/i18n.js';
 
 /** How dates and percentages read in the update sentences: Intl, so a catalog's locale changes them too. */
 export interface UpdateFormatters {
@@ -11,8 +9,8 @@ export interface UpdateFormatters {
   percent(value: number): string;
 }
 
-/** The formatters for `locale`; `timeZone` only for tests (the person's own otherwise). */
-export function updateFormatters(locale: string = LOCALE, timeZone?: string): UpdateFormatters {
+/** The formatters for `locale` (the UI's, from `useLocale`); `timeZone` only for tests (the person's own otherwise). */
+export function updateFormatters(locale: string, timeZone?: string): UpdateFormatters {
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
   const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
   return {
@@ -44,32 +42,29 @@ export function describeUpdateStatus(status: UpdateStatus, format: UpdateFormatt
       return {
         lines: [
           status.checkedAt === null
-            ? 'Media Sync has not checked for updates yet.'
-            : `Media Sync is up to date. Last checked ${format.dateTime(status.checkedAt)}.`,
+            ? t('updates.notChecked')
+            : t('updates.upToDate', { checkedAt: format.dateTime(status.checkedAt) }),
         ],
         canCheck: true,
         canInstall: false,
       };
     case 'checking':
-      return { lines: ['Checking for updates…'], canCheck: false, canInstall: false };
+      return { lines: [t('updates.checking')], canCheck: false, canInstall: false };
     case 'downloading':
       return {
-        lines: [`Downloading Media Sync ${status.version}: ${format.percent(status.percent)} done.`],
+        lines: [t('updates.downloading', { version: status.version, percent: format.percent(status.percent) })],
         canCheck: false,
         canInstall: false,
       };
     case 'ready':
       return {
-        lines: [
-          updateReadyText(status.version),
-          'It is installed when you restart to update, or else the next time you quit Media Sync.',
-        ],
+        lines: [updateReadyText(status.version), t('updates.installWhen')],
         canCheck: false,
         canInstall: true,
       };
     case 'failed':
       return {
-        lines: [status.message, `Last checked ${format.dateTime(status.checkedAt)}.`],
+        lines: [status.message, t('updates.lastChecked', { checkedAt: format.dateTime(status.checkedAt) })],
         canCheck: true,
         canInstall: false,
       };
@@ -78,5 +73,5 @@ export function describeUpdateStatus(status: UpdateStatus, format: UpdateFormatt
 
 /** The banner's sentence, and Settings' first line, while a downloaded update waits. */
 export function updateReadyText(version: string): string {
-  return `Media Sync ${version} is ready to install.`;
+  return t('updates.ready', { version });
 }

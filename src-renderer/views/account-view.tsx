@@ -4,11 +4,10 @@ import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import { useAction, useQuery } from '../bridge/bridge-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
+import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import { formatCount } from '../model/file-columns.js';
 import './account-view.css';
-
-const PLAN_LABELS = { free: 'Free (files up to 4 GB)', premium: 'Premium (files up to 15 GB)' } as const;
 
 /**
  * The active account as the server sees it (GET /account) and how this app
@@ -21,6 +20,7 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
   const [leaving, setLeaving] = useState<AccountView | null>(null);
   const signOut = useAction();
   const data = summary.data;
+  const { t, locale } = useLocale();
 
   async function confirmSignOut() {
     if (!leaving) return;
@@ -30,28 +30,28 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
 
   const facts: Array<[string, string]> = data
     ? [
-        ['Username', data.username],
-        ['Email', data.email],
-        ['Files', formatCount(data.files)],
-        ['Storage used', formatBytes(data.storage_bytes)],
+        [t('account.username'), data.username],
+        [t('account.email'), data.email],
+        [t('account.files'), formatCount(data.files, locale)],
+        [t('account.storageUsed'), formatBytes(data.storage_bytes, locale)],
       ]
     : [];
   const jobs = data
     ? [
-        ['Waiting', data.remote_jobs.pending],
-        ['Running', data.remote_jobs.running],
-        ['Completed', data.remote_jobs.completed],
-        ['Failed', data.remote_jobs.failed],
+        [t('account.jobsWaiting'), data.remote_jobs.pending],
+        [t('account.jobsRunning'), data.remote_jobs.running],
+        [t('account.jobsCompleted'), data.remote_jobs.completed],
+        [t('account.jobsFailed'), data.remote_jobs.failed],
       ]
     : [];
 
   return (
     <div className="account-view">
       <div className="toolbar">
-        <h1>Account</h1>
+        <h1>{t('account.title')}</h1>
         <span className="toolbar__spacer" />
         <button type="button" className="button" onClick={summary.reload} disabled={summary.loading}>
-          Refresh
+          {t('common.refresh')}
         </button>
       </div>
 
@@ -62,7 +62,7 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
       >
         <h2 id="account-summary-heading">{accountLabel(account)}</h2>
         {summary.error && <ErrorNote error={summary.error} />}
-        {!data && !summary.error && <p className="muted">Loading the account…</p>}
+        {!data && !summary.error && <p className="muted">{t('account.loading')}</p>}
         {data && (
           <>
             <dl className="account-view__facts">
@@ -73,31 +73,31 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
                 </div>
               ))}
             </dl>
-            <h3>Imports on the server</h3>
+            <h3>{t('account.importsTitle')}</h3>
             <dl className="account-view__counters">
               {jobs.map(([term, value]) => (
                 <div key={term}>
                   <dt>{term}</dt>
-                  <dd>{formatCount(value as number)}</dd>
+                  <dd>{formatCount(value as number, locale)}</dd>
                 </div>
               ))}
             </dl>
           </>
         )}
-        <h3>On this computer</h3>
+        <h3>{t('account.localTitle')}</h3>
         <dl className="account-view__facts">
           <div>
-            <dt>Server</dt>
+            <dt>{t('account.server')}</dt>
             <dd>
               <code>{account.baseUrl}</code>
             </dd>
           </div>
           <div>
-            <dt>Plan</dt>
-            <dd>{PLAN_LABELS[account.plan]}</dd>
+            <dt>{t('account.plan')}</dt>
+            <dd>{t(`plans.${account.plan}`)}</dd>
           </div>
           <div>
-            <dt>Token storage</dt>
+            <dt>{t('account.tokenStorage')}</dt>
             <dd>{sentence(account.tokenStorage)}</dd>
           </div>
         </dl>
@@ -105,13 +105,13 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
 
       <section className="account-view__accounts" aria-labelledby="accounts-heading">
         <div className="toolbar">
-          <h2 id="accounts-heading">Signed-in accounts</h2>
+          <h2 id="accounts-heading">{t('account.accountsTitle')}</h2>
           <span className="toolbar__spacer" />
           <button type="button" className="button button--primary" onClick={props.onAddAccount}>
-            Add an account
+            {t('account.addAccount')}
           </button>
         </div>
-        <p className="muted">Switch between them with the account menu at the top of the window.</p>
+        <p className="muted">{t('account.switchHint')}</p>
         <ul className="account-list">
           {props.accounts.map((candidate) => {
             const active = candidate.id === account.id;
@@ -119,13 +119,18 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
               <li key={candidate.id} className={`account-list__item${active ? ' account-list__item--active' : ''}`}>
                 <div className="account-list__who">
                   <strong>{accountLabel(candidate)}</strong>
-                  {active && <span className="badge">Active</span>}
-                  {candidate.blocked && <span className="badge badge--error">Needs a new token</span>}
-                  <span className="muted account-list__plan">{PLAN_LABELS[candidate.plan]}</span>
+                  {active && <span className="badge">{t('account.active')}</span>}
+                  {candidate.blocked && <span className="badge badge--error">{t('account.needsToken')}</span>}
+                  <span className="muted account-list__plan">{t(`plans.${candidate.plan}`)}</span>
                   {candidate.blocked && <span className="account-list__blocked">{candidate.blocked.message}</span>}
                 </div>
-                <button type="button" className="button button--small" onClick={() => setLeaving(candidate)}>
-                  Sign out<span className="visually-hidden"> of {accountLabel(candidate)}</span>
+                <button
+                  type="button"
+                  className="button button--small"
+                  aria-label={t('account.signOutOf', { account: accountLabel(candidate) })}
+                  onClick={() => setLeaving(candidate)}
+                >
+                  {t('account.signOut')}
                 </button>
               </li>
             );
@@ -135,9 +140,9 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
 
       {leaving && (
         <ConfirmDialog
-          title={`Sign out of ${accountLabel(leaving)}?`}
-          confirmLabel="Sign out"
-          busyLabel="Signing out…"
+          title={t('account.signOutTitle', { account: accountLabel(leaving) })}
+          confirmLabel={t('account.signOut')}
+          busyLabel={t('account.signingOut')}
           busy={signOut.busy}
           error={signOut.error}
           onCancel={() => {
@@ -146,8 +151,8 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
           }}
           onConfirm={() => void confirmSignOut()}
         >
-          <p>Media Sync forgets this account and deletes its token from this computer.</p>
-          <p>Files on the server stay as they are. To use the account again, sign in with a token.</p>
+          <p>{t('account.signOutForgets')}</p>
+          <p>{t('account.signOutFilesStay')}</p>
         </ConfirmDialog>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { MediaFile } from '../../src-shared/api/index.js';
 import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import { useQuery } from '../bridge/bridge-context.js';
@@ -6,6 +7,7 @@ import { ErrorNote } from '../components/error-note.js';
 import { FileDetails } from '../components/file-details.js';
 import { Pagination } from '../components/pagination.js';
 import { FILE_COLUMNS, type PerPage } from '../model/file-columns.js';
+import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import './files-view.css';
 
@@ -44,6 +46,7 @@ export function FilesView(props: {
   /** the file whose panel just closed: its row takes focus back as soon as the panel is gone */
   const returnFocusTo = useRef<string | null>(null);
   const searchId = useId();
+  const { t, locale } = useLocale();
   const debounced = useDebounced(search.trim(), SEARCH_DEBOUNCE_MS);
   const page = paging.search === debounced ? paging.page : 1;
   const setPage = (next: number) => setPaging({ search: debounced, page: next });
@@ -88,12 +91,12 @@ export function FilesView(props: {
   }
 
   function removeFile(fileId: string) {
-    const name = list.find((file) => file.id === fileId)?.name ?? 'The file';
+    const name = list.find((file) => file.id === fileId)?.name;
     files.set((previous) =>
       previous ? { ...previous, data: previous.data.filter((file) => file.id !== fileId) } : previous!,
     );
     setSelected(null);
-    setAnnouncement(`${name} was deleted.`);
+    setAnnouncement(name ? t('files.deleted', { name }) : t('files.deletedUnnamed'));
     searchBox.current?.focus();
     files.reload();
   }
@@ -102,23 +105,23 @@ export function FilesView(props: {
     <div className={`files-view${selected ? ' files-view--with-details' : ''}`}>
       <div className="files-view__list">
         <div className="toolbar">
-          <h1 className="files-view__title">Files</h1>
+          <h1 className="files-view__title">{t('files.title')}</h1>
           <span className="toolbar__spacer" />
           <label htmlFor={searchId} className="visually-hidden">
-            Search files
+            {t('files.searchLabel')}
           </label>
           <input
             ref={searchBox}
             id={searchId}
             type="search"
             className="files-view__search"
-            placeholder="Search by name"
+            placeholder={t('files.searchPlaceholder')}
             maxLength={SEARCH_MAX}
             value={search}
             onChange={(event) => setSearch(event.target.value)}
           />
           <button type="button" className="button" onClick={files.reload} disabled={files.loading}>
-            Refresh
+            {t('common.refresh')}
           </button>
         </div>
         <p className="visually-hidden" role="status">
@@ -128,26 +131,28 @@ export function FilesView(props: {
           <div className="files-view__error">
             <ErrorNote error={files.error} />
             <button type="button" className="button button--small" onClick={files.reload}>
-              Try again
+              {t('common.tryAgain')}
             </button>
           </div>
         )}
-        {!files.data && !files.error && <p className="muted">Loading files…</p>}
+        {!files.data && !files.error && <p className="muted">{t('files.loading')}</p>}
         {files.data && list.length === 0 && (
           <div className="files-view__empty card">
             {debounced ? (
               <>
-                <p>No files match “{debounced}”.</p>
+                <p>{t('files.noMatch', { search: debounced })}</p>
                 <button type="button" className="button" onClick={() => setSearch('')}>
-                  Clear the search
+                  {t('files.clearSearch')}
                 </button>
               </>
             ) : (
               <>
-                <p>No files yet.</p>
+                <p>{t('files.empty')}</p>
                 <p className="muted">
-                  Files appear here once they are uploaded from the <a href="#/queue">queue</a> or imported from{' '}
-                  <a href="#/imports">links</a>.
+                  <Trans
+                    i18nKey="files.emptyHint"
+                    components={{ queue: <a href="#/queue" />, imports: <a href="#/imports" /> }}
+                  />
                 </p>
               </>
             )}
@@ -157,8 +162,9 @@ export function FilesView(props: {
           <div className="files-view__table-wrap">
             <table className="table files-table" aria-busy={files.loading}>
               <caption className="visually-hidden">
-                Files of {accountLabel(account)}
-                {debounced ? ` matching “${debounced}”` : ''}
+                {debounced
+                  ? t('files.captionSearch', { account: accountLabel(account), search: debounced })
+                  : t('files.caption', { account: accountLabel(account) })}
               </caption>
               <thead>
                 <tr>
@@ -182,12 +188,12 @@ export function FilesView(props: {
                             aria-current={file.id === selected ? 'true' : undefined}
                             onClick={() => setSelected(file.id)}
                           >
-                            {column.cell(file)}
+                            {column.cell(file, locale)}
                           </button>
                         </th>
                       ) : (
                         <td key={column.id} className={column.numeric ? 'files-table__number' : undefined}>
-                          {column.cell(file)}
+                          {column.cell(file, locale)}
                         </td>
                       ),
                     )}
@@ -199,7 +205,7 @@ export function FilesView(props: {
         )}
         {files.data && (total > 0 || page > 1) && (
           <Pagination
-            label="Pages of files"
+            label={t('files.pagesLabel')}
             // the page of the rows on screen: while the next one loads, the summary still describes these
             page={meta?.current_page ?? page}
             lastPage={lastPage}

@@ -3,6 +3,7 @@ import { PLANS, type Plan } from '../../src-shared/api/index.js';
 import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import { useAction } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
+import { useLocale } from '../i18n/i18n.js';
 
 /**
  * Sign in with a base URL and an API token, or try the app against the
@@ -18,6 +19,7 @@ export function FirstRunView(props: {
   const [token, setToken] = useState('');
   const [plan, setPlan] = useState<Plan>('free');
   const action = useAction();
+  const { t } = useLocale();
 
   async function signIn(event: FormEvent) {
     event.preventDefault();
@@ -36,26 +38,24 @@ export function FirstRunView(props: {
       <div className="first-run__card">
         <div className="first-run__brand">
           <img src="./favicon.svg" alt="" width="48" height="48" />
-          <h1>{props.onCancel ? 'Add an account' : 'Welcome to Media Sync'}</h1>
+          <h1>{props.onCancel ? t('firstRun.addTitle') : t('firstRun.welcomeTitle')}</h1>
         </div>
-        <p className="muted">
-          Media Sync uploads the files you drop into your watched folders, resumably, and imports videos from links.
-        </p>
-        <form onSubmit={(event) => void signIn(event)} className="form" aria-label="Sign in with a token">
+        <p className="muted">{t('firstRun.intro')}</p>
+        <form onSubmit={(event) => void signIn(event)} className="form" aria-label={t('firstRun.formLabel')}>
           <label className="field">
-            <span>Server address</span>
+            <span>{t('firstRun.serverAddress')}</span>
             <input
               type="url"
               required
-              placeholder="https://media.example.com/api/v1"
+              placeholder={t('firstRun.serverAddressPlaceholder')}
               value={baseUrl}
               onChange={(event) => setBaseUrl(event.target.value)}
               autoComplete="url"
             />
-            <small className="muted">The API's base URL; it ends with /api/v1.</small>
+            <small className="muted">{t('firstRun.serverAddressHint')}</small>
           </label>
           <label className="field">
-            <span>API token</span>
+            <span>{t('firstRun.token')}</span>
             <input
               type="password"
               required
@@ -64,16 +64,14 @@ export function FirstRunView(props: {
               autoComplete="off"
               spellCheck={false}
             />
-            <small className="muted">
-              Create one in the account area of the website with files:read, files:write and remote:write.
-            </small>
+            <small className="muted">{t('firstRun.tokenHint')}</small>
           </label>
           <label className="field">
-            <span>Plan</span>
+            <span>{t('firstRun.plan')}</span>
             <select value={plan} onChange={(event) => setPlan(event.target.value as Plan)}>
               {PLANS.map((name) => (
                 <option key={name} value={name}>
-                  {name === 'free' ? 'Free (files up to 4 GB)' : 'Premium (files up to 15 GB)'}
+                  {t(`plans.${name}`)}
                 </option>
               ))}
             </select>
@@ -81,22 +79,20 @@ export function FirstRunView(props: {
           <ErrorNote error={action.error} />
           <div className="form__actions">
             <button type="submit" className="button button--primary" disabled={action.busy}>
-              {action.busy ? 'Signing in…' : 'Sign in'}
+              {action.busy ? t('firstRun.signingIn') : t('firstRun.signIn')}
             </button>
             {props.onCancel && (
               <button type="button" className="button" onClick={props.onCancel}>
-                Cancel
+                {t('common.cancel')}
               </button>
             )}
           </div>
         </form>
         <div className="first-run__demo">
-          <h2>No account yet?</h2>
-          <p className="muted">
-            Try everything against a local server that runs inside Media Sync. Nothing leaves this computer.
-          </p>
+          <h2>{t('firstRun.demoTitle')}</h2>
+          <p className="muted">{t('firstRun.demoText')}</p>
           <button type="button" className="button" disabled={action.busy} onClick={() => void tryLocally()}>
-            Try it locally
+            {t('firstRun.demoButton')}
           </button>
         </div>
       </div>

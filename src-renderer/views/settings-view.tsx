@@ -6,6 +6,7 @@ import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-conte
 import { writeClipboard } from '../bridge/clipboard.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
+import { LanguageSetting } from '../components/language-setting.js';
 import { StatusNote } from '../components/status-note.js';
 import { FolderPathField } from '../components/folder-path-field.js';
 import {
@@ -44,6 +45,7 @@ export function SettingsView({ account, accounts }: { account: AccountView; acco
   return (
     <div className="settings">
       <h1>Settings</h1>
+      <LanguageSetting />
       <WatchedFolders account={account} accounts={accounts} />
       <AppSettings />
       <ScheduleSection />

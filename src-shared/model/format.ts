@@ -1,5 +1,23 @@
-/** Sizes as people read them: decimal units, like the spec's "90 MB" (10.0 KB, 4.29 GB). */
-export function formatBytes(bytes: number): string {
+/** Number formatters by locale and options: Intl builds are costly, and a table formats a cell per row. */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/** A cached `Intl.NumberFormat` for `locale` with `options`. */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+/**
+ * Sizes as people read them: decimal units, like the spec's "90 MB" (10.0 KB,
+ * 4.29 GB), the number written for `locale` (German: "4,29 GB"). The units
+ * are the same symbols in every language the UI has.
+ */
+export function formatBytes(bytes: number, locale = 'en-US'): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
   let value = bytes;
   let unit = 0;
@@ -7,11 +25,19 @@ export function formatBytes(bytes: number): string {
     value /= 1000;
     unit++;
   }
-  return `${unit === 0 ? value : value.toFixed(value < 10 ? 2 : 1)} ${units[unit]}`;
+  const digits = unit === 0 ? 0 : value < 10 ? 2 : 1;
+  const number = numberFormat(locale, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    useGrouping: false,
+  }).format(unit === 0 ? Math.round(value) : value);
+  return `${number} ${units[unit]}`;
 }
 
 /** Plan limits are binary gigabytes ("4 GB" is 4 GiB): say them the same way. */
-export function formatGibibytes(bytes: number): string {
+export function formatGibibytes(bytes: number, locale = 'en-US'): string {
   const value = bytes / 1024 ** 3;
-  return `${Number.isInteger(value) ? value : value.toFixed(2)} GiB`;
+  const digits = Number.isInteger(value) ? 0 : 2;
+  const number = numberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  return `${number} GiB`;
 }

@@ -20,6 +20,11 @@ const NotificationSwitchesSchema = z.object(
   Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, z.boolean()])) as Record<NotificationKind, z.ZodBoolean>,
 );
 
+/** The UI's language: `system` follows the OS (Electron) or the browser; the others override it. */
+export const LANGUAGE_SETTINGS = ['system', 'en', 'de'] as const;
+export const LanguageSettingSchema = z.enum(LANGUAGE_SETTINGS);
+export type LanguageSetting = z.infer<typeof LanguageSettingSchema>;
+
 /** Each setting's rule, without defaults: what a change may contain. */
 const FIELDS = {
   /** upload requests in flight across all files */
@@ -37,6 +42,7 @@ const FIELDS = {
   schedule: UploadScheduleSchema,
   /** hold the queue while the computer runs on battery */
   pauseOnBattery: z.boolean(),
+  language: LanguageSettingSchema,
 };
 
 /**
@@ -56,6 +62,8 @@ export const SettingsSchema = z.object({
   updateUrl: FIELDS.updateUrl.default(DEFAULT_UPDATE_URL),
   schedule: FIELDS.schedule.default([]),
   pauseOnBattery: FIELDS.pauseOnBattery.default(false),
+  // a language this version no longer has falls back to the system's rather than losing every setting
+  language: FIELDS.language.catch('system').default('system'),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 

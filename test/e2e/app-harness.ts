@@ -28,9 +28,15 @@ export interface AppHarness {
   output(): string;
   /**
    * a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it
-   * navigates; `scripts: false` loads the page as a browser that runs none
+   * navigates; `scripts: false` loads the page as a browser that runs none; `locale` is the browser's
+   * language (navigator.languages, Accept-Language), en-US unless given
    */
-  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => void, scripts?: boolean): Promise<Page>;
+  open(
+    colorScheme?: 'light' | 'dark',
+    beforeLoad?: (page: Page) => void,
+    scripts?: boolean,
+    locale?: string,
+  ): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -80,12 +86,13 @@ export async function startApp(
     scratch,
     contract,
     output: () => output,
-    async open(colorScheme = 'light', beforeLoad, scripts = true) {
+    async open(colorScheme = 'light', beforeLoad, scripts = true, locale = 'en-US') {
       // axe needs a page of a context made with newContext()
       const context = await browser.newContext({
         colorScheme,
         viewport: { width: 1200, height: 800 },
         javaScriptEnabled: scripts,
+        locale,
       });
       const page = await context.newPage();
       beforeLoad?.(page);

@@ -7,7 +7,7 @@ import {
   toUploadItemView,
   type IpcCommandName,
 } from '../../../src-shared/ipc/ipc-contract.js';
-import { DEFAULT_SETTINGS, SettingsSchema } from '../../../src-shared/model/settings.js';
+import { DEFAULT_SETTINGS, SettingsChangeSchema, SettingsSchema } from '../../../src-shared/model/settings.js';
 import { UploadItemSchema } from '../../../src-shared/model/upload-state.js';
 
 const NAMESPACES = [
@@ -111,7 +111,15 @@ describe('the ipc contract', () => {
       updateUrl: 'https://updates.media-sync.example/desktop/',
       schedule: [],
       pauseOnBattery: false,
+      language: 'system',
     });
+    expect(SettingsSchema.parse({ language: 'de' }).language).toBe('de');
+    // a language this version does not have falls back to the system's, keeping the other settings
+    expect(SettingsSchema.parse({ language: 'xx', concurrency: 2 })).toMatchObject({
+      language: 'system',
+      concurrency: 2,
+    });
+    expect(SettingsChangeSchema.safeParse({ language: 'xx' }).success).toBe(false);
     expect(SettingsSchema.safeParse({ schedule: [{ days: ['mon'], from: '9:00', to: '18:00' }] }).success).toBe(false);
     expect(SettingsSchema.safeParse({ chunkSizeBytes: 100_000_000 }).success).toBe(false);
     expect(SettingsSchema.safeParse({ proxyUrl: 'socks5://127.0.0.1:1080' }).success).toBe(false);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRIES, countryByCode, searchCountries } from '../../../src-renderer/model/countries.js';
+import { COUNTRIES, countriesFor, countryByCode, searchCountries } from '../../../src-renderer/model/countries.js';
 import { CountryCodeSchema } from '../../../src-shared/api/index.js';
 
 describe('countries', () => {
@@ -25,5 +25,16 @@ describe('countries', () => {
     expect(searchCountries('ÅLAND').map((country) => country.code)).toEqual(['AX', 'NZ']);
     expect(searchCountries('   ')).toHaveLength(249);
     expect(searchCountries('zzzz')).toEqual([]);
+  });
+});
+
+describe('country names in the UI’s language', () => {
+  it('come from Intl in German, sorted the German way, and stay searchable by code', () => {
+    const german = countriesFor('de');
+    expect(german).toHaveLength(249);
+    expect(german.find((country) => country.code === 'DE')?.name).toBe('Deutschland');
+    expect(searchCountries('deutsch', german)[0]?.code).toBe('DE');
+    expect(searchCountries('AT', german)[0]?.code).toBe('AT');
+    expect(countriesFor('en')).toBe(COUNTRIES);
   });
 });

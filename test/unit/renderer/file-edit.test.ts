@@ -46,7 +46,7 @@ describe('the file edit form', () => {
     expect(validateFileDraft({ ...draft, name: '🎬'.repeat(255) })).toEqual({});
     expect(validateFileDraft({ ...draft, name: '   ' })).toEqual({ name: 'Name must not be blank.' });
     expect(validateFileDraft({ ...draft, description: 'd'.repeat(1001) })).toEqual({
-      description: 'Description must be at most 1000 characters (1001 now).',
+      description: 'Description must be at most 1,000 characters (1,001 now).',
     });
     expect(validateFileDraft({ ...draft, passwordAction: 'set', password: '' }).password).toMatch(/Enter the new/);
     expect(validateFileDraft({ ...draft, passwordAction: 'set', password: 'p'.repeat(256) }).password).toBe(

@@ -40,6 +40,13 @@ describe("the daemon's picture of the Queue", () => {
       dropMismatchedFirstPaint(doc, hash, selected);
       expect(picture.removed, `${hash} ${selected}`).toBe(true);
     }
+    // the daemon draws in English: a page in German goes without the picture
+    const german = page();
+    dropMismatchedFirstPaint(german.doc, '', null, 'de');
+    expect(german.picture.removed).toBe(true);
+    const english = page();
+    dropMismatchedFirstPaint(english.doc, '', null, 'en');
+    expect(english.picture.removed).toBe(false);
     const loading = page('loading');
     dropMismatchedFirstPaint(loading.doc, '#/files', null);
     expect(loading.picture.removed).toBe(false);

@@ -67,7 +67,7 @@ describe('import options', () => {
     });
     expect(errors).toEqual({
       name: 'Name must be at most 240 characters (241 now).',
-      description: 'Description must be at most 1000 characters (1001 now).',
+      description: 'Description must be at most 1,000 characters (1,001 now).',
       folderId: 'Folder ID must be a whole number above 0.',
       blockedCountries: 'Blocked countries can have at most 250 entries (251 now).',
     });

@@ -1,0 +1,55 @@
+import { useId, useState } from 'react';
+import { LANGUAGE_SETTINGS, type LanguageSetting } from '../../src-shared/model/settings.js';
+import { useAction, useQuery } from '../bridge/bridge-context.js';
+import { applyLanguageSetting, resolveLanguage, useLocale } from '../i18n/i18n.js';
+import { ErrorNote } from './error-note.js';
+import { StatusNote } from './status-note.js';
+
+/**
+ * Settings → Language: "Same as the system" or a language of its own. A
+ * choice applies at once, with no reload, and is saved with the settings.
+ */
+export function LanguageSetting() {
+  const settings = useQuery('settings:get', {});
+  const action = useAction();
+  // a flag, not the sentence: the sentence is said in the language just chosen
+  const [saved, setSaved] = useState(false);
+  const { t } = useLocale();
+  const titleId = useId();
+  const selectId = useId();
+  const value = settings.data?.language ?? 'system';
+
+  async function choose(language: LanguageSetting) {
+    setSaved(false);
+    applyLanguageSetting(language);
+    const updated = await action.run('settings:update', { language });
+    if (!updated) return;
+    settings.set(updated);
+    setSaved(true);
+  }
+
+  return (
+    <section className="settings__section card form" aria-labelledby={titleId}>
+      <h2 id={titleId}>{t('language.label')}</h2>
+      <div className="field">
+        <label htmlFor={selectId}>{t('language.label')}</label>
+        <select
+          id={selectId}
+          value={value}
+          disabled={!settings.data || action.busy}
+          onChange={(event) => void choose(event.target.value as LanguageSetting)}
+        >
+          {LANGUAGE_SETTINGS.map((option) => (
+            <option key={option} value={option}>
+              {option === 'system'
+                ? t('language.system', { language: t(`language.${resolveLanguage('system')}`) })
+                : t(`language.${option}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ErrorNote error={settings.error ?? action.error} />
+      <StatusNote text={saved ? t('language.saved') : ''} />
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import i18next from 'i18next';
+import { initReactI18next, useTranslation } from 'react-i18next';
+import type { LanguageSetting } from '../../src-shared/model/settings.js';
+import { de } from './de.js';
+import { en } from './en.js';
+import {
+  formatLocale,
+  isLanguage,
+  LANGUAGE_KEY,
+  LANGUAGES,
+  resolveLanguage,
+  storedSetting,
+  type Language,
+} from './language.js';
+
+export { formatLocale, LANGUAGE_KEY, LANGUAGES, resolveLanguage, type Language };
+
+/**
+ * The one i18next instance, initialised synchronously with the bundled
+ * catalogs (no loading over the network), so the model's text helpers can
+ * call `i18n.t` at any time, tests included.
+ */
+export const i18n = i18next.createInstance();
+void i18n.use(initReactI18next).init({
+  resources: { en: { translation: en }, de: { translation: de } },
+  lng: resolveLanguage(storedSetting()),
+  fallbackLng: 'en',
+  supportedLngs: LANGUAGES,
+  initAsync: false,
+  returnNull: false,
+  // React escapes what it renders; the catalogs hold plain text
+  interpolation: { escapeValue: false },
+  // the catalogs are bundled: nothing ever loads, so no component should suspend for one
+  react: { useSuspense: false },
+});
+syncDocumentLanguage();
+i18n.on('languageChanged', syncDocumentLanguage);
+
+function syncDocumentLanguage() {
+  if (globalThis.document) document.documentElement.lang = currentLanguage();
+}
+
+/** The language the UI shows now. */
+export function currentLanguage(): Language {
+  const language = i18n.language;
+  return isLanguage(language) ? language : 'en';
+}
+
+/** The locale the UI formats numbers and dates in now. */
+export function currentLocale(): string {
+  return formatLocale(currentLanguage());
+}
+
+/** Applies the language setting at once (every `useTranslation` renders again) and remembers it for the next load. */
+export function applyLanguageSetting(setting: LanguageSetting): void {
+  try {
+    if (setting === 'system') globalThis.localStorage?.removeItem(LANGUAGE_KEY);
+    else globalThis.localStorage?.setItem(LANGUAGE_KEY, setting);
+  } catch {
+    // storage refused (a private window): the setting still applies to this page
+  }
+  const language = resolveLanguage(setting);
+  if (language !== i18n.language) void i18n.changeLanguage(language);
+}
+
+/** `t` and the locale to format in, for a component: it renders again when the language changes. */
+export function useLocale(): { t: typeof i18n.t; locale: string } {
+  const { t } = useTranslation();
+  return { t, locale: currentLocale() };
+}
+
+/** `t` outside React (the model's text helpers): the language of the moment. */
+export const t = ((...args: unknown[]) =>
+  (i18n.t as unknown as (...given: unknown[]) => string)(...args)) as unknown as typeof i18n.t;
