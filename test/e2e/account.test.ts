@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { fakeMp4 } from '../helpers/media-fixtures.js';
-import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
+import { accessibilityViolations, fact, screenshot, startApp, type AppHarness } from './app-harness.js';
 
 /** The Account view, and a second account added through the UI and switched to from the header. */
 let app: AppHarness;
@@ -24,15 +24,6 @@ afterAll(async () => {
 async function goTo(page: Page, view: 'Files' | 'Account') {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: view }).click();
   await page.getByRole('heading', { name: view, level: 1 }).waitFor();
-}
-
-/** The value next to a term of a description list. */
-async function fact(page: Page, term: string): Promise<string | null> {
-  return page
-    .locator('dt', { hasText: new RegExp(`^${term}$`) })
-    .locator('xpath=following-sibling::dd[1]')
-    .first()
-    .textContent();
 }
 
 describe('account', () => {

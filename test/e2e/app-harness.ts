@@ -158,3 +158,12 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
   await page.emulateMedia({ colorScheme: 'light' });
   return found;
 }
+
+/** The value next to a term of a description list. */
+export async function fact(page: Page, term: string): Promise<string | null> {
+  return page
+    .locator('dt', { hasText: new RegExp(`^${term}$`) })
+    .locator('xpath=following-sibling::dd[1]')
+    .first()
+    .textContent();
+}

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeMp4 } from '../helpers/media-fixtures.js';
-import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
+import { accessibilityViolations, fact, screenshot, startApp, type AppHarness } from './app-harness.js';
 
 /** The UI in the browser's language (German here), and the Language setting that overrides it, live. */
 let app: AppHarness;
@@ -17,15 +17,6 @@ afterAll(async () => {
 async function goTo(page: Page, link: string, heading: string) {
   await page.getByRole('navigation').getByRole('link', { name: link }).click();
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
-/** The value next to a term of a description list. */
-async function fact(page: Page, term: string): Promise<string | null> {
-  return page
-    .locator('dt', { hasText: new RegExp(`^${term}$`) })
-    .locator('xpath=following-sibling::dd[1]')
-    .first()
-    .textContent();
 }
 
 const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.lang);
