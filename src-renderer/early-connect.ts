@@ -12,11 +12,12 @@ import { openEarlyConnection } from './bridge/early-connection.js';
 import { resolveLanguage, storedSetting } from './i18n/language.js';
 import { dropMismatchedFirstPaint, SELECTED_ACCOUNT_KEY, startAppAfterFirstPaint } from './model/first-paint-marker.js';
 
+// first: whatever fails below (storage refused by the browser, say), the app must still start
+startAppAfterFirstPaint(document, (next) => requestAnimationFrame(next));
 dropMismatchedFirstPaint(
   document,
   location.hash,
   localStorage.getItem(SELECTED_ACCOUNT_KEY),
   resolveLanguage(storedSetting()),
 );
-startAppAfterFirstPaint(document, (next) => requestAnimationFrame(next));
 openEarlyConnection(window);
