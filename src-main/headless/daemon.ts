@@ -20,7 +20,7 @@ import type { Log, SecretSink } from '../common/file-log.js';
 import type { AppCore } from '../core/app-core.js';
 import { answerFrame } from '../core/contract-frames.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
-import { withFirstPaint, type FirstPaint } from './first-paint-page.js';
+import { inlineStyleSheet, withFirstPaint, type FirstPaint } from './first-paint-page.js';
 
 export interface DaemonOptions {
   core: AppCore;
@@ -140,10 +140,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (file) {
       // built assets carry their content's hash in their name: a page opened again loads (and compiles) from cache
       if (url.pathname.startsWith(HASHED_ASSETS)) headers['Cache-Control'] = 'private, max-age=31536000, immutable';
-      const body =
-        file.path === pagePath && options.firstPaint
-          ? await withFirstPaint(file.body.toString('utf8'), options.firstPaint, options.core, options.log)
-          : file.body;
+      let body: string | Buffer = file.body;
+      if (file.path === pagePath && options.firstPaint) {
+        const built = file.body.toString('utf8');
+        const drawn = await withFirstPaint(built, options.firstPaint, options.core, options.log);
+        if (drawn !== built) {
+          const inlined = await inlineStyleSheet(
+            drawn,
+            async (path) => (await readStatic(options.staticDir, `/${path}`))?.body.toString('utf8') ?? null,
+          );
+          body = inlined.page;
+          if (inlined.styleHash) headers['Content-Security-Policy'] = `${CSP}; style-src 'self' '${inlined.styleHash}'`;
+        }
+      }
       response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream' });
       response.end(body);
       return;

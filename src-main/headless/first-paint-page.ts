@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -57,4 +58,26 @@ export async function withFirstPaint(
     log?.error('The page could not be drawn ahead of the app; it is served without its first paint.', error);
     return page;
   }
+}
+
+/** The style sheet's link as Vite writes it into the page's head. */
+const STYLE_SHEET = /<link rel="stylesheet" crossorigin href="\.\/(assets\/[\w.-]+\.css)">/;
+
+/**
+ * A page with its picture drawn, with the style sheet in the page rather than
+ * linked: the picture waits for its styles before its first frame, and a
+ * fetch of its own cost that frame ~200 ms here when nothing was cached (a
+ * page opened again, its sheet cached, painted as fast as one inlined). The
+ * answer names the style's hash for the page's Content-Security-Policy,
+ * which allows no other inline style.
+ */
+export async function inlineStyleSheet(
+  page: string,
+  readAsset: (path: string) => Promise<string | null>,
+): Promise<{ page: string; styleHash: string | null }> {
+  const link = STYLE_SHEET.exec(page);
+  const css = link ? await readAsset(link[1]!) : null;
+  if (!link || css === null || css.includes('</')) return { page, styleHash: null };
+  const styleHash = `sha256-${createHash('sha256').update(css).digest('base64')}`;
+  return { page: page.replace(link[0], () => `<style>${css}</style>`), styleHash };
 }

@@ -109,6 +109,9 @@ describe('the queue', () => {
     expect(await picture.getByText('Done', { exact: true }).count()).toBeGreaterThan(0);
     // a picture: nothing in it takes focus or clicks
     expect(await picture.getAttribute('inert')).toBe('');
+    // styled before any script: the page carries its style sheet (allowed by its hash in the CSP)
+    const box = await picture.locator('.queue-row').first().boundingBox();
+    expect(box?.height).toBe(88);
     // the app's script is started by the page's first script after that picture's first frame
     expect(await withoutScripts.locator('head meta[name="media-sync:app-script"]').count()).toBe(1);
     await withoutScripts.close();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { join, sep } from 'node:path';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -96,21 +97,30 @@ describe('the headless daemon', () => {
     // the head as Vite writes it
     const head =
       '<script type="module" crossorigin src="./assets/index-A1.js"></script>' +
-      '<link rel="modulepreload" crossorigin href="./assets/chunk-B2.js">';
+      '<link rel="modulepreload" crossorigin href="./assets/chunk-B2.js">' +
+      '<link rel="stylesheet" crossorigin href="./assets/index-C3.css">';
+    const css = '.queue-row{height:88px}';
+    await mkdir(join(ui, 'assets'));
+    await writeFile(join(ui, 'assets', 'index-C3.css'), css);
     await writeFile(join(ui, 'index.html'), `<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
     await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const secret = 1;');
     const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: firstPaintEntry });
     try {
-      const page = async () => (await fetch(withUi.url)).text();
+      const page = async () => {
+        const answer = await fetch(withUi.url);
+        return { html: await answer.text(), csp: answer.headers.get('content-security-policy') ?? '' };
+      };
       // first run: a sign-in form, nothing to draw ahead of the app
-      expect(await page()).toBe(`<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
+      const firstRun = await page();
+      expect(firstRun.html).toBe(`<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
+      expect(firstRun.csp).not.toContain('style-src');
 
       const { account } = await engine.signIn(server.baseUrl, server.token);
       await engine.queue.pauseAll(null);
       const path = join(data.path, 'holiday.mp4');
       await writeFile(path, 'a paused upload');
       await core.handle('uploads:addPaths', { accountId: account.id, paths: [path] });
-      const html = await page();
+      const { html, csp } = await page();
       const root = /<div id="root">(.*)<\/div>$/s.exec(html)?.[1] ?? '';
       expect(root).toMatch(new RegExp(`^<div class="first-paint" data-account="${account.id}" inert="">`));
       expect(root).toContain('aria-label="Uploads"');
@@ -118,7 +128,12 @@ describe('the headless daemon', () => {
       expect(html).not.toContain(server.token);
       // the app's script starts after the picture's first frame (early-connect.ts), not as the page loads
       expect(html).toContain('<meta name="media-sync:app-script" content="./assets/index-A1.js">');
-      expect(html).not.toMatch(/<script|modulepreload/);
+      expect(html).not.toMatch(/<script|modulepreload|stylesheet/);
+      // its styles come with it, allowed by their hash and nothing else inline
+      expect(html).toContain(`<style>${css}</style>`);
+      const hash = createHash('sha256').update(css).digest('base64');
+      expect(csp).toContain(`style-src 'self' 'sha256-${hash}'`);
+      expect(csp).not.toMatch(/unsafe-inline/);
 
       // the entry is the daemon's own code, never served
       const cookie = { cookie: `media_sync_session=${KEY}` };
