@@ -66,8 +66,8 @@ const STYLE_SHEET = /<link rel="stylesheet" crossorigin href="\.\/(assets\/[\w.-
 /**
  * A page with its picture drawn, with the style sheet in the page rather than
  * linked: the picture waits for its styles before its first frame, and a
- * fetch of its own cost that frame ~200 ms here when nothing was cached (a
- * page opened again, its sheet cached, painted as fast as one inlined). The
+ * fetch of their own cost that frame ~140 ms here when nothing was cached
+ * (`npm run bench -- queue-render`: 395 → 256 ms median). The
  * answer names the style's hash for the page's Content-Security-Policy,
  * which allows no other inline style.
  */
