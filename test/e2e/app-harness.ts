@@ -99,6 +99,9 @@ export async function startApp(
       // the browser may be closing already (afterAll right after page.close()): nothing left to close then
       page.once('close', () => void context.close().catch(() => undefined));
       await page.goto(url);
+      // the daemon's picture of the Queue looks like the app but is inert: a person (and a test) acts once
+      // the app has replaced it; Playwright's keyboard would not wait for that
+      if (scripts) await page.locator('.first-paint').waitFor({ state: 'detached' });
       return page;
     },
     async close() {
