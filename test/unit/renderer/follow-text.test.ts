@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { describeFollow } from '../../../src-renderer/model/follow-text.js';
-import { describeRow, type RowContext } from '../../../src-renderer/model/queue-row-text.js';
+import { describeRow } from '../../../src-renderer/model/queue-row-text.js';
 import type { ConversionFollow, FollowState } from '../../../src-shared/model/conversion-follow.js';
-import { item } from './queue-fixtures.js';
+import { item, rowContext } from './queue-fixtures.js';
 
 const NOW = Date.UTC(2025, 0, 1, 12);
 
@@ -58,15 +58,7 @@ describe('a file after its upload, in words', () => {
 });
 
 describe('the queue row of a done upload', () => {
-  const context: RowContext = {
-    now: NOW,
-    queuePaused: false,
-    accountBlocked: null,
-    accountGate: null,
-    speed: null,
-    eta: null,
-    clock: () => '12:00',
-  };
+  const context = rowContext(NOW);
   const done = { kind: 'done', fileId: 'f1', finishedAt: NOW } as const;
 
   it('shows the conversion stage, then "Ready to watch" with Copy watch link and Open', () => {

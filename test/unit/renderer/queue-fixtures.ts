@@ -1,5 +1,6 @@
 import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../../src-shared/model/upload-state.js';
+import type { RowContext } from '../../../src-renderer/model/queue-row-text.js';
 
 /** An upload as the UI receives it, queued unless told otherwise. */
 export function item(
@@ -28,5 +29,18 @@ export function item(
     updatedAt: 1,
     afterUpload: null,
     ...extra,
+  };
+}
+
+/** What a row is described against at `now`: a running queue, nothing blocked, no speed yet; times as `T+Nmin`. */
+export function rowContext(now: number): RowContext {
+  return {
+    now,
+    queuePaused: false,
+    accountBlocked: null,
+    accountGate: null,
+    speed: null,
+    eta: null,
+    clock: (ms) => `T+${(ms - now) / 60_000}min`,
   };
 }

@@ -6,20 +6,11 @@ import {
   queuePausedText,
   rateLimitText,
   sameRowText,
-  type RowContext,
 } from '../../../src-renderer/model/queue-row-text.js';
-import { item } from './queue-fixtures.js';
+import { item, rowContext } from './queue-fixtures.js';
 
 const NOW = 1_700_000_000_000;
-const context: RowContext = {
-  now: NOW,
-  queuePaused: false,
-  accountBlocked: null,
-  accountGate: null,
-  speed: null,
-  eta: null,
-  clock: (ms) => `T+${(ms - NOW) / 60_000}min`,
-};
+const context = rowContext(NOW);
 const problem = { message: 'The server is busy.', code: 'SERVER_ERROR', requestId: 'req-42' };
 
 describe('queue row text', () => {
