@@ -54,7 +54,8 @@ export function renderFirstPaint(answers: readonly unknown[], page: string): str
     </BridgeProvider>,
   );
   const picture = `<div class="${FIRST_PAINT_CLASS}" data-account="${escapeAttribute(account.id)}" inert="">${markup}</div>`;
-  return deferAppScript(page.replace(EMPTY_ROOT, `<div id="root">${picture}</div>`));
+  // a function, not a string: `$&` in a file's name is not a replacement pattern
+  return deferAppScript(page.replace(EMPTY_ROOT, () => `<div id="root">${picture}</div>`));
 }
 
 function escapeAttribute(value: string): string {

@@ -119,12 +119,16 @@ describe('the headless daemon', () => {
       await engine.queue.pauseAll(null);
       const path = join(data.path, 'holiday.mp4');
       await writeFile(path, 'a paused upload');
-      await core.handle('uploads:addPaths', { accountId: account.id, paths: [path] });
+      // a name that String.replace would read as a pattern
+      const oddName = join(data.path, "$& $' cash.mp4");
+      await writeFile(oddName, 'another');
+      await core.handle('uploads:addPaths', { accountId: account.id, paths: [path, oddName] });
       const { html, csp } = await page();
       const root = /<div id="root">(.*)<\/div>$/s.exec(html)?.[1] ?? '';
       expect(root).toMatch(new RegExp(`^<div class="first-paint" data-account="${account.id}" inert="">`));
       expect(root).toContain('aria-label="Uploads"');
       expect(root).toContain('holiday.mp4');
+      expect(root).toContain('$&amp; $&#x27; cash.mp4');
       expect(html).not.toContain(server.token);
       // the app's script starts after the picture's first frame (early-connect.ts), not as the page loads
       expect(html).toContain('<meta name="media-sync:app-script" content="./assets/index-A1.js">');
