@@ -1,8 +1,8 @@
 import i18next from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import type { LanguageSetting } from '../../src-shared/model/settings.js';
-import { de } from './de.js';
-import { en } from './en.js';
+import { de } from '../../src-shared/i18n/de.js';
+import { en } from '../../src-shared/i18n/en.js';
 import {
   formatLocale,
   isLanguage,

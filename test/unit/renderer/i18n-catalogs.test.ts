@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { de } from '../../../src-renderer/i18n/de.js';
-import { en } from '../../../src-renderer/i18n/en.js';
+import { de } from '../../../src-shared/i18n/de.js';
+import { en } from '../../../src-shared/i18n/en.js';
 import { formatLocale, i18n, resolveLanguage } from '../../../src-renderer/i18n/i18n.js';
 
 type Tree = { readonly [key: string]: string | Tree };

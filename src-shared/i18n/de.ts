@@ -13,6 +13,9 @@ export const de: Catalog = {
     no: 'Nein',
     none: 'Keine',
   },
+  // the Queue view, its rows and the Activity panel
+  queue: {},
+  activity: {},
   app: {
     name: 'Media Sync',
     starting: 'Media Sync wird gestartet…',
@@ -348,6 +351,9 @@ export const de: Catalog = {
     lastChecked: 'Zuletzt gesucht: {{checkedAt}}.',
     ready: 'Media Sync {{version}} ist bereit zur Installation.',
   },
+  // Settings (but Language) and Imports
+  settings: {},
+  imports: {},
   countries: {
     chosen_one: '{{count}} von höchstens {{max}} ausgewählt.',
     chosen_other: '{{count}} von höchstens {{max}} ausgewählt.',
@@ -362,4 +368,6 @@ export const de: Catalog = {
     listLabel: 'Länder',
     noMatch: 'Kein Land passt zu „{{query}}“.',
   },
+  // sentences the core writes: notifications, the tray, errors it reports
+  core: {},
 };

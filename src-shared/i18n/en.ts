@@ -17,6 +17,9 @@ export const en = {
     no: 'No',
     none: 'None',
   },
+  // the Queue view, its rows and the Activity panel
+  queue: {},
+  activity: {},
   app: {
     name: 'Media Sync',
     starting: 'Starting Media Sync…',
@@ -341,6 +344,9 @@ export const en = {
     lastChecked: 'Last checked {{checkedAt}}.',
     ready: 'Media Sync {{version}} is ready to install.',
   },
+  // Settings (but Language) and Imports
+  settings: {},
+  imports: {},
   countries: {
     chosen_one: '{{count}} of at most {{max}} chosen.',
     chosen_other: '{{count}} of at most {{max}} chosen.',
@@ -355,6 +361,8 @@ export const en = {
     listLabel: 'Countries',
     noMatch: 'No country matches “{{query}}”.',
   },
+  // sentences the core writes: notifications, the tray, errors it reports
+  core: {},
 } as const;
 
 /** A catalog's shape: the English keys, any text. */
