@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Engine } from '../src-main/core/engine.js';
@@ -55,6 +55,7 @@ const SCROLL_FRAMES = 240;
 const PROGRESS_BATCHES = 50;
 const PROGRESS_INTERVAL_MS = 100;
 const PROGRESS_ITEMS = 3;
+const TRACE_DIR = process.env['BENCH_TRACE_DIR'];
 const ROOT = resolve(import.meta.dirname, '..');
 
 const scratch = await mkdtemp(join(tmpdir(), 'bench-queue-render-'));
@@ -137,7 +138,10 @@ try {
         intervalMs: PROGRESS_INTERVAL_MS,
         send,
       });
-      return mainThreadMsAfterMarks(JSON.parse((await browser.stopTracing()).toString('utf8')), {
+      const trace = (await browser.stopTracing()).toString('utf8');
+      // BENCH_TRACE_DIR keeps the trace, for a look at where a batch's time goes (chrome://tracing, Perfetto)
+      if (TRACE_DIR) await writeFile(join(TRACE_DIR, `queue-progress-${send ? 'batches' : 'idle'}.json`), trace);
+      return mainThreadMsAfterMarks(JSON.parse(trace), {
         mark: PROGRESS_MARK,
         windowMs: PROGRESS_INTERVAL_MS,
       });
