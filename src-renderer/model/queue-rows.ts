@@ -1,6 +1,8 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../src-shared/model/upload-state.js';
 
+type UploadingState = Extract<UploadState, { kind: 'uploading' }>;
+
 /**
  * Rows fetched with one `uploads:list` request: a few screenfuls. The answer
  * is parsed with zod on the main thread (no JIT under the page's CSP), ~80 µs
@@ -29,7 +31,8 @@ export class QueueRows {
   private readonly indexById = new Map<number, number>();
   private readonly loaded = new Set<number>();
   private readonly requested = new Set<number>();
-  private readonly itemWatchers = new Map<number, Set<() => void>>();
+  private readonly itemWatchers = new Watchers<undefined>();
+  private readonly progressWatchers = new Watchers<UploadingState>();
   private maxId = 0;
   private known = false;
 
@@ -92,6 +95,7 @@ export class QueueRows {
     if (index !== undefined) {
       this.byIndex.set(index, item);
       this.version++;
+      this.itemWatchers.notify(item.id, undefined);
       return 'updated';
     }
     if (!this.known) return 'unknown';
@@ -106,9 +110,12 @@ export class QueueRows {
   }
 
   /**
-   * A progress batch (at most 10 per second): the items' states replaced, and each one's watchers
-   * told (only those rows render again, not the view). Answers whether any
-   * loaded item moved.
+   * A progress batch (at most 10 per second): the items' states replaced.
+   * Bytes that moved within the same attempt tell only the item's progress
+   * watchers (its bar, written straight to the DOM: no render at 10 Hz; the
+   * row's text follows at the view's 1 s clock, as Finder and Explorer do);
+   * any other change tells its item watchers (the row renders again).
+   * Answers whether any loaded item changed.
    */
   applyProgress(batch: readonly { id: number; state: UploadState }[]): boolean {
     let changed = false;
@@ -118,21 +125,21 @@ export class QueueRows {
       if (!item || index === undefined) continue;
       this.byIndex.set(index, { ...item, state });
       changed = true;
-      for (const listener of this.itemWatchers.get(id) ?? []) listener();
+      if (state.kind === 'uploading' && onlyBytesMoved(item.state, state)) this.progressWatchers.notify(id, state);
+      else this.itemWatchers.notify(id, undefined);
     }
     if (changed) this.version++;
     return changed;
   }
 
-  /** Calls `listener` when a progress batch moves item `id`, until the returned function is called. */
+  /** Calls `listener` when item `id` changes other than by its bytes moving, until the returned function is called. */
   watchItem(id: number, listener: () => void): () => void {
-    const watchers = this.itemWatchers.get(id) ?? new Set();
-    this.itemWatchers.set(id, watchers);
-    watchers.add(listener);
-    return () => {
-      watchers.delete(listener);
-      if (watchers.size === 0) this.itemWatchers.delete(id);
-    };
+    return this.itemWatchers.add(id, listener);
+  }
+
+  /** Calls `listener` with item `id`'s state each time only its bytes moved, until the returned function is called. */
+  watchProgress(id: number, listener: (state: UploadingState) => void): () => void {
+    return this.progressWatchers.add(id, listener);
   }
 
   /** Forgets everything (after "Clear finished"): pages load again as they come into view. */
@@ -165,5 +172,29 @@ export class QueueRows {
     const item = this.byIndex.get(index);
     if (item) this.indexById.delete(item.id);
     this.byIndex.delete(index);
+  }
+}
+
+/** Whether `next` is `previous` with more (or fewer) bytes sent: the same attempt of the same upload. */
+function onlyBytesMoved(previous: UploadState, next: UploadingState): boolean {
+  return previous.kind === 'uploading' && previous.attempt === next.attempt && previous.totalBytes === next.totalBytes;
+}
+
+/** Listeners by item id. */
+class Watchers<T> {
+  private readonly byId = new Map<number, Set<(value: T) => void>>();
+
+  add(id: number, listener: (value: T) => void): () => void {
+    const listeners = this.byId.get(id) ?? new Set();
+    this.byId.set(id, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0) this.byId.delete(id);
+    };
+  }
+
+  notify(id: number, value: T): void {
+    for (const listener of this.byId.get(id) ?? []) listener(value);
   }
 }

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CountryPicker } from '../../../src-renderer/components/country-picker.js';
+import { ProgressBar } from '../../../src-renderer/components/progress-bar.js';
 import { TextField } from '../../../src-renderer/components/text-field.js';
 
 describe('TextField', () => {
@@ -40,5 +41,20 @@ describe('CountryPicker', () => {
     expect(html.match(/type="checkbox"/g)).toHaveLength(249);
     expect(html.match(/checked=""/g)).toHaveLength(2);
     expect(html).toContain('2 of at most 250 chosen.');
+  });
+});
+
+describe('ProgressBar', () => {
+  it('is a named progressbar at the whole percentage, its fill scaled to the fraction', () => {
+    const html = renderToStaticMarkup(<ProgressBar value={45} max={90} label="Progress of clip.mp4" />);
+    expect(html).toContain('role="progressbar"');
+    expect(html).toContain('aria-label="Progress of clip.mp4"');
+    expect(html).toContain('aria-valuenow="50"');
+    expect(html).toContain('transform:scaleX(0.5)');
+  });
+
+  it('stays within its track for an unknown or overshooting total', () => {
+    expect(renderToStaticMarkup(<ProgressBar value={5} max={0} label="x" />)).toContain('scaleX(0)');
+    expect(renderToStaticMarkup(<ProgressBar value={12} max={10} label="x" />)).toContain('aria-valuenow="100"');
   });
 });

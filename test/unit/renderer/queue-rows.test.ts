@@ -58,24 +58,51 @@ describe('QueueRows', () => {
     expect(rows.total).toBe(0);
   });
 
-  it('tells the rows watching an item when a progress batch moves it, and no other row', () => {
+  it('tells the progress watchers of a moved item its bytes, and no other row, at each batch', () => {
     const rows = new QueueRows(10);
     rows.applyPage(0, range(1, 3), 3);
-    const told: number[] = [];
-    const stopOne = rows.watchItem(1, () => told.push(1));
-    rows.watchItem(2, () => told.push(2));
-    const uploading: UploadState = { kind: 'uploading', attempt: 0, sentBytes: 5, totalBytes: 10 };
+    const moved: [number, number][] = [];
+    const rendered: number[] = [];
+    const stopOne = rows.watchProgress(1, (state) => moved.push([1, state.sentBytes]));
+    rows.watchProgress(2, (state) => moved.push([2, state.sentBytes]));
+    rows.watchItem(2, () => rendered.push(2));
+    const uploading = (sentBytes: number, attempt = 0): UploadState => ({
+      kind: 'uploading',
+      attempt,
+      sentBytes,
+      totalBytes: 10,
+    });
+    // queued → uploading is a new state: the row renders
+    expect(rows.applyProgress([{ id: 2, state: uploading(1) }])).toBe(true);
+    expect(rendered).toEqual([2]);
+    // then only bytes move: the bar is told, the row is not rendered
     expect(
       rows.applyProgress([
-        { id: 2, state: uploading },
-        { id: 99, state: uploading },
+        { id: 2, state: uploading(5) },
+        { id: 99, state: uploading(5) },
       ]),
     ).toBe(true);
-    expect(told).toEqual([2]);
-    expect(rows.at(1)?.state).toEqual(uploading);
+    expect(moved).toEqual([[2, 5]]);
+    expect(rendered).toEqual([2]);
+    expect(rows.at(1)?.state).toEqual(uploading(5));
+    // a new attempt starts over: the row renders again
+    rows.applyProgress([{ id: 2, state: uploading(0, 1) }]);
+    expect(rendered).toEqual([2, 2]);
     stopOne();
-    rows.applyProgress([{ id: 1, state: uploading }]);
-    expect(told).toEqual([2]);
-    expect(rows.applyProgress([{ id: 99, state: uploading }])).toBe(false);
+    rows.applyProgress([{ id: 1, state: uploading(1) }]);
+    rows.applyProgress([{ id: 1, state: uploading(2) }]);
+    expect(moved).toEqual([[2, 5]]);
+    expect(rows.applyProgress([{ id: 99, state: uploading(3) }])).toBe(false);
+  });
+
+  it('tells the row of an item whose state an event changed', () => {
+    const rows = new QueueRows(10);
+    rows.applyPage(0, range(1, 3), 3);
+    const rendered: number[] = [];
+    rows.watchItem(3, () => rendered.push(3));
+    const [, , third] = range(1, 3);
+    expect(rows.applyItem({ ...third!, state: { kind: 'paused', until: null } })).toBe('updated');
+    expect(rendered).toEqual([3]);
+    expect(rows.at(2)?.state).toEqual({ kind: 'paused', until: null });
   });
 });
