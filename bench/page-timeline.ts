@@ -197,17 +197,30 @@ interface TraceEvent {
   tid: number;
   ts: number;
   dur?: number;
+  /** the thread's own CPU time in the event (µs): what it worked, not what it waited for a core */
+  tdur?: number;
   cat?: string;
+}
+
+/** Main-thread work in each window after a mark, in ms. */
+export interface WindowWork {
+  /** wall time inside top-level tasks: on a busy machine it counts time the thread waited for a core */
+  wallMs: number[];
+  /** the thread's CPU time in those tasks: the work itself, whatever else the machine runs */
+  threadMs: number[];
 }
 
 /**
  * Main-thread work after each `mark` in a Chromium trace: the top-level tasks
- * of the thread that set the marks, clipped to [mark, next mark) (the last
- * one to `windowMs`), in ms. Everything the batch caused on the main thread
- * (the message, the handler, React's render, style, layout and paint) falls
- * in its window; so does anything else that ran then, such as a timer.
+ * of the thread that set the marks in [mark, next mark) (the last one to
+ * `windowMs`). Everything the batch caused on the main thread (the message,
+ * the handler, React's render, style, layout and paint) falls in its window;
+ * so does anything else that ran then, such as a timer. Wall time is clipped
+ * to the window; thread time, which the trace gives per task only, counts a
+ * task in the window it ended in (the task that sets the mark runs the batch
+ * after it; tasks last milliseconds, windows 100).
  */
-export function mainThreadMsAfterMarks(trace: unknown, options: { mark: string; windowMs: number }): number[] {
+export function mainThreadMsAfterMarks(trace: unknown, options: { mark: string; windowMs: number }): WindowWork {
   const events = ((trace as { traceEvents?: TraceEvent[] }).traceEvents ?? trace) as TraceEvent[];
   const marks = events.filter((event) => event.name === options.mark).sort((a, b) => a.ts - b.ts);
   if (marks.length === 0) throw new Error(`the trace holds no ${options.mark} mark`);
@@ -221,21 +234,29 @@ export function mainThreadMsAfterMarks(trace: unknown, options: { mark: string; 
         (event.name === 'ThreadControllerImpl::RunTask' || event.name === 'RunTask'),
     )
     .sort((a, b) => a.ts - b.ts);
-  // RunTask and ThreadControllerImpl::RunTask nest: merge overlapping tasks so none counts twice
-  const busy: [number, number][] = [];
+  // RunTask and ThreadControllerImpl::RunTask nest: only the outermost count, so none counts twice
+  const outermost: { start: number; end: number; thread: number }[] = [];
   for (const task of tasks) {
     const end = task.ts + (task.dur ?? 0);
-    const last = busy.at(-1);
-    if (last && task.ts <= last[1]) last[1] = Math.max(last[1], end);
-    else busy.push([task.ts, end]);
+    const last = outermost.at(-1);
+    if (last && task.ts < last.end) last.end = Math.max(last.end, end);
+    else outermost.push({ start: task.ts, end, thread: task.tdur ?? task.dur ?? 0 });
   }
-  return marks.map((mark, i) => {
+  const wallMs: number[] = [];
+  const threadMs: number[] = [];
+  marks.forEach((mark, i) => {
     const from = mark.ts;
     const to = marks[i + 1]?.ts ?? from + options.windowMs * 1_000;
-    let micros = 0;
-    for (const [start, end] of busy) micros += Math.max(0, Math.min(end, to) - Math.max(start, from));
-    return micros / 1_000;
+    let wall = 0;
+    let thread = 0;
+    for (const task of outermost) {
+      wall += Math.max(0, Math.min(task.end, to) - Math.max(task.start, from));
+      if (task.end > from && task.end <= to) thread += task.thread;
+    }
+    wallMs.push(wall / 1_000);
+    threadMs.push(thread / 1_000);
   });
+  return { wallMs, threadMs };
 }
 
 /** The value at quantile `q` (nearest rank below) of unsorted numbers. */

@@ -89,7 +89,7 @@ export const TARGETS: readonly Target[] = [
   {
     bench: 'queue-render',
     figure: 'progress_update_ms_p95',
-    label: 'Queue: main-thread work per progress batch at 10 Hz, p95 (ms)',
+    label: 'Queue: main-thread CPU per progress batch at 10 Hz, p95 (ms)',
     op: '<=',
     value: 2,
   },

@@ -28,5 +28,9 @@ function subscribe(listener: () => void): () => void {
  */
 export function useEverySecond(active: boolean): void {
   // the daemon draws the Queue with react-dom/server (first-paint.tsx): no clock there
-  useSyncExternalStore(subscribe, () => (active ? second : -1), () => -1);
+  useSyncExternalStore(
+    subscribe,
+    () => (active ? second : -1),
+    () => -1,
+  );
 }

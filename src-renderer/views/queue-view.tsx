@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { writeClipboard } from '../bridge/clipboard.js';
@@ -8,7 +8,9 @@ import { toIpcError } from '../bridge/bridge-error.js';
 import { AddFilesButton } from '../components/drop-upload.js';
 import { ErrorNote } from '../components/error-note.js';
 import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
+import { ProgressBar } from '../components/progress-bar.js';
 import { gateLeftMs, RateLimitIndicator, useRateLimits } from '../components/rate-limit-indicator.js';
+import { useEverySecond } from '../components/use-every-second.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { accountLabel } from '../model/account-label.js';
 import {
@@ -54,7 +56,6 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const status = useQuery('uploads:status', {});
   useEvent('uploads:statusChanged', status.set);
   const limits = useRateLimits();
-  const now = useNow(1_000);
 
   const changed = useCallback(() => setVersion(rows.current.version), []);
 
@@ -129,8 +130,11 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   // at 10 Hz: the moved rows render themselves (LiveQueueRow), the view does not
   useEvent('uploads:progress', (batch) => {
     const at = performance.now();
+    const wasIdle = meters.current.size === 0;
     for (const { id, state } of batch) track(meters.current, { id, state }, at);
     rows.current.applyProgress(batch);
+    // the first upload running: the speed starts to move with the clock
+    if (wasIdle && meters.current.size > 0) changed();
   });
 
   async function act(action: () => Promise<unknown>) {
@@ -233,23 +237,24 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   }
 
   const store = rows.current;
-  const perfNow = performance.now();
-  const totalSpeed = [...meters.current.values()].reduce(
-    (sum, meter) => sum + (bytesPerSecond(meter, perfNow) ?? 0),
-    0,
+  const queuePaused = status.data?.paused ?? false;
+  const queueHold = status.data?.hold ?? null;
+  // new only when the rows' data changes (a page, an item event, the queue's status): the 1 s clock
+  // and progress batches render just the rows they change (LiveQueueRow), not every row on screen
+  const context = useMemo<RowContext>(
+    () => ({
+      store,
+      meters: meters.current,
+      limits,
+      queuePaused,
+      queueHold,
+      blockedBy: new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null])),
+      shell: bridge.shell,
+      onAction: onRowAction,
+    }),
+    // store.version: the store changes in place; the view renders at each change that rows must show
+    [store, store.version, limits, queuePaused, queueHold, accounts, bridge.shell, onRowAction],
   );
-  void now;
-  // new at each render of the view (events, the 1 s clock): every row on screen renders with it
-  const context: RowContext = {
-    store,
-    meters: meters.current,
-    limits,
-    queuePaused: status.data?.paused ?? false,
-    queueHold: status.data?.hold ?? null,
-    blockedBy: new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null])),
-    shell: bridge.shell,
-    onAction: onRowAction,
-  };
   const renderRow = (index: number) => <LiveQueueRow index={index} context={context} />;
 
   return (
@@ -268,10 +273,10 @@ export function QueueView({ account, accounts }: { account: AccountView; account
         </button>
         <AddFilesButton />
         <span className="toolbar__spacer" />
-        <BandwidthIndicator speed={totalSpeed} status={status.data} />
+        <BandwidthIndicator meters={meters.current} status={status.data} />
       </div>
       <div className="queue__meters">
-        <RateLimitIndicator accounts={accounts} limits={limits} now={perfNow} />
+        <LiveRateLimitIndicator accounts={accounts} limits={limits} />
       </div>
       <ErrorNote error={error ?? status.error} onDismiss={() => setError(null)} />
       <p role="status" className={note ? 'queue__note' : 'visually-hidden'}>
@@ -319,6 +324,16 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
   );
   const current = () => store.at(index);
   const item = useSyncExternalStore(watch, current, current);
+  const watchBar = useCallback(
+    (move: (value: number, max: number) => void) =>
+      id === undefined ? () => undefined : store.watchProgress(id, (state) => move(state.sentBytes, state.totalBytes)),
+    [store, id],
+  );
+  const gate = item ? context.limits.get(item.accountId) : undefined;
+  // a speed, a time left or a countdown: the row's text changes every second
+  useEverySecond(
+    item?.state.kind === 'uploading' || item?.state.kind === 'retrying' || gateLeftMs(gate, performance.now()) > 0,
+  );
   if (!item) {
     return (
       <div className="queue-row queue-row--loading" aria-busy="true">
@@ -328,7 +343,6 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
   }
   const perfNow = performance.now();
   const meter = context.meters.get(item.id);
-  const gate = context.limits.get(item.accountId);
   const text = describeRow(item, {
     now: Date.now(),
     queuePaused: context.queuePaused,
@@ -338,7 +352,9 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
     speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
     eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
   });
-  return <QueueRow item={item} text={text} shell={context.shell} onAction={context.onAction} />;
+  return (
+    <QueueRow item={item} text={text} shell={context.shell} onAction={context.onAction} watchProgress={watchBar} />
+  );
 });
 
 interface QueueRowProps {
@@ -346,6 +362,8 @@ interface QueueRowProps {
   text: RowText;
   shell: 'electron' | 'headless';
   onAction(item: UploadItemView, action: RowAction | 'reveal' | 'copyPath'): void;
+  /** progress batches that only move the bytes: they move the bar, the text follows each second */
+  watchProgress(move: (value: number, max: number) => void): () => void;
 }
 
 /**
@@ -354,7 +372,7 @@ interface QueueRowProps {
  * not every row on screen.
  */
 const QueueRow = memo(
-  function QueueRow({ item, text, shell, onAction }: QueueRowProps) {
+  function QueueRow({ item, text, shell, onAction, watchProgress }: QueueRowProps) {
     return (
       <div className={`queue-row queue-row--${text.tone}`}>
         <div className="queue-row__main">
@@ -366,10 +384,11 @@ const QueueRow = memo(
             <span className="queue-row__size muted">{formatBytes(item.size)}</span>
             <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
           </div>
-          <progress
+          <ProgressBar
             value={text.progress.value}
-            max={Math.max(1, text.progress.max)}
-            aria-label={`Progress of ${item.fileName}`}
+            max={text.progress.max}
+            label={`Progress of ${item.fileName}`}
+            watch={watchProgress}
           />
           {text.problem ? (
             <p className="queue-row__problem">
@@ -420,7 +439,12 @@ const QueueRow = memo(
       </div>
     );
   },
-  (a, b) => a.item === b.item && a.shell === b.shell && a.onAction === b.onAction && sameRowText(a.text, b.text),
+  (a, b) =>
+    a.item === b.item &&
+    a.shell === b.shell &&
+    a.onAction === b.onAction &&
+    a.watchProgress === b.watchProgress &&
+    sameRowText(a.text, b.text),
 );
 
 const ACTION_LABELS: Record<RowAction, string> = {
@@ -467,7 +491,12 @@ function HoldNote({ status }: { status: QueueStatus | undefined }) {
   );
 }
 
-function BandwidthIndicator({ speed, status }: { speed: number; status: QueueStatus | undefined }) {
+/** The queue's speed, summed over the running items' meters, again every second. */
+function BandwidthIndicator({ meters, status }: { meters: Map<number, RateMeter>; status: QueueStatus | undefined }) {
+  // nothing running: the speed stays 0 and the clock need not render it
+  useEverySecond(meters.size > 0);
+  const now = performance.now();
+  const speed = [...meters.values()].reduce((sum, meter) => sum + (bytesPerSecond(meter, now) ?? 0), 0);
   const limit = status?.bandwidthBytesPerSecond ?? null;
   const bySchedule = status?.bandwidthBySchedule ?? false;
   return (
@@ -504,14 +533,11 @@ function EmptyQueue({ account }: { account: AccountView }) {
   );
 }
 
-/** Re-renders every `everyMs` (countdowns, speeds that fall when an upload stalls). */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => performance.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(performance.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
+/** Each account's budget, and a gate's countdown moving every second while one is closed. */
+function LiveRateLimitIndicator(props: Omit<Parameters<typeof RateLimitIndicator>[0], 'now'>) {
+  const now = performance.now();
+  useEverySecond([...props.limits.values()].some((entry) => gateLeftMs(entry, now) > 0));
+  return <RateLimitIndicator {...props} now={now} />;
 }
 
 /** Feeds the speed meter of a running item; forgets it once it stops uploading. */

@@ -161,6 +161,40 @@ describe('the queue', () => {
     await page.close();
   });
 
+  it("moves a running upload's bar as its bytes go, and tells its bytes, speed and time left", async () => {
+    // 1 MB/s: the 8 MB file takes about 8 s, long enough to watch it go
+    await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000 });
+    try {
+      const page = await app.open();
+      const dir = join(app.scratch, 'slow');
+      await mkdir(dir);
+      await writeFile(join(dir, 'slow.mp4'), Buffer.alloc(8_000_000, 7));
+      await app.contract.invoke('uploads:addPaths', {
+        accountId: await accountId(app),
+        paths: [join(dir, 'slow.mp4')],
+      });
+
+      const clip = row(page, 'slow.mp4');
+      const bar = clip.getByRole('progressbar', { name: 'Progress of slow.mp4' });
+      await clip.getByText(/^Uploading \d+%$/).waitFor({ timeout: 15_000 });
+      // the fill's width on screen, as a fraction of the track
+      const filled = () =>
+        bar.locator('.progress-bar__fill').evaluate((fill) => new DOMMatrix(getComputedStyle(fill).transform).a);
+      const first = await filled();
+      await expect.poll(filled, { timeout: 5_000 }).toBeGreaterThan(first);
+      await clip.getByText(/ of 8\.00 MB · [\d.]+ [KM]B\/s · .+ left$/).waitFor({ timeout: 5_000 });
+      await expect
+        .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 5_000 })
+        .toBeGreaterThan(0);
+
+      await clip.getByRole('button', { name: 'Cancel slow.mp4' }).click();
+      await clip.getByText('Cancelled', { exact: true }).waitFor();
+      await page.close();
+    } finally {
+      await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: null });
+    }
+  });
+
   it('shows a disabled token as a clear banner while the queue keeps its items, which finish after signing in again', async () => {
     const page = await app.open();
     await rows(page).first().waitFor();
