@@ -19,6 +19,9 @@ export interface ProgressBarProps {
  * repainted and laid out with each value, here only the fill's transform
  * changes. Screen readers get a `progressbar` with the percentage of the last
  * render (once a second in the queue), not ten announcements a second.
+ *
+ * In the daemon's picture of the Queue (first-paint.tsx) the page's CSP
+ * drops style attributes: there the fill is empty, or full by its class.
  */
 export function ProgressBar({ value, max, label, watch }: ProgressBarProps) {
   const fill = useRef<HTMLDivElement>(null);
@@ -37,7 +40,11 @@ export function ProgressBar({ value, max, label, watch }: ProgressBarProps) {
       aria-valuemax={100}
       aria-valuenow={Math.floor(fraction(value, max) * 100)}
     >
-      <div ref={fill} className="progress-bar__fill" style={{ transform: scale(value, max) }} />
+      <div
+        ref={fill}
+        className={fraction(value, max) >= 1 ? 'progress-bar__fill progress-bar__fill--full' : 'progress-bar__fill'}
+        style={{ transform: scale(value, max) }}
+      />
     </div>
   );
 }

@@ -112,6 +112,10 @@ describe('the queue', () => {
     // styled before any script: the page carries its style sheet (allowed by its hash in the CSP)
     const box = await picture.locator('.queue-row').first().boundingBox();
     expect(box?.height).toBe(88);
+    // the done file's bar is full there too, though the CSP drops the style attribute that sizes it in the app
+    const bar = picture.getByRole('progressbar', { name: 'Progress of first-load.mp4' });
+    const [track, fill] = await Promise.all([bar.boundingBox(), bar.locator('.progress-bar__fill').boundingBox()]);
+    expect(fill?.width).toBe(track?.width);
     // the app's script is started by the page's first script after that picture's first frame
     expect(await withoutScripts.locator('head meta[name="media-sync:app-script"]').count()).toBe(1);
     await withoutScripts.close();
