@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeTestVideo } from '../helpers/ffmpeg.js';
 import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
 
 /** The queue's rows, and one of them by file name. */
@@ -197,6 +198,31 @@ describe('the queue', () => {
     } finally {
       await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: null });
     }
+  });
+
+  it('says "Ready to watch" once a video dropped into a watched folder has converted, with a working watch link', async () => {
+    // the folder the first test watches; the server converts with ffmpeg, the daemon checks 10 s after the upload
+    const video = await makeTestVideo(app.scratch, 2);
+    const page = await app.open();
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(app.url).origin });
+    await writeFile(join(app.scratch, 'watched', 'sunset.mp4'), video);
+
+    const clip = row(page, 'sunset.mp4');
+    await clip.getByText('Ready to watch', { exact: true }).waitFor({ timeout: 60_000 });
+    await page.getByRole('region', { name: 'Notifications' }).getByText('Ready to watch: sunset.mp4').waitFor();
+    await clip.getByRole('button', { name: 'Copy watch link sunset.mp4' }).click();
+    await page.getByText(/^Copied the watch link of sunset\.mp4: /).waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    const files = JSON.parse((await app.server.api('/files')).body.toString()) as {
+      data: { id: string; name: string }[];
+    };
+    const file = files.data.find((candidate) => candidate.name === 'sunset.mp4')!;
+    expect(link).toBe(`${app.server.fileHost}/${file.id}/watch`);
+    // the watch page plays the converted video
+    const watch = await fetch(link);
+    expect(watch.status).toBe(200);
+    expect(await watch.text()).toContain('.m3u8');
+    await page.close();
   });
 
   it('shows a disabled token as a clear banner while the queue keeps its items, which finish after signing in again', async () => {
