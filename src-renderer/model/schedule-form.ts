@@ -7,6 +7,7 @@ import {
   type Weekday,
 } from '../../src-shared/model/upload-schedule.js';
 import { currentLocale, t } from '../i18n/i18n.js';
+import { decimalText } from './settings-form.js';
 
 /** Decimal megabytes per second, as the Bandwidth setting is typed. */
 const MB = 1_000_000;
@@ -46,7 +47,7 @@ function draftFromWindow(window: ScheduleWindow): ScheduleWindowDraft {
     from: window.from,
     to: window.to,
     paused: window.action.kind === 'pause',
-    limitMb: window.action.kind === 'limit' ? String(Number((window.action.bytesPerSecond / MB).toFixed(3))) : '',
+    limitMb: window.action.kind === 'limit' ? decimalText(window.action.bytesPerSecond / MB) : '',
   };
 }
 

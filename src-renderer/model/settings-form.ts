@@ -8,7 +8,8 @@ import {
   type SettingsChange,
 } from '../../src-shared/model/settings.js';
 import { DEFAULT_UPDATE_URL } from '../../src-shared/model/update-status.js';
-import { t } from '../i18n/i18n.js';
+import { numberFormat } from '../../src-shared/model/format.js';
+import { currentLocale, t } from '../i18n/i18n.js';
 import { formatCount } from './file-columns.js';
 
 /** Decimal megabytes, like the spec's "90 MB" chunk and what people read on speed tests. */
@@ -34,12 +35,13 @@ export interface SettingsForm {
 
 export type SettingsFormErrors = Partial<Record<'bandwidthMb' | 'chunkMb' | 'proxyUrl', string>>;
 
-export function settingsForm(settings: Settings): SettingsForm {
+export function settingsForm(settings: Settings, locale = currentLocale()): SettingsForm {
   return {
     concurrency: settings.concurrency,
     bandwidthLimited: settings.bandwidthBytesPerSecond !== null,
-    bandwidthMb: settings.bandwidthBytesPerSecond === null ? '' : trimNumber(settings.bandwidthBytesPerSecond / MB),
-    chunkMb: trimNumber(settings.chunkSizeBytes / MB),
+    bandwidthMb:
+      settings.bandwidthBytesPerSecond === null ? '' : decimalText(settings.bandwidthBytesPerSecond / MB, locale),
+    chunkMb: decimalText(settings.chunkSizeBytes / MB, locale),
     notifications: { ...settings.notifications },
     launchAtLogin: settings.launchAtLogin,
     proxyUrl: settings.proxyUrl ?? '',
@@ -161,6 +163,10 @@ export function tokenStorageEncrypted(description: string): boolean {
   return /^encrypted\b/i.test(description.trim());
 }
 
-function trimNumber(value: number): string {
-  return String(Number(value.toFixed(3)));
+/**
+ * A number for a field a person edits: at most 3 decimals, no grouping, the
+ * decimal mark of `locale` ("2.5", German "2,5"); the fields read either mark.
+ */
+export function decimalText(value: number, locale = currentLocale()): string {
+  return numberFormat(locale, { maximumFractionDigits: 3, useGrouping: false }).format(value);
 }

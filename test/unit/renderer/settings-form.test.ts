@@ -111,6 +111,10 @@ describe('settings form', () => {
     await i18n.changeLanguage('de');
     try {
       expect(notificationLabel('importCompleted')).toBe('Ein Import ist abgeschlossen');
+      // decimals as German writes them, read back either way
+      const form = settingsForm({ ...DEFAULT_SETTINGS, bandwidthBytesPerSecond: 2_500_000 });
+      expect(form.bandwidthMb).toBe('2,5');
+      expect(settingsChange(form).change?.bandwidthBytesPerSecond).toBe(2_500_000);
       expect(
         folderOptionsSummary(
           FolderOptionsSchema.parse({
