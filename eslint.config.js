@@ -123,6 +123,9 @@ const TRANSLATED_FILES = [
   'src-renderer/components/toaster.tsx',
   'src-renderer/components/update-banner.tsx',
   'src-renderer/components/update-settings.tsx',
+  'src-renderer/views/settings-view.tsx',
+  'src-renderer/views/imports-view.tsx',
+  'src-renderer/components/schedule-settings.tsx',
 ];
 
 /** Attributes a person reads or hears: a literal in them is a string the catalogs miss. */

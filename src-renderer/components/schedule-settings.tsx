@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { Settings } from '../../src-shared/model/settings.js';
 import { WEEKDAYS } from '../../src-shared/model/upload-schedule.js';
 import { useAction, useQuery } from '../bridge/bridge-context.js';
@@ -8,17 +8,17 @@ import {
   scheduleChange,
   scheduleForm,
   toggleDay,
+  timeOfDayFormat,
   weekdayNames,
   windowTimesText,
   type ScheduleForm,
   type ScheduleWindowDraft,
   type ScheduleWindowErrors,
 } from '../model/schedule-form.js';
+import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import { RadioOption } from './radio-option.js';
 import { StatusNote } from './status-note.js';
-
-const DAY_NAMES = weekdayNames();
 
 /**
  * Settings → Schedule: windows of the week with a speed limit or a pause,
@@ -31,6 +31,7 @@ export function ScheduleSection() {
   const [errors, setErrors] = useState(new Map<number, ScheduleWindowErrors>());
   const [saved, setSaved] = useState('');
   const action = useAction();
+  const { t } = useLocale();
 
   useEffect(() => {
     if (settings.data) setForm(scheduleForm(settings.data));
@@ -39,8 +40,8 @@ export function ScheduleSection() {
   if (!form) {
     return (
       <section className="settings__section card" aria-labelledby="schedule-title">
-        <h2 id="schedule-title">Schedule</h2>
-        {settings.error ? <ErrorNote error={settings.error} /> : <p className="muted">Loading…</p>}
+        <h2 id="schedule-title">{t('settings.schedule.title')}</h2>
+        {settings.error ? <ErrorNote error={settings.error} /> : <p className="muted">{t('common.loading')}</p>}
       </section>
     );
   }
@@ -64,7 +65,7 @@ export function ScheduleSection() {
     const updated: Settings | undefined = await action.run('settings:update', change);
     if (!updated) return;
     settings.set(updated);
-    setSaved('Schedule saved.');
+    setSaved(t('settings.schedule.saved'));
   }
 
   return (
@@ -74,13 +75,12 @@ export function ScheduleSection() {
       onSubmit={(event) => void save(event)}
       noValidate
     >
-      <h2 id="schedule-title">Schedule</h2>
+      <h2 id="schedule-title">{t('settings.schedule.title')}</h2>
       <p className="muted" id="schedule-hint">
-        Limit the speed or pause uploads at set times of the week, in the time zone of the computer running Media Sync.
-        Outside every window the Bandwidth setting applies. Where windows overlap, a pause wins, then the lowest limit.
+        {t('settings.schedule.intro')}
       </p>
-      {form.windows.length === 0 && <p>No schedule: uploads run whenever there is something to upload.</p>}
-      <ol className="schedule__windows" aria-label="Schedule windows">
+      {form.windows.length === 0 && <p>{t('settings.schedule.empty')}</p>}
+      <ol className="schedule__windows" aria-label={t('settings.schedule.windows')}>
         {form.windows.map((window, index) => (
           <WindowEditor
             key={window.key}
@@ -99,7 +99,7 @@ export function ScheduleSection() {
           disabled={form.windows.length >= SCHEDULE_MAX_WINDOWS}
           onClick={() => update({ ...form, windows: [...form.windows, newWindowDraft()] })}
         >
-          Add a window
+          {t('settings.schedule.add')}
         </button>
       </div>
 
@@ -110,17 +110,16 @@ export function ScheduleSection() {
           aria-describedby="schedule-battery-hint"
           onChange={(event) => update({ ...form, pauseOnBattery: event.target.checked })}
         />
-        <span>Pause while on battery</span>
+        <span>{t('settings.schedule.battery')}</span>
       </label>
       <small id="schedule-battery-hint" className="muted settings__hint">
-        Uploads wait while the computer runs on battery and go on once it is plugged in. A computer without a battery
-        never pauses for this.
+        {t('settings.schedule.batteryHint')}
       </small>
 
       <ErrorNote error={action.error} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={action.busy}>
-          {action.busy ? 'Saving…' : 'Save schedule'}
+          {action.busy ? t('settings.schedule.saving') : t('settings.schedule.save')}
         </button>
         <StatusNote text={saved} />
       </div>
@@ -137,23 +136,26 @@ export function WindowEditor(props: {
   onRemove(): void;
 }) {
   const { window, number, errors, onChange } = props;
+  const { t, locale } = useLocale();
+  const dayNames = useMemo(() => weekdayNames(locale), [locale]);
+  const format = useMemo(() => timeOfDayFormat(locale), [locale]);
   const id = (field: string) => `schedule-${window.key}-${field}`;
   const errorId = (field: keyof ScheduleWindowErrors) => (errors[field] ? id(`${field}-error`) : undefined);
   return (
     <li className="schedule__window">
       <fieldset className="settings__group">
-        <legend>Window {number}</legend>
+        <legend>{t('settings.schedule.window', { number })}</legend>
         <fieldset className="schedule__days" aria-describedby={errorId('days')}>
-          <legend className="visually-hidden">Days of window {number}</legend>
+          <legend className="visually-hidden">{t('settings.schedule.days', { number })}</legend>
           {WEEKDAYS.map((day) => (
             <label key={day} className="field--inline schedule__day">
               <input
                 type="checkbox"
                 checked={window.days.includes(day)}
-                aria-label={DAY_NAMES[day].long}
+                aria-label={dayNames[day].long}
                 onChange={(event) => onChange({ days: toggleDay(window.days, day, event.target.checked) })}
               />
-              <span aria-hidden="true">{DAY_NAMES[day].short}</span>
+              <span aria-hidden="true">{dayNames[day].short}</span>
             </label>
           ))}
         </fieldset>
@@ -164,11 +166,11 @@ export function WindowEditor(props: {
         )}
         <div className="schedule__times">
           <label className="field">
-            <span>From</span>
+            <span>{t('settings.schedule.from')}</span>
             <input
               type="time"
               value={window.from}
-              aria-label={`From (window ${number})`}
+              aria-label={t('settings.schedule.fromLabel', { number })}
               aria-invalid={errors.from ? true : undefined}
               aria-describedby={errorId('from')}
               onChange={(event) => onChange({ from: event.target.value })}
@@ -180,11 +182,11 @@ export function WindowEditor(props: {
             )}
           </label>
           <label className="field">
-            <span>To</span>
+            <span>{t('settings.schedule.to')}</span>
             <input
               type="time"
               value={window.to}
-              aria-label={`To (window ${number})`}
+              aria-label={t('settings.schedule.toLabel', { number })}
               aria-invalid={errors.to ? true : undefined}
               aria-describedby={[id('times'), errorId('to')].filter(Boolean).join(' ')}
               onChange={(event) => onChange({ to: event.target.value })}
@@ -197,19 +199,19 @@ export function WindowEditor(props: {
           </label>
         </div>
         <small id={id('times')} className="muted">
-          {windowTimesText(window.from, window.to)}.
+          {windowTimesText(window.from, window.to, format)}.
         </small>
         <RadioOption name={id('action')} checked={!window.paused} onSelect={() => onChange({ paused: false })}>
-          Limit the speed
+          {t('settings.schedule.limit')}
         </RadioOption>
         {!window.paused && (
           <label className="field settings__nested">
-            <span>Speed in MB/s</span>
+            <span>{t('settings.schedule.speed')}</span>
             <input
               type="text"
               inputMode="decimal"
               value={window.limitMb}
-              aria-label={`Speed in MB/s (window ${number})`}
+              aria-label={t('settings.schedule.speedLabel', { number })}
               aria-invalid={errors.limitMb ? true : undefined}
               aria-describedby={errorId('limitMb')}
               onChange={(event) => onChange({ limitMb: event.target.value })}
@@ -222,11 +224,11 @@ export function WindowEditor(props: {
           </label>
         )}
         <RadioOption name={id('action')} checked={window.paused} onSelect={() => onChange({ paused: true })}>
-          Pause uploads
+          {t('settings.schedule.pause')}
         </RadioOption>
         <div>
           <button type="button" className="button button--small button--danger" onClick={props.onRemove}>
-            Remove window {number}
+            {t('settings.schedule.remove', { number })}
           </button>
         </div>
       </fieldset>

@@ -1,4 +1,6 @@
 import { remoteUrlProblem } from '../../src-shared/model/remote-url-problem.js';
+import { t } from '../i18n/i18n.js';
+import { formatCount } from './file-columns.js';
 
 /**
  * The spec does not give a maximum number of URLs per POST /remote-uploads;
@@ -24,7 +26,7 @@ export interface ParsedImportLines {
   lines: ImportLine[];
   /** the distinct valid links, in order: what "Import" sends */
   urls: string[];
-  /** one message per invalid line, naming it: "Line 2: …" */
+  /** one message per invalid line, naming it: "Line 2: …", in the UI's language */
   errors: string[];
 }
 
@@ -47,7 +49,7 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     const problem = remoteUrlProblem(trimmed);
     if (problem) {
       lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: problem });
-      errors.push(`Line ${lineNumber}: ${problem}.`);
+      errors.push(lineProblem(lineNumber, problem));
       return;
     }
     const seen = firstSeen.get(trimmed);
@@ -56,9 +58,9 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
       return;
     }
     if (urls.length >= maxUrls) {
-      const reason = `is one link too many; send at most ${maxUrls} at a time`;
+      const reason = t('imports.tooMany', { max: formatCount(maxUrls) });
       lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason });
-      errors.push(`Line ${lineNumber}: ${reason}.`);
+      errors.push(lineProblem(lineNumber, reason));
       return;
     }
     firstSeen.set(trimmed, lineNumber);
@@ -66,6 +68,11 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     urls.push(trimmed);
   });
   return { lines, urls, errors };
+}
+
+/** "Line 2: uses ftp; …": the reason completes a sentence whose subject is the line's link. */
+function lineProblem(line: number, problem: string): string {
+  return t('imports.lineProblem', { line, problem });
 }
 
 /**
@@ -92,14 +99,15 @@ export function batches<T>(items: readonly T[], size = URLS_PER_REQUEST): T[][] 
   return result;
 }
 
-/** "3 links ready to import, 1 repeated link counted once": the summary under the box. */
+/**
+ * "3 links ready to import, 1 repeated link counted once": the summary under
+ * the box, a list of whole phrases (each with its own plural) in the UI's
+ * language.
+ */
 export function describeImportLines(parsed: ParsedImportLines): string {
-  const ready = parsed.urls.length;
   const duplicates = parsed.lines.filter((line) => line.kind === 'duplicate').length;
-  const parts = [`${ready} ${ready === 1 ? 'link' : 'links'} ready to import`];
-  if (parsed.errors.length > 0) {
-    parts.push(`${parsed.errors.length} ${parsed.errors.length === 1 ? 'line needs' : 'lines need'} fixing`);
-  }
-  if (duplicates > 0) parts.push(`${duplicates} repeated ${duplicates === 1 ? 'link' : 'links'} counted once`);
+  const parts: string[] = [t('imports.ready', { count: parsed.urls.length })];
+  if (parsed.errors.length > 0) parts.push(t('imports.fixing', { count: parsed.errors.length }));
+  if (duplicates > 0) parts.push(t('imports.repeated', { count: duplicates }));
   return parts.join(', ');
 }

@@ -7,6 +7,7 @@ import {
   type RemoteJob,
 } from '../../src-shared/api/index.js';
 import { formatBytes } from '../../src-shared/model/format.js';
+import { currentLocale, t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
 
 /** The options of POST /remote-uploads as the form holds them (every spec field). */
@@ -40,24 +41,28 @@ export const BLOCKED_COUNTRIES_MAX = API_LIMITS.blockedCountriesMax;
 
 const fields = CreateRemoteUploadsBodySchema.shape;
 
-/** Each option checked with POST /remote-uploads' own rules; an empty text field means "not given". */
+/**
+ * Each option checked with POST /remote-uploads' own rules; an empty text
+ * field means "not given". The sentences name each field as the form labels
+ * it, in the UI's language.
+ */
 export function validateImportOptions(draft: ImportOptionsDraft): ImportOptionsErrors {
   const errors: ImportOptionsErrors = {};
   if (draft.name !== '') {
-    const name = fieldError(fields.name, draft.name, 'Name');
+    const name = fieldError(fields.name, draft.name, t('imports.name'));
     if (name) errors.name = name;
   }
-  const description = fieldError(fields.description, draft.description, 'Description');
+  const description = fieldError(fields.description, draft.description, t('imports.description'));
   if (description) errors.description = description;
   if (draft.password !== '') {
-    const password = fieldError(fields.password, draft.password, 'Password');
+    const password = fieldError(fields.password, draft.password, t('imports.password'));
     if (password) errors.password = password;
   }
-  const countries = fieldError(fields.blocked_countries, draft.blockedCountries, 'Blocked countries');
+  const countries = fieldError(fields.blocked_countries, draft.blockedCountries, t('imports.blocked'));
   if (countries) errors.blockedCountries = countries;
   const folder = draft.folderId.trim();
   if (folder !== '') {
-    if (!/^\d{1,15}$/.test(folder) || Number(folder) < 1) errors.folderId = 'Folder ID must be a whole number above 0.';
+    if (!/^\d{1,15}$/.test(folder) || Number(folder) < 1) errors.folderId = t('imports.folderIdError');
   }
   return errors;
 }
@@ -93,15 +98,20 @@ export function isJobFinal(job: RemoteJob): boolean {
   return FINAL_REMOTE_JOB_STATUSES.has(job.status);
 }
 
-/** "12.0 MB of 40.0 MB (30 %)", "12.0 MB so far", or "Waiting to start". */
-export function jobProgressText(job: RemoteJob): string {
-  if (job.status === 'completed') return job.bytes_total ? `${formatBytes(job.bytes_total)}, done` : 'Done';
-  const percent = job.progress_percent === null ? null : Math.round(job.progress_percent);
-  if (job.bytes_total) {
-    return `${formatBytes(job.bytes_downloaded)} of ${formatBytes(job.bytes_total)}${percent === null ? '' : ` (${percent} %)`}`;
+/** "12.0 MB of 40.0 MB (30 %)", "12.0 MB so far", or "Waiting to start", in the UI's language and locale. */
+export function jobProgressText(job: RemoteJob, locale = currentLocale()): string {
+  const size = (bytes: number) => formatBytes(bytes, locale);
+  if (job.status === 'completed') {
+    return job.bytes_total ? t('imports.doneSize', { size: size(job.bytes_total) }) : t('imports.done');
   }
-  if (job.bytes_downloaded > 0) return `${formatBytes(job.bytes_downloaded)} so far`;
-  return job.status === 'pending' ? 'Waiting to start' : '';
+  if (job.bytes_total) {
+    const sizes = { done: size(job.bytes_downloaded), total: size(job.bytes_total) };
+    if (job.progress_percent === null) return t('imports.progress', sizes);
+    const percent = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(job.progress_percent);
+    return t('imports.progressPercent', { ...sizes, percent });
+  }
+  if (job.bytes_downloaded > 0) return t('imports.soFar', { size: size(job.bytes_downloaded) });
+  return job.status === 'pending' ? t('imports.waiting') : '';
 }
 
 export function jobErrorText(job: RemoteJob): string | null {

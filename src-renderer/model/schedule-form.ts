@@ -6,6 +6,8 @@ import {
   type ScheduleWindow,
   type Weekday,
 } from '../../src-shared/model/upload-schedule.js';
+import { currentLocale, t } from '../i18n/i18n.js';
+import { decimalText } from './settings-form.js';
 
 /** Decimal megabytes per second, as the Bandwidth setting is typed. */
 const MB = 1_000_000;
@@ -45,7 +47,7 @@ function draftFromWindow(window: ScheduleWindow): ScheduleWindowDraft {
     from: window.from,
     to: window.to,
     paused: window.action.kind === 'pause',
-    limitMb: window.action.kind === 'limit' ? String(Number((window.action.bytesPerSecond / MB).toFixed(3))) : '',
+    limitMb: window.action.kind === 'limit' ? decimalText(window.action.bytesPerSecond / MB) : '',
   };
 }
 
@@ -79,14 +81,14 @@ export function scheduleChange(form: ScheduleForm): {
   const windows: ScheduleWindow[] = [];
   for (const draft of form.windows) {
     const found: ScheduleWindowErrors = {};
-    if (draft.days.length === 0) found.days = 'Choose at least one day.';
-    if (!isTime(draft.from)) found.from = 'Enter a start time, such as 09:00.';
-    if (!isTime(draft.to)) found.to = 'Enter an end time, such as 18:00.';
+    if (draft.days.length === 0) found.days = t('settings.schedule.daysError');
+    if (!isTime(draft.from)) found.from = t('settings.schedule.fromError');
+    if (!isTime(draft.to)) found.to = t('settings.schedule.toError');
     let bytesPerSecond = 0;
     if (!draft.paused) {
       const value = Number(draft.limitMb.trim().replace(',', '.'));
       if (draft.limitMb.trim() === '' || !Number.isFinite(value) || value <= 0) {
-        found.limitMb = 'Enter a speed above 0 MB/s, or choose to pause.';
+        found.limitMb = t('settings.schedule.speedError');
       } else {
         bytesPerSecond = Math.max(1, Math.round(value * MB));
       }
@@ -133,15 +135,32 @@ export function timeOfDayFormat(locale?: string): (time: string) => string {
   };
 }
 
-const localTime = timeOfDayFormat();
+/** Built once per locale: the UI's language may change while the page is open. */
+const timeFormats = new Map<string, (time: string) => string>();
+function localTime(locale = currentLocale()): (time: string) => string {
+  let format = timeFormats.get(locale);
+  if (!format) {
+    format = timeOfDayFormat(locale);
+    timeFormats.set(locale, format);
+  }
+  return format;
+}
 
 /**
- * A window's times in words: "From 09:00 to 18:00", or "From 22:00 to 06:00
- * the next day" when it crosses midnight, 24 hours when start and end meet;
- * the times as the locale writes them.
+ * A window's times in words, in the UI's language: "From 09:00 to 18:00",
+ * or "From 22:00 to 06:00 the next day" when it crosses midnight, 24 hours
+ * when start and end meet; the times as the locale writes them (the UI's
+ * unless `format` says otherwise).
  */
-export function windowTimesText(from: string, to: string, format: (time: string) => string = localTime): string {
-  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return 'Enter both times';
-  if (from === to) return from === '00:00' ? 'All day' : `For 24 hours from ${format(from)}`;
-  return to < from ? `From ${format(from)} to ${format(to)} the next day` : `From ${format(from)} to ${format(to)}`;
+export function windowTimesText(from: string, to: string, format: (time: string) => string = localTime()): string {
+  if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return t('settings.schedule.bothTimes');
+  if (from === to) {
+    return from === '00:00'
+      ? t('settings.schedule.allDay')
+      : t('settings.schedule.fullDayFrom', { from: format(from) });
+  }
+  return t(to < from ? 'settings.schedule.overnight' : 'settings.schedule.range', {
+    from: format(from),
+    to: format(to),
+  });
 }

@@ -8,18 +8,17 @@ import {
   type SettingsChange,
 } from '../../src-shared/model/settings.js';
 import { DEFAULT_UPDATE_URL } from '../../src-shared/model/update-status.js';
+import { numberFormat } from '../../src-shared/model/format.js';
+import { currentLocale, t } from '../i18n/i18n.js';
+import { formatCount } from './file-columns.js';
 
 /** Decimal megabytes, like the spec's "90 MB" chunk and what people read on speed tests. */
 const MB = 1_000_000;
 
-export const NOTIFICATION_LABELS: Record<NotificationKind, string> = {
-  uploadsDone: 'Uploads finished',
-  uploadFailed: 'An upload failed',
-  importCompleted: 'An import completed',
-  importFailed: 'An import failed',
-  accountProblem: 'A problem with an account (token refused)',
-  readyToWatch: 'Ready to watch',
-};
+/** The switch of a notification kind under "Notify me when", in the UI's language. */
+export function notificationLabel(kind: NotificationKind): string {
+  return t(`settings.notifications.${kind}`);
+}
 
 /** The app settings as the form holds them: text where a person types. */
 export interface SettingsForm {
@@ -36,12 +35,13 @@ export interface SettingsForm {
 
 export type SettingsFormErrors = Partial<Record<'bandwidthMb' | 'chunkMb' | 'proxyUrl', string>>;
 
-export function settingsForm(settings: Settings): SettingsForm {
+export function settingsForm(settings: Settings, locale = currentLocale()): SettingsForm {
   return {
     concurrency: settings.concurrency,
     bandwidthLimited: settings.bandwidthBytesPerSecond !== null,
-    bandwidthMb: settings.bandwidthBytesPerSecond === null ? '' : trimNumber(settings.bandwidthBytesPerSecond / MB),
-    chunkMb: trimNumber(settings.chunkSizeBytes / MB),
+    bandwidthMb:
+      settings.bandwidthBytesPerSecond === null ? '' : decimalText(settings.bandwidthBytesPerSecond / MB, locale),
+    chunkMb: decimalText(settings.chunkSizeBytes / MB, locale),
     notifications: { ...settings.notifications },
     launchAtLogin: settings.launchAtLogin,
     proxyUrl: settings.proxyUrl ?? '',
@@ -58,7 +58,7 @@ export function settingsChange(form: SettingsForm): { change: SettingsChange | n
   if (form.bandwidthLimited) {
     const value = Number(form.bandwidthMb.trim().replace(',', '.'));
     if (form.bandwidthMb.trim() === '' || !Number.isFinite(value) || value <= 0) {
-      errors.bandwidthMb = 'Enter a speed above 0 MB/s, or choose no limit.';
+      errors.bandwidthMb = t('settings.app.bandwidthError');
     } else {
       bandwidth = Math.max(1, Math.round(value * MB));
     }
@@ -66,12 +66,12 @@ export function settingsChange(form: SettingsForm): { change: SettingsChange | n
   const maxChunkMb = API_LIMITS.chunkSizeBytes / MB;
   const chunk = Number(form.chunkMb.trim().replace(',', '.'));
   if (!Number.isFinite(chunk) || chunk < 1 || chunk > maxChunkMb || form.chunkMb.trim() === '') {
-    errors.chunkMb = `Enter a chunk size from 1 to ${maxChunkMb} MB.`;
+    errors.chunkMb = t('settings.app.chunkError', { max: formatCount(maxChunkMb) });
   }
   const proxyText = form.proxyUrl.trim();
   const proxy = proxyText === '' ? null : proxyText;
   if (proxy !== null && !SettingsChangeSchema.shape.proxyUrl.safeParse(proxy).success) {
-    errors.proxyUrl = 'Enter a proxy address starting with http:// or https://, e.g. http://proxy.example:3128.';
+    errors.proxyUrl = t('settings.app.proxyError');
   }
   if (Object.keys(errors).length > 0) return { change: null, errors };
   const change: SettingsChange = {
@@ -83,7 +83,9 @@ export function settingsChange(form: SettingsForm): { change: SettingsChange | n
     proxyUrl: proxy,
   };
   const parsed = SettingsChangeSchema.safeParse(change);
-  return parsed.success ? { change: parsed.data, errors } : { change: null, errors: { proxyUrl: 'Check the values.' } };
+  return parsed.success
+    ? { change: parsed.data, errors }
+    : { change: null, errors: { proxyUrl: t('settings.app.checkValues') } };
 }
 
 /** The update address as its field shows it: empty while it is the default, which the field shows as its placeholder. */
@@ -101,10 +103,7 @@ export function updateUrlChange(text: string): {
 } {
   const updateUrl = text.trim() === '' ? DEFAULT_UPDATE_URL : text.trim();
   if (!SettingsChangeSchema.shape.updateUrl.safeParse(updateUrl).success) {
-    return {
-      change: null,
-      error: 'Enter an update address starting with http:// or https://, e.g. https://updates.example.com/media-sync/.',
-    };
+    return { change: null, error: t('settings.updateUrlError') };
   }
   return { change: { updateUrl }, error: null };
 }
@@ -117,26 +116,34 @@ export function globsFromText(text: string): string[] {
     .filter((line) => line.length > 0);
 }
 
-/** What a folder does, in one line: "Private · with subfolders · files kept · ignores 2 patterns". */
+/**
+ * What a folder does, in one line: "Private · with subfolders · files kept ·
+ * ignores 2 patterns". Each part is a phrase of its own in the catalogs
+ * (`settings.summary`), so the dots only separate them.
+ */
 export function folderOptionsSummary(options: FolderOptions): string {
-  const parts = [options.visibility === 'public' ? 'Public' : 'Private'];
-  if (options.allowOnlineWatch !== null) parts.push(options.allowOnlineWatch ? 'online watch on' : 'online watch off');
-  parts.push(options.includeSubfolders ? 'with subfolders' : 'this folder only');
-  parts.push(options.uploadExisting ? 'existing files too' : 'new files only');
-  if (options.skipExisting) parts.push('skips files already on the service');
+  const parts: string[] = [
+    options.visibility === 'public' ? t('settings.summary.public') : t('settings.summary.private'),
+  ];
+  if (options.allowOnlineWatch !== null) {
+    parts.push(options.allowOnlineWatch ? t('settings.summary.watchOn') : t('settings.summary.watchOff'));
+  }
+  parts.push(options.includeSubfolders ? t('settings.summary.subfolders') : t('settings.summary.folderOnly'));
+  parts.push(options.uploadExisting ? t('settings.summary.existingToo') : t('settings.summary.newOnly'));
+  if (options.skipExisting) parts.push(t('settings.summary.skipExisting'));
   switch (options.afterUpload.kind) {
     case 'keep':
-      parts.push('files kept');
+      parts.push(t('settings.summary.kept'));
       break;
     case 'move':
-      parts.push(`files moved to “${options.afterUpload.subfolder}”`);
+      parts.push(t('settings.summary.moved', { subfolder: options.afterUpload.subfolder }));
       break;
     case 'delete':
-      parts.push('files deleted after upload');
+      parts.push(t('settings.summary.deleted'));
       break;
   }
   if (options.ignoreGlobs.length > 0) {
-    parts.push(`ignores ${options.ignoreGlobs.length} ${options.ignoreGlobs.length === 1 ? 'pattern' : 'patterns'}`);
+    parts.push(t('settings.summary.ignores', { count: options.ignoreGlobs.length }));
   }
   return parts.join(' · ');
 }
@@ -145,7 +152,7 @@ export function folderOptionsSummary(options: FolderOptions): string {
 export function subfolderError(name: string): string | null {
   const parsed = AfterUploadSchema.safeParse({ kind: 'move', subfolder: name.trim() });
   if (parsed.success) return null;
-  return name.trim() === '' ? 'Enter the name of the subfolder.' : 'Enter a folder name, not a path (no / or \\).';
+  return name.trim() === '' ? t('settings.subfolderEmpty') : t('settings.subfolderPath');
 }
 
 /**
@@ -156,6 +163,10 @@ export function tokenStorageEncrypted(description: string): boolean {
   return /^encrypted\b/i.test(description.trim());
 }
 
-function trimNumber(value: number): string {
-  return String(Number(value.toFixed(3)));
+/**
+ * A number for a field a person edits: at most 3 decimals, no grouping, the
+ * decimal mark of `locale` ("2.5", German "2,5"); the fields read either mark.
+ */
+export function decimalText(value: number, locale = currentLocale()): string {
+  return numberFormat(locale, { maximumFractionDigits: 3, useGrouping: false }).format(value);
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Trans } from 'react-i18next';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
@@ -28,6 +29,8 @@ import {
 } from '../model/import-options.js';
 import { DESCRIPTION_MAX } from '../model/file-edit.js';
 import { VisibilityFields } from '../components/visibility-fields.js';
+import { useLocale } from '../i18n/i18n.js';
+import { formatCount } from '../model/file-columns.js';
 import './imports-view.css';
 
 /**
@@ -40,9 +43,10 @@ import './imports-view.css';
 export function ImportsView(props: { account: AccountView; openedLinks: string[]; onOpenedLinksTaken: () => void }) {
   const { account } = props;
   const [created, setCreated] = useState<RemoteJob[]>([]);
+  const { t } = useLocale();
   return (
     <div className="imports-view">
-      <h1>Imports</h1>
+      <h1>{t('imports.title')}</h1>
       <ImportForm
         accountId={account.id}
         openedLinks={props.openedLinks}
@@ -64,6 +68,7 @@ function ImportForm(props: {
 }) {
   const { accountId, onCreated, openedLinks, onOpenedLinksTaken } = props;
   const bridge = useBridge();
+  const { t, locale } = useLocale();
   const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
   const [options, setOptions] = useState<ImportOptionsDraft>(EMPTY_IMPORT_OPTIONS);
@@ -71,8 +76,9 @@ function ImportForm(props: {
   const [error, setError] = useState<IpcError | null>(null);
   const [result, setResult] = useState('');
   const ids = { box: useId(), hint: useId(), errors: useId(), summary: useId() };
-  const parsed = useMemo(() => parseImportLines(text), [text]);
-  const optionErrors = useMemo(() => validateImportOptions(options), [options]);
+  // the lines' and the fields' sentences are in the UI's language: worded again when it changes
+  const parsed = useMemo(() => parseImportLines(text), [text, locale]);
+  const optionErrors = useMemo(() => validateImportOptions(options), [options, locale]);
   const optionsInvalid = Object.keys(optionErrors).length > 0;
   const update = (patch: Partial<ImportOptionsDraft>) => setOptions((previous) => ({ ...previous, ...patch }));
 
@@ -80,14 +86,10 @@ function ImportForm(props: {
   useEffect(() => {
     if (openedLinks.length === 0) return;
     setText((previous) => appendLinks(previous, openedLinks));
-    setResult(
-      openedLinks.length === 1
-        ? 'The link you opened is in the box: check it, then select Import to start.'
-        : 'The links you opened are in the box: check them, then select Import to start.',
-    );
+    setResult(t('imports.opened', { count: openedLinks.length }));
     box.current?.focus();
     onOpenedLinksTaken();
-  }, [openedLinks, onOpenedLinksTaken]);
+  }, [openedLinks, onOpenedLinksTaken, t]);
 
   /**
    * Sends the valid links, in batches the server takes, and keeps only the
@@ -119,8 +121,7 @@ function ImportForm(props: {
     // from the box as it is now: a link opened while these were being sent stays
     setText((current) => unsent(current).join('\n'));
     if (sent.size > 0) {
-      const started = `${accepted.length} ${accepted.length === 1 ? 'import' : 'imports'} started.`;
-      setResult(left.length > 0 ? `${started} The lines left in the box were not sent.` : started);
+      setResult(t(left.length > 0 ? 'imports.startedSomeLeft' : 'imports.started', { count: accepted.length }));
     }
   }
 
@@ -128,10 +129,10 @@ function ImportForm(props: {
   const ready = parsed.urls.length;
 
   return (
-    <form className="import-form card" aria-label="Import from links" onSubmit={(event) => void send(event)}>
+    <form className="import-form card" aria-label={t('imports.formLabel')} onSubmit={(event) => void send(event)}>
       <div className="import-form__links">
         <label htmlFor={ids.box} className="field__label">
-          Links, one per line
+          {t('imports.links')}
         </label>
         <textarea
           ref={box}
@@ -140,7 +141,7 @@ function ImportForm(props: {
           rows={7}
           spellCheck={false}
           autoComplete="off"
-          placeholder={'https://videos.example.com/holiday.mp4\nhttps://cdn.example.org/talk.webm'}
+          placeholder={t('imports.linksPlaceholder')}
           value={text}
           aria-invalid={parsed.errors.length > 0 ? true : undefined}
           aria-describedby={describedBy}
@@ -157,15 +158,18 @@ function ImportForm(props: {
           </ul>
         )}
         <small id={ids.hint} className="muted">
-          Direct links to video files, http or https, without a user name or password. Lines that need fixing stay here;
-          the others can be sent.
+          {t('imports.linksHint')}
         </small>
         <p id={ids.summary} className="import-form__summary" aria-live="polite">
           {text.trim() ? describeImportLines(parsed) : ''}
         </p>
         <div className="form__actions import-form__actions">
           <button type="submit" className="button button--primary" disabled={ready === 0 || optionsInvalid || sending}>
-            {sending ? 'Sending…' : ready > 1 ? `Import ${ready} links` : 'Import link'}
+            {sending
+              ? t('imports.sending')
+              : ready > 1
+                ? t('imports.importMany', { links: formatCount(ready, locale) })
+                : t('imports.importOne')}
           </button>
           <p className="import-form__result" role="status">
             {result}
@@ -175,17 +179,17 @@ function ImportForm(props: {
       </div>
 
       <fieldset className="import-form__options">
-        <legend>Options for these imports</legend>
+        <legend>{t('imports.options')}</legend>
         <TextField
-          label="Name"
+          label={t('imports.name')}
           value={options.name}
           max={REMOTE_NAME_MAX}
           error={optionErrors.name}
-          hint="Optional; otherwise the name comes from the link."
+          hint={t('imports.nameHint')}
           onChange={(name) => update({ name })}
         />
         <TextField
-          label="Description"
+          label={t('imports.description')}
           multiline
           value={options.description}
           max={DESCRIPTION_MAX}
@@ -194,25 +198,25 @@ function ImportForm(props: {
         />
         <VisibilityFields name="import-visibility" value={options} onChange={update} />
         <TextField
-          label="Password"
+          label={t('imports.password')}
           type="password"
           autoComplete="new-password"
           value={options.password}
           error={optionErrors.password}
-          hint="Optional; people need it to open the files."
+          hint={t('imports.passwordHint')}
           onChange={(password) => update({ password })}
         />
         <TextField
-          label="Folder ID"
+          label={t('imports.folderId')}
           inputMode="numeric"
           value={options.folderId}
           error={optionErrors.folderId}
-          hint="Optional; the number of one of your folders on the website."
+          hint={t('imports.folderIdHint')}
           onChange={(folderId) => update({ folderId })}
         />
         <CountryPicker
-          legend="Blocked countries"
-          hint="Viewers in these countries cannot open the files."
+          legend={t('imports.blocked')}
+          hint={t('imports.blockedHint')}
           value={options.blockedCountries}
           max={BLOCKED_COUNTRIES_MAX}
           error={optionErrors.blockedCountries}
@@ -225,14 +229,6 @@ function ImportForm(props: {
 
 // ---- the jobs -----------------------------------------------------------------------
 
-const STATUS_LABELS: Record<RemoteJob['status'], string> = {
-  pending: 'Waiting',
-  running: 'Downloading',
-  completed: 'Completed',
-  failed: 'Failed',
-  cancelled: 'Cancelled',
-};
-
 function JobList({ accountId, created }: { accountId: string; created: RemoteJob[] }) {
   const bridge = useBridge();
   const [page, setPage] = useState(1);
@@ -242,6 +238,7 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
   const [pages, setPages] = useState<Record<string, string>>({});
   const [lookupFailed, setLookupFailed] = useState<Set<string>>(() => new Set());
   const action = useAction();
+  const { t, locale } = useLocale();
 
   useEffect(() => {
     if (jobs.data) setShown(jobs.data.data);
@@ -304,21 +301,19 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
   return (
     <section className="job-list" aria-labelledby="job-list-heading">
       <div className="toolbar">
-        <h2 id="job-list-heading">Jobs</h2>
+        <h2 id="job-list-heading">{t('imports.jobs')}</h2>
         <span className="toolbar__spacer" />
         <button type="button" className="button button--small" onClick={jobs.reload} disabled={jobs.loading}>
-          Refresh
+          {t('common.refresh')}
         </button>
       </div>
-      <p className="muted job-list__note">Media Sync checks on running imports about every 10 seconds.</p>
+      <p className="muted job-list__note">{t('imports.jobsNote')}</p>
       {jobs.error && <ErrorNote error={jobs.error} />}
       <ErrorNote error={action.error} onDismiss={action.clearError} />
-      {!jobs.data && !jobs.error && <p className="muted">Loading imports…</p>}
-      {jobs.data && shown.length === 0 && (
-        <p className="muted job-list__empty">No imports yet. Paste links above to start one.</p>
-      )}
+      {!jobs.data && !jobs.error && <p className="muted">{t('imports.loading')}</p>}
+      {jobs.data && shown.length === 0 && <p className="muted job-list__empty">{t('imports.empty')}</p>}
       {shown.length > 0 && (
-        <ul className="job-list__items" aria-label="Import jobs">
+        <ul className="job-list__items" aria-label={t('imports.jobsLabel')}>
           {shown.map((job) => (
             <JobRow
               key={job.id}
@@ -335,11 +330,16 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
       )}
       {meta && meta.last_page > 1 && (
         <Pagination
-          label="Pages of imports"
+          label={t('imports.pagesLabel')}
           page={page}
           lastPage={meta.last_page}
           total={meta.total}
-          summary={`Page ${page} of ${meta.last_page} · ${meta.total} imports`}
+          summary={t('imports.pageSummary', {
+            page: formatCount(page, locale),
+            lastPage: formatCount(meta.last_page, locale),
+            total: formatCount(meta.total, locale),
+            count: meta.total,
+          })}
           busy={jobs.loading}
           onPage={setPage}
         />
@@ -347,6 +347,9 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
     </section>
   );
 }
+
+/** The words of a button that only a screen reader says: "Cancel<hidden> import of holiday.mp4</hidden>". */
+const HIDDEN = { hidden: <span className="visually-hidden" /> };
 
 function JobRow(props: {
   accountId: string;
@@ -360,6 +363,7 @@ function JobRow(props: {
 }) {
   const { job } = props;
   const headingId = useId();
+  const { t } = useLocale();
   const progress = jobProgressText(job);
   const error = jobErrorText(job);
   const name = job.name || job.host;
@@ -371,17 +375,18 @@ function JobRow(props: {
         <h3 id={headingId} className="job__name">
           {name}
         </h3>
-        <span className={`job__status job__status--${job.status}`}>{STATUS_LABELS[job.status]}</span>
+        <span className={`job__status job__status--${job.status}`}>{t(`imports.status.${job.status}`)}</span>
       </div>
       <p className="job__meta muted">
-        From {job.host} · stage {job.stage}
-        {job.attempts > 1 ? ` · attempt ${job.attempts}` : ''}
+        {job.attempts > 1
+          ? t('imports.metaAttempt', { host: job.host, stage: job.stage, attempt: job.attempts })
+          : t('imports.meta', { host: job.host, stage: job.stage })}
       </p>
       {(job.status === 'running' || job.status === 'pending') && (
         <progress
           max={100}
           value={job.progress_percent ?? undefined}
-          aria-label={`Progress of ${name}`}
+          aria-label={t('imports.progressOf', { name })}
           aria-valuetext={progress || undefined}
         />
       )}
@@ -403,12 +408,12 @@ function JobRow(props: {
               target="_blank"
               rel="noreferrer noopener"
             >
-              Open<span className="visually-hidden"> the watch page of {name}</span>
+              <Trans i18nKey="imports.openWatch" values={{ name }} components={HIDDEN} />
             </a>
           )}
           {props.pageUrl && (
             <a className="button button--small" href={props.pageUrl} target="_blank" rel="noreferrer noopener">
-              Open file page<span className="visually-hidden"> of {name}</span>
+              <Trans i18nKey="imports.openPage" values={{ name }} components={HIDDEN} />
             </a>
           )}
         </CopyLinkButtons>
@@ -417,12 +422,12 @@ function JobRow(props: {
           <div className="form__actions">
             {canCancelJob(job) && (
               <button type="button" className="button button--small" disabled={props.busy} onClick={props.onCancel}>
-                Cancel<span className="visually-hidden"> import of {name}</span>
+                <Trans i18nKey="imports.cancel" values={{ name }} components={HIDDEN} />
               </button>
             )}
             {canRetryJob(job) && (
               <button type="button" className="button button--small" disabled={props.busy} onClick={props.onRetry}>
-                Retry<span className="visually-hidden"> import of {name}</span>
+                <Trans i18nKey="imports.retry" values={{ name }} components={HIDDEN} />
               </button>
             )}
           </div>

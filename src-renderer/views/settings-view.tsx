@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Trans } from 'react-i18next';
 import { isFolderPathProblem, type AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import { NOTIFICATION_KINDS, type Settings } from '../../src-shared/model/settings.js';
@@ -17,8 +18,8 @@ import {
 } from '../components/folder-options-form.js';
 import { accountLabel } from '../model/account-label.js';
 import {
-  NOTIFICATION_LABELS,
   folderOptionsSummary,
+  notificationLabel,
   settingsChange,
   settingsForm,
   tokenStorageEncrypted,
@@ -28,6 +29,7 @@ import {
 import { RadioOption } from '../components/radio-option.js';
 import { ScheduleSection } from '../components/schedule-settings.js';
 import { UpdatesSection } from '../components/update-settings.js';
+import { useLocale } from '../i18n/i18n.js';
 import './settings-view.css';
 
 const NEW_FOLDER_OPTIONS = draftFromOptions({
@@ -42,9 +44,10 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
 
 /** Watched folders, app settings, the upload schedule, how tokens are kept, updates, the diagnostics export and the logs. */
 export function SettingsView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
+  const { t } = useLocale();
   return (
     <div className="settings">
-      <h1>Settings</h1>
+      <h1>{t('settings.title')}</h1>
       <LanguageSetting />
       <WatchedFolders account={account} accounts={accounts} />
       <AppSettings />
@@ -62,6 +65,7 @@ function WatchedFolders({ account, accounts }: { account: AccountView; accounts:
   const [editing, setEditing] = useState<number | null>(null);
   const [removing, setRemoving] = useState<WatchedFolder | null>(null);
   const remove = useAction();
+  const { t } = useLocale();
   const labels = new Map(accounts.map((candidate) => [candidate.id, accountLabel(candidate)]));
 
   async function confirmRemove() {
@@ -75,14 +79,12 @@ function WatchedFolders({ account, accounts }: { account: AccountView; accounts:
 
   return (
     <section className="settings__section card" aria-labelledby="folders-title">
-      <h2 id="folders-title">Watched folders</h2>
-      <p className="muted">
-        New files in these folders are uploaded by themselves. Files still being written wait until they stop changing.
-      </p>
+      <h2 id="folders-title">{t('settings.folders.title')}</h2>
+      <p className="muted">{t('settings.folders.intro')}</p>
       <ErrorNote error={folders.error} />
-      {folders.data && folders.data.length === 0 && <p>No watched folder yet: add one below.</p>}
+      {folders.data && folders.data.length === 0 && <p>{t('settings.folders.empty')}</p>}
       {folders.data && folders.data.length > 0 && (
-        <ul className="settings__folders" aria-label="Watched folders">
+        <ul className="settings__folders" aria-label={t('settings.folders.title')}>
           {folders.data.map((folder) => (
             <li key={folder.id} className="settings__folder">
               {editing === folder.id ? (
@@ -98,7 +100,7 @@ function WatchedFolders({ account, accounts }: { account: AccountView; accounts:
                   <div className="settings__folder-text">
                     <code className="settings__path">{folder.path}</code>
                     <span className="muted">
-                      {labels.get(folder.accountId) ?? 'an account no longer signed in'} ·{' '}
+                      {labels.get(folder.accountId) ?? t('settings.folders.unknownAccount')} ·{' '}
                       {folderOptionsSummary(folder.options)}
                     </span>
                   </div>
@@ -106,21 +108,21 @@ function WatchedFolders({ account, accounts }: { account: AccountView; accounts:
                     <button
                       type="button"
                       className="button button--small"
-                      aria-label={`Edit ${folder.path}`}
+                      aria-label={t('settings.folders.editLabel', { path: folder.path })}
                       onClick={() => setEditing(folder.id)}
                     >
-                      Edit
+                      {t('settings.folders.edit')}
                     </button>
                     <button
                       type="button"
                       className="button button--small button--danger"
-                      aria-label={`Remove ${folder.path}`}
+                      aria-label={t('settings.folders.removeLabel', { path: folder.path })}
                       onClick={() => {
                         remove.clearError();
                         setRemoving(folder);
                       }}
                     >
-                      Remove
+                      {t('settings.folders.remove')}
                     </button>
                   </div>
                 </>
@@ -132,17 +134,20 @@ function WatchedFolders({ account, accounts }: { account: AccountView; accounts:
       <AddFolder account={account} accounts={accounts} onAdded={folders.reload} />
       {removing && (
         <ConfirmDialog
-          title="Stop watching this folder?"
-          confirmLabel="Stop watching"
-          busyLabel="Removing…"
+          title={t('settings.folders.removeTitle')}
+          confirmLabel={t('settings.folders.removeConfirm')}
+          busyLabel={t('settings.folders.removing')}
           busy={remove.busy}
           error={remove.error}
           onConfirm={() => void confirmRemove()}
           onCancel={() => setRemoving(null)}
         >
           <p>
-            <code>{removing.path}</code> will no longer be watched. Files already uploaded stay on the service, and no
-            local file is touched.
+            <Trans
+              i18nKey="settings.folders.removeText"
+              values={{ path: removing.path }}
+              components={{ code: <code /> }}
+            />
           </p>
         </ConfirmDialog>
       )}
@@ -153,6 +158,7 @@ function WatchedFolders({ account, accounts }: { account: AccountView; accounts:
 function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => void }) {
   const [draft, setDraft] = useState(() => draftFromOptions(folder.options));
   const action = useAction();
+  const { t } = useLocale();
   const options = optionsFromDraft(draft);
 
   async function save(event: FormEvent) {
@@ -164,7 +170,7 @@ function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => v
   return (
     <form
       className="form settings__edit"
-      aria-label={`Options of ${folder.path}`}
+      aria-label={t('settings.folders.optionsOf', { path: folder.path })}
       onSubmit={(event) => void save(event)}
     >
       <code className="settings__path">{folder.path}</code>
@@ -172,10 +178,10 @@ function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => v
       <ErrorNote error={action.error} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!options || action.busy}>
-          {action.busy ? 'Saving…' : 'Save folder'}
+          {action.busy ? t('settings.folders.saving') : t('settings.folders.save')}
         </button>
         <button type="button" className="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>
@@ -188,6 +194,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
   const [draft, setDraft] = useState<FolderOptionsDraft>(NEW_FOLDER_OPTIONS);
   const [added, setAdded] = useState('');
   const action = useAction();
+  const { t } = useLocale();
   const options = optionsFromDraft(draft);
 
   // a refused path is said next to the field; anything else (the account, the connection) below the form
@@ -198,7 +205,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
     if (!options || path.trim() === '') return;
     const folder = await action.run('folders:add', { accountId, path: path.trim(), options });
     if (!folder) return;
-    setAdded(`Now watching ${folder.path}.`);
+    setAdded(t('settings.folders.added', { path: folder.path }));
     setPath('');
     setDraft(NEW_FOLDER_OPTIONS);
     props.onAdded();
@@ -206,11 +213,11 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
 
   return (
     <form className="form settings__add" aria-labelledby="add-folder-title" onSubmit={(event) => void add(event)}>
-      <h3 id="add-folder-title">Add a watched folder</h3>
+      <h3 id="add-folder-title">{t('settings.folders.addTitle')}</h3>
       <FolderPathField
-        label="Folder path"
-        hint="The full path of a folder on the computer running Media Sync: type it, or choose it."
-        placeholder="/home/you/Videos/To upload"
+        label={t('settings.folders.path')}
+        hint={t('settings.folders.pathHint')}
+        placeholder={t('settings.folders.pathPlaceholder')}
         value={path}
         error={pathError?.message ?? null}
         onChange={(value) => {
@@ -219,7 +226,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
         }}
       />
       <label className="field">
-        <span>Upload to account</span>
+        <span>{t('settings.folders.account')}</span>
         <select value={accountId} onChange={(event) => setAccountId(event.target.value)}>
           {props.accounts.map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
@@ -232,7 +239,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
       <ErrorNote error={pathError ? null : action.error} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!options || action.busy}>
-          {action.busy ? 'Adding…' : 'Add folder'}
+          {action.busy ? t('settings.folders.adding') : t('settings.folders.add')}
         </button>
       </div>
       <StatusNote text={added} />
@@ -247,6 +254,7 @@ function AppSettings() {
   const [errors, setErrors] = useState<SettingsFormErrors>({});
   const [saved, setSaved] = useState('');
   const action = useAction();
+  const { t } = useLocale();
 
   useEffect(() => {
     if (settings.data) setForm(settingsForm(settings.data));
@@ -255,8 +263,8 @@ function AppSettings() {
   if (!form) {
     return (
       <section className="settings__section card" aria-labelledby="app-settings-title">
-        <h2 id="app-settings-title">Uploads and app</h2>
-        {settings.error ? <ErrorNote error={settings.error} /> : <p className="muted">Loading…</p>}
+        <h2 id="app-settings-title">{t('settings.app.title')}</h2>
+        {settings.error ? <ErrorNote error={settings.error} /> : <p className="muted">{t('common.loading')}</p>}
       </section>
     );
   }
@@ -275,7 +283,7 @@ function AppSettings() {
     const updated: Settings | undefined = await action.run('settings:update', change);
     if (!updated) return;
     settings.set(updated);
-    setSaved('Settings saved.');
+    setSaved(t('settings.app.saved'));
   }
 
   const errorId = (field: keyof SettingsFormErrors) => (errors[field] ? `settings-${field}-error` : undefined);
@@ -287,9 +295,9 @@ function AppSettings() {
       onSubmit={(event) => void save(event)}
       noValidate
     >
-      <h2 id="app-settings-title">Uploads and app</h2>
+      <h2 id="app-settings-title">{t('settings.app.title')}</h2>
       <label className="field">
-        <span>Uploads at the same time</span>
+        <span>{t('settings.app.concurrency')}</span>
         <select value={form.concurrency} onChange={(event) => set({ concurrency: Number(event.target.value) })}>
           {[1, 2, 3, 4, 5, 6].map((count) => (
             <option key={count} value={count}>
@@ -300,20 +308,20 @@ function AppSettings() {
       </label>
 
       <fieldset className="settings__group">
-        <legend>Bandwidth</legend>
+        <legend>{t('settings.app.bandwidth')}</legend>
         <RadioOption
           name="bandwidth"
           checked={!form.bandwidthLimited}
           onSelect={() => set({ bandwidthLimited: false })}
         >
-          No limit
+          {t('settings.app.noLimit')}
         </RadioOption>
         <RadioOption name="bandwidth" checked={form.bandwidthLimited} onSelect={() => set({ bandwidthLimited: true })}>
-          Limit all uploads together
+          {t('settings.app.limitAll')}
         </RadioOption>
         {form.bandwidthLimited && (
           <label className="field settings__nested">
-            <span>Limit in MB/s</span>
+            <span>{t('settings.app.limitMb')}</span>
             <input
               type="text"
               inputMode="decimal"
@@ -332,7 +340,7 @@ function AppSettings() {
       </fieldset>
 
       <label className="field">
-        <span>Chunk size in MB</span>
+        <span>{t('settings.app.chunk')}</span>
         <input
           type="text"
           inputMode="decimal"
@@ -342,7 +350,7 @@ function AppSettings() {
           onChange={(event) => set({ chunkMb: event.target.value })}
         />
         <small id="settings-chunk-hint" className="muted">
-          Large files are sent in pieces of this size (at most 90 MB). Smaller pieces lose less on a flaky link.
+          {t('settings.app.chunkHint')}
         </small>
         {errors.chunkMb && (
           <span id="settings-chunkMb-error" className="field__error">
@@ -352,7 +360,7 @@ function AppSettings() {
       </label>
 
       <fieldset className="settings__group">
-        <legend>Notify me when</legend>
+        <legend>{t('settings.app.notify')}</legend>
         {NOTIFICATION_KINDS.map((kind) => (
           <label key={kind} className="field--inline">
             <input
@@ -360,7 +368,7 @@ function AppSettings() {
               checked={form.notifications[kind]}
               onChange={(event) => set({ notifications: { ...form.notifications, [kind]: event.target.checked } })}
             />
-            <span>{NOTIFICATION_LABELS[kind]}</span>
+            <span>{notificationLabel(kind)}</span>
           </label>
         ))}
         {bridge.shell === 'headless' && <BrowserNotifications />}
@@ -373,27 +381,25 @@ function AppSettings() {
           aria-describedby="settings-login-hint"
           onChange={(event) => set({ launchAtLogin: event.target.checked })}
         />
-        <span>Start Media Sync when I log in</span>
+        <span>{t('settings.app.launch')}</span>
       </label>
       <small id="settings-login-hint" className="muted settings__hint">
-        {bridge.shell === 'electron'
-          ? 'Media Sync starts in the tray, without a window.'
-          : 'Applies to the desktop app; media-sync serve is started by your system instead.'}
+        {bridge.shell === 'electron' ? t('settings.app.launchTray') : t('settings.app.launchServe')}
       </small>
 
       <label className="field">
-        <span>Proxy for API traffic</span>
+        <span>{t('settings.app.proxy')}</span>
         <input
           type="url"
           value={form.proxyUrl}
-          placeholder="http://proxy.example:3128"
+          placeholder={t('settings.app.proxyPlaceholder')}
           spellCheck={false}
           aria-invalid={errors.proxyUrl ? true : undefined}
           aria-describedby={['settings-proxy-hint', errorId('proxyUrl')].filter(Boolean).join(' ')}
           onChange={(event) => set({ proxyUrl: event.target.value })}
         />
         <small id="settings-proxy-hint" className="muted">
-          Leave empty to connect directly.
+          {t('settings.app.proxyHint')}
         </small>
         {errors.proxyUrl && (
           <span id="settings-proxyUrl-error" className="field__error">
@@ -405,7 +411,7 @@ function AppSettings() {
       <ErrorNote error={action.error} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={action.busy}>
-          {action.busy ? 'Saving…' : 'Save settings'}
+          {action.busy ? t('settings.app.saving') : t('settings.app.save')}
         </button>
         <StatusNote text={saved} />
       </div>
@@ -417,40 +423,34 @@ function AppSettings() {
 function BrowserNotifications() {
   const supported = typeof Notification !== 'undefined';
   const [permission, setPermission] = useState(() => (supported ? Notification.permission : 'denied'));
-  if (!supported) return <p className="muted">This browser cannot show notifications.</p>;
-  if (permission === 'granted')
-    return <p className="muted">This browser shows them while the page is in the background.</p>;
-  if (permission === 'denied') {
-    return <p className="muted">This browser blocks notifications from this page; allow them in its site settings.</p>;
-  }
+  const { t } = useLocale();
+  if (!supported) return <p className="muted">{t('settings.browserNotifications.unsupported')}</p>;
+  if (permission === 'granted') return <p className="muted">{t('settings.browserNotifications.granted')}</p>;
+  if (permission === 'denied') return <p className="muted">{t('settings.browserNotifications.denied')}</p>;
   return (
     <button
       type="button"
       className="button button--small settings__notify"
       onClick={() => void Notification.requestPermission().then(setPermission)}
     >
-      Show browser notifications
+      {t('settings.browserNotifications.ask')}
     </button>
   );
 }
 
 function TokenStorage({ accounts }: { accounts: AccountView[] }) {
+  const { t } = useLocale();
   return (
     <section className="settings__section card" aria-labelledby="tokens-title">
-      <h2 id="tokens-title">Accounts and tokens</h2>
+      <h2 id="tokens-title">{t('settings.tokens.title')}</h2>
       <ul className="settings__tokens">
         {accounts.map((candidate) => {
           const encrypted = tokenStorageEncrypted(candidate.tokenStorage);
           return (
             <li key={candidate.id}>
               <strong>{accountLabel(candidate)}</strong>
-              <span> — the token is kept in {candidate.tokenStorage}.</span>
-              {!encrypted && (
-                <p className="settings__warning">
-                  This token is not encrypted: anyone who can read your user&apos;s files can use it. Give it only the
-                  permissions Media Sync needs, and revoke it on the website if this computer is lost.
-                </p>
-              )}
+              <span>{t('settings.tokens.keptIn', { storage: candidate.tokenStorage })}</span>
+              {!encrypted && <p className="settings__warning">{t('settings.tokens.notEncrypted')}</p>}
             </li>
           );
         })}
@@ -462,6 +462,7 @@ function TokenStorage({ accounts }: { accounts: AccountView[] }) {
 function Support() {
   const action = useAction();
   const [exported, setExported] = useState('');
+  const { t } = useLocale();
 
   async function exportDiagnostics() {
     const report = await action.run('app:diagnostics', {});
@@ -474,18 +475,15 @@ function Support() {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    setExported(`Saved ${report.fileName} to your downloads.`);
+    setExported(t('settings.support.exported', { file: report.fileName }));
   }
 
   return (
     <section className="settings__section card" aria-labelledby="support-title">
-      <h2 id="support-title">Support</h2>
-      <p className="muted">
-        A diagnostics file helps support find a problem: versions, settings, queue counts, recent errors with their
-        request ids and the last lines of the log. It never contains a token.
-      </p>
+      <h2 id="support-title">{t('settings.support.title')}</h2>
+      <p className="muted">{t('settings.support.intro')}</p>
       <button type="button" className="button" disabled={action.busy} onClick={() => void exportDiagnostics()}>
-        Export diagnostics
+        {t('settings.support.export')}
       </button>
       <ErrorNote error={action.error} />
       <StatusNote text={exported} />
@@ -504,24 +502,18 @@ function LogsFolder() {
   const info = useQuery('app:info', {});
   const action = useAction();
   const [copied, setCopied] = useState('');
+  const { t } = useLocale();
   const folder = info.data?.logsDir;
   if (!folder) return <ErrorNote error={info.error} />;
 
   async function copyPath(path: string) {
-    setCopied(
-      (await writeClipboard(path))
-        ? 'The path of the log folder is copied.'
-        : 'The browser did not allow copying: select the path above and copy it.',
-    );
+    setCopied((await writeClipboard(path)) ? t('settings.logs.copied') : t('settings.logs.copyRefused'));
   }
 
   return (
     <div className="settings__logs">
-      <h3>Logs</h3>
-      <p className="muted">
-        The logs record what Media Sync did and what went wrong, such as sign-ins, uploads, refused tokens and errors,
-        and they never contain your token.
-      </p>
+      <h3>{t('settings.logs.title')}</h3>
+      <p className="muted">{t('settings.logs.intro')}</p>
       {bridge.shell === 'electron' ? (
         <button
           type="button"
@@ -529,16 +521,19 @@ function LogsFolder() {
           disabled={action.busy}
           onClick={() => void action.run('app:openLogsFolder', {})}
         >
-          Open logs folder
+          {t('settings.logs.open')}
         </button>
       ) : (
         <>
           <p>
-            The log files are in this folder on the computer running Media Sync:{' '}
-            <code className="settings__path">{folder}</code>
+            <Trans
+              i18nKey="settings.logs.folder"
+              values={{ folder }}
+              components={{ code: <code className="settings__path" /> }}
+            />
           </p>
           <button type="button" className="button" onClick={() => void copyPath(folder)}>
-            Copy path
+            {t('settings.logs.copy')}
           </button>
         </>
       )}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import {
   MAX_URLS_PER_PASTE,
   URLS_PER_REQUEST,
@@ -93,5 +94,29 @@ describe('import line validation', () => {
       'typing… https://x\nhttps://a.example/v.mp4',
     );
     expect(appendLinks('  https://a.example/v.mp4  ', ['https://a.example/v.mp4'])).toBe('  https://a.example/v.mp4  ');
+  });
+
+  it('names the lines and sums up the box in the UI’s language, with its plural forms', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      const parsed = parseImportLines(
+        [
+          'https://a.example/v.mp4',
+          'https://a.example/v.mp4',
+          'https://b.example/v.mp4',
+          'https://c.example/v.mp4',
+        ].join('\n'),
+        1,
+      );
+      expect(parsed.errors).toEqual([
+        'Zeile 3: ist ein Link zu viel; senden Sie höchstens 1 auf einmal.',
+        'Zeile 4: ist ein Link zu viel; senden Sie höchstens 1 auf einmal.',
+      ]);
+      expect(describeImportLines(parsed)).toBe(
+        '1 Link bereit zum Import, 2 Zeilen müssen korrigiert werden, 1 wiederholter Link einmal gezählt',
+      );
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

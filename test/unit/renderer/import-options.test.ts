@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import { CreateRemoteUploadsBodySchema, type RemoteJob } from '../../../src-shared/api/index.js';
 import {
   EMPTY_IMPORT_OPTIONS,
@@ -127,5 +128,31 @@ describe('import jobs', () => {
     expect(fileHostOf(file)).toBe('https://files.example.com');
     expect(filePageUrl('https://files.example.com', 'xyz')).toBe('https://files.example.com/xyz/file');
     expect(fileHostOf({ id: 'abc', urls: { page: 'https://files.example.com/f?id=abc' } })).toBeNull();
+  });
+
+  it('says the fields’ errors and the progress in the UI’s language, naming each field as the form does', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      expect(
+        validateImportOptions({
+          ...EMPTY_IMPORT_OPTIONS,
+          name: 'x'.repeat(241),
+          description: 'y'.repeat(1001),
+          folderId: '0',
+        }),
+      ).toEqual({
+        name: 'Name darf höchstens 240 Zeichen lang sein (jetzt 241).',
+        description: 'Beschreibung darf höchstens 1.000 Zeichen lang sein (jetzt 1.001).',
+        folderId: 'Die Ordner-ID muss eine ganze Zahl über 0 sein.',
+      });
+      expect(
+        jobProgressText(
+          job({ status: 'running', bytes_downloaded: 12_000_000, bytes_total: 40_000_000, progress_percent: 30 }),
+        ),
+      ).toBe('12,0 MB von 40,0 MB (30 %)');
+      expect(jobProgressText(job())).toBe('Wartet auf den Start');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

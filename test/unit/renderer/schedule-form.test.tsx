@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import { WindowEditor } from '../../../src-renderer/components/schedule-settings.js';
 import {
   newWindowDraft,
@@ -100,6 +101,27 @@ describe('the schedule form', () => {
     for (const id of [`schedule-${window.key}-days-error`, `schedule-${window.key}-limitMb-error`]) {
       expect(html).toContain(`aria-describedby="${id}"`);
       expect(html).toContain(`id="${id}"`);
+    }
+  });
+
+  it('words the times, the errors and the fields in the UI’s language', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      const de = timeOfDayFormat('de-DE');
+      expect(windowTimesText('22:00', '06:00', de)).toBe('Von 22:00 bis 06:00 am nächsten Tag');
+      expect(windowTimesText('00:00', '00:00', de)).toBe('Ganztägig');
+      const bad = { ...newWindowDraft(), days: [] };
+      expect(scheduleChange({ windows: [bad], pauseOnBattery: false }).errors.get(bad.key)).toEqual({
+        days: 'Wählen Sie mindestens einen Tag.',
+      });
+      const html = renderToStaticMarkup(
+        <WindowEditor window={bad} number={3} errors={{}} onChange={() => {}} onRemove={() => {}} />,
+      );
+      expect(html).toContain('aria-label="Von (Zeitfenster 3)"');
+      expect(html).toContain('aria-label="Montag"');
+      expect(html).toContain('Zeitfenster 3 entfernen');
+    } finally {
+      await i18n.changeLanguage('en');
     }
   });
 });

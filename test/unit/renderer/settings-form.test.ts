@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import { DEFAULT_SETTINGS } from '../../../src-shared/model/settings.js';
 import {
   folderOptionsSummary,
   globsFromText,
+  notificationLabel,
   settingsChange,
   settingsForm,
   subfolderError,
@@ -101,6 +103,35 @@ describe('settings form', () => {
         error:
           'Enter an update address starting with http:// or https://, e.g. https://updates.example.com/media-sync/.',
       });
+    }
+  });
+
+  it('says its labels, summaries and errors in the UI’s language', async () => {
+    expect(notificationLabel('importCompleted')).toBe('An import completed');
+    await i18n.changeLanguage('de');
+    try {
+      expect(notificationLabel('importCompleted')).toBe('Ein Import ist abgeschlossen');
+      // decimals as German writes them, read back either way
+      const form = settingsForm({ ...DEFAULT_SETTINGS, bandwidthBytesPerSecond: 2_500_000 });
+      expect(form.bandwidthMb).toBe('2,5');
+      expect(settingsChange(form).change?.bandwidthBytesPerSecond).toBe(2_500_000);
+      expect(
+        folderOptionsSummary(
+          FolderOptionsSchema.parse({
+            afterUpload: { kind: 'move', subfolder: 'Fertig' },
+            ignoreGlobs: ['*.tmp', '*.part'],
+          }),
+        ),
+      ).toBe(
+        'Privat · mit Unterordnern · auch vorhandene Dateien · Dateien werden nach „Fertig“ verschoben · ignoriert 2 Muster',
+      );
+      expect(settingsChange({ ...settingsForm(DEFAULT_SETTINGS), chunkMb: '0' }).errors).toEqual({
+        chunkMb: 'Geben Sie eine Blockgröße von 1 bis 90 MB ein.',
+      });
+      expect(updateUrlChange('ftp://x').error).toMatch(/^Geben Sie eine Update-Adresse ein/);
+      expect(subfolderError('a/b')).toBe('Geben Sie einen Ordnernamen ein, keinen Pfad (kein / oder \\).');
+    } finally {
+      await i18n.changeLanguage('en');
     }
   });
 });
