@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useLocale } from '../i18n/i18n.js';
 import { virtualWindow } from '../model/virtual-window.js';
 
 export interface VirtualListProps {
@@ -24,6 +25,7 @@ export interface VirtualListProps {
  */
 export function VirtualList(props: VirtualListProps) {
   const { count, rowHeight, onRangeChange } = props;
+  const { t } = useLocale();
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   // the box is at most the window's height: enough rows until the observer says how tall it is
@@ -88,7 +90,7 @@ export function VirtualList(props: VirtualListProps) {
       onScroll={onScroll}
       tabIndex={0}
       role="region"
-      aria-label={`${props.label}, scrollable`}
+      aria-label={t('common.scrollable', { label: props.label })}
       // as tall as the rows, up to the room the page gives it (--virtual-list-max)
       style={{ height: `min(${range.totalHeight + 2}px, var(--virtual-list-max, 70vh))` }}
     >

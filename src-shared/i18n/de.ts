@@ -12,6 +12,7 @@ export const de: Catalog = {
     yes: 'Ja',
     no: 'Nein',
     none: 'Keine',
+    scrollable: '{{label}}, scrollbar',
   },
   // the Queue view, its rows and the Activity panel
   queue: {},

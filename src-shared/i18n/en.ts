@@ -16,6 +16,7 @@ export const en = {
     yes: 'Yes',
     no: 'No',
     none: 'None',
+    scrollable: '{{label}}, scrollable',
   },
   // the Queue view, its rows and the Activity panel
   queue: {},
