@@ -143,7 +143,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       let body: string | Buffer = file.body;
       if (file.path === pagePath && options.firstPaint) {
         const built = file.body.toString('utf8');
-        const drawn = await withFirstPaint(built, options.firstPaint, options.core, options.log);
+        const drawn = await withFirstPaint(
+          built,
+          options.firstPaint,
+          options.core,
+          options.log,
+          request.headers['accept-language'],
+        );
         if (drawn !== built) {
           const inlined = await inlineStyleSheet(
             drawn,

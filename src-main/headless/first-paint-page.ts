@@ -14,9 +14,9 @@ export const FIRST_PAINT_FILE = 'first-paint.mjs';
 /** What src-renderer/first-paint.tsx exports, checked when it is loaded. */
 const FirstPaintModuleSchema = z.object({
   firstPaintRequests: z.array(z.object({ name: z.string(), request: z.unknown() })).readonly(),
-  renderFirstPaint: z.custom<(answers: readonly unknown[], page: string) => string | null>(
-    (value) => typeof value === 'function',
-  ),
+  renderFirstPaint: z.custom<
+    (answers: readonly unknown[], page: string, languages?: readonly string[]) => string | null
+  >((value) => typeof value === 'function'),
 });
 export type FirstPaint = z.infer<typeof FirstPaintModuleSchema>;
 
@@ -40,12 +40,15 @@ export async function loadFirstPaint(uiDir: string, log?: Log): Promise<FirstPai
  * The page with the Queue drawn into its root from the core's answers, or
  * the page as it is when there is nothing to draw (no account, a read that
  * failed) or the drawing fails: a page without its first paint still works.
+ * `acceptLanguage` is the request's header: the picture is in the first of
+ * its languages that has a catalog, unless the core's setting names one.
  */
 export async function withFirstPaint(
   page: string,
   firstPaint: FirstPaint,
   core: Pick<AppCore, 'handle'>,
   log?: Log,
+  acceptLanguage?: string,
 ): Promise<string> {
   try {
     const results = await Promise.all(
@@ -53,11 +56,30 @@ export async function withFirstPaint(
     );
     const answers = results.map((result) => (result.ok ? result.value : undefined));
     if (answers.includes(undefined)) return page;
-    return firstPaint.renderFirstPaint(answers, page) ?? page;
+    return firstPaint.renderFirstPaint(answers, page, acceptedLanguages(acceptLanguage)) ?? page;
   } catch (error) {
     log?.error('The page could not be drawn ahead of the app; it is served without its first paint.', error);
     return page;
   }
+}
+
+/**
+ * The language tags of an Accept-Language header, best first ("de-CH,
+ * de;q=0.9, en;q=0.8" → de-CH, de, en): without the wildcard and what is
+ * refused (q=0); equal weights keep their order.
+ */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header) return [];
+  return header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((param) => /^\s*q=([\d.]+)\s*$/.exec(param)?.[1]).find((value) => value !== undefined);
+      return { tag: tag.trim(), weight: q === undefined ? 1 : Number(q), index };
+    })
+    .filter(({ tag, weight }) => /^[a-z]{1,8}(-[a-z\d]{1,8})*$/i.test(tag) && weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index)
+    .map(({ tag }) => tag);
 }
 
 /** The style sheet's link as Vite writes it into the page's head. */

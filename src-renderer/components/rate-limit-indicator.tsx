@@ -56,13 +56,13 @@ export function RateLimitIndicator(props: {
   now: number;
 }) {
   const many = props.accounts.length > 1;
-  const { t } = useLocale();
+  const { t, locale } = useLocale();
   return (
     <ul className="rate-limits" aria-label={t('rateLimit.label')}>
       {props.accounts.map((account) => {
         const entry = props.limits.get(account.id);
         const left = gateLeftMs(entry, props.now);
-        const text = entry ? rateLimitText(entry.view, left) : t('rateLimit.none');
+        const text = entry ? rateLimitText(entry.view, left, locale) : t('rateLimit.none');
         return (
           <li
             key={account.id}

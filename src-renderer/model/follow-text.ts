@@ -1,4 +1,5 @@
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
+import { currentLocale, t } from '../i18n/i18n.js';
 
 export interface FollowText {
   /** a short label: "Converting · transcoding", "Ready to watch" */
@@ -10,23 +11,29 @@ export interface FollowText {
   watchable: boolean;
 }
 
-/** One formatter for every call ("40 %" as the person's locale writes it). */
-const percent = new Intl.NumberFormat([], { style: 'percent', maximumFractionDigits: 0 });
+/** One formatter per locale for every call ("40%", "40 %" as the person's locale writes it). */
+const percents = new Map<string, Intl.NumberFormat>();
+function percent(locale: string): Intl.NumberFormat {
+  let format = percents.get(locale);
+  if (!format)
+    percents.set(locale, (format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })));
+  return format;
+}
 
 /**
  * A file after its upload or import, in words, for the queue row, the import
  * job and the Activity panel: uploaded → converting → ready to watch (or why
  * not). The stage is the service's own word, shown as it sent it.
  */
-export function describeFollow(follow: ConversionFollow): FollowText {
+export function describeFollow(follow: ConversionFollow, locale: string = currentLocale()): FollowText {
   const state = follow.state;
   switch (state.kind) {
     case 'following': {
       const conversion = state.conversion;
       if (conversion === null) {
         return {
-          label: 'Uploaded',
-          detail: 'Media Sync is checking whether the service converts it for streaming.',
+          label: t('activity.follow.uploaded'),
+          detail: t('activity.follow.checking'),
           tone: 'ok',
           watchable: false,
         };
@@ -34,30 +41,38 @@ export function describeFollow(follow: ConversionFollow): FollowText {
       return {
         label:
           conversion.progress === null
-            ? `Converting · ${conversion.stage}`
-            : `Converting · ${conversion.stage} · ${percent.format(conversion.progress / 100)}`,
-        detail: 'The service is converting it for streaming.',
+            ? t('activity.follow.converting', { stage: conversion.stage })
+            : t('activity.follow.convertingPercent', {
+                stage: conversion.stage,
+                percent: percent(locale).format(conversion.progress / 100),
+              }),
+        detail: t('activity.follow.convertingDetail'),
         tone: 'active',
         watchable: false,
       };
     }
     case 'ready':
       return {
-        label: 'Ready to watch',
-        detail: 'The service finished converting it.',
+        label: t('activity.follow.ready'),
+        detail: t('activity.follow.readyDetail'),
         tone: 'ok',
         watchable: follow.watchUrl !== null,
       };
     case 'failed':
-      return { label: 'Conversion failed', detail: state.reason, tone: 'warn', watchable: false };
+      return { label: t('activity.follow.failed'), detail: state.reason, tone: 'warn', watchable: false };
     case 'uploaded':
-      return { label: 'Uploaded', detail: 'Not a video: there is nothing to convert.', tone: 'ok', watchable: false };
+      return {
+        label: t('activity.follow.uploaded'),
+        detail: t('activity.follow.notAVideo'),
+        tone: 'ok',
+        watchable: false,
+      };
     case 'deleted':
-      return { label: 'Deleted from the service', detail: null, tone: 'neutral', watchable: false };
+      return { label: t('activity.follow.deleted'), detail: null, tone: 'neutral', watchable: false };
     case 'stopped':
       return {
-        label: 'Uploaded',
-        detail: 'Still not converted after 24 hours: Media Sync stopped checking.',
+        label: t('activity.follow.uploaded'),
+        detail: t('activity.follow.stopped'),
         tone: 'neutral',
         watchable: false,
       };

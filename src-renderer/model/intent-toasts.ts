@@ -1,4 +1,5 @@
 import type { AppIntent, SkipReason } from '../../src-shared/ipc/ipc-contract.js';
+import { currentLanguage, currentLocale, t } from '../i18n/i18n.js';
 import { accountLabel } from './account-label.js';
 
 /** A toast as the Toaster shows it: every line a whole sentence. */
@@ -14,15 +15,19 @@ export interface ToastContent {
 type FileNames = { count: number; names: string[] };
 type Skipped = Extract<AppIntent, { kind: 'filesQueued' }>['skipped'];
 
-// the UI's language; one place to change once there is a message catalog
-const LOCALE = 'en-GB';
-const number = new Intl.NumberFormat(LOCALE);
-const list = new Intl.ListFormat(LOCALE, { style: 'long', type: 'conjunction' });
+/** A list of names for the UI's language; English as the British write it ("a, b and c"), as before the catalogs. */
+function listFormat(): Intl.ListFormat {
+  const locale = currentLanguage() === 'en' ? 'en-GB' : currentLocale();
+  let list = LISTS.get(locale);
+  if (!list) LISTS.set(locale, (list = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' })));
+  return list;
+}
+const LISTS = new Map<string, Intl.ListFormat>();
 
 /**
  * What a page shows for an intent that is told rather than acted on (a
  * refused link, opened files); null for `import` and `files`, which open a
- * view instead.
+ * view instead. Every line is one sentence of the catalog in the UI's language.
  */
 export function intentToast(intent: AppIntent): ToastContent | null {
   switch (intent.kind) {
@@ -30,68 +35,65 @@ export function intentToast(intent: AppIntent): ToastContent | null {
     case 'files':
       return null;
     case 'invalidLink':
-      return { title: 'This link was not opened', lines: [intent.message], detail: intent.link, tone: 'problem' };
+      return {
+        title: t('queue.intents.linkNotOpened'),
+        lines: [intent.message],
+        detail: intent.link,
+        tone: 'problem',
+      };
     case 'filesQueued': {
       const { queued, account } = intent;
       const lines = [
-        queued.count === 1
-          ? `${queued.names[0]} was added to the queue.`
-          : `${number.format(queued.count)} files were added to the queue: ${namesOf(queued)}.`,
-        queued.count === 1
-          ? `It will be uploaded to ${accountLabel(account)}.`
-          : `They will be uploaded to ${accountLabel(account)}.`,
+        t('queue.intents.queued', names(queued)),
+        t('queue.intents.uploadTo', { count: queued.count, account: accountLabel(account) }),
         ...uploadedBeforeLines(intent.uploadedBefore),
         ...skippedLines(intent.skipped),
       ];
       const tone = intent.skipped.count > 0 ? 'problem' : 'done';
-      return { title: 'Added to the queue', lines, detail: null, tone };
+      return { title: t('queue.intents.added'), lines, detail: null, tone };
     }
     case 'filesNotQueued': {
       const { opened } = intent;
       const lines =
         intent.reason === 'signInFirst'
           ? [
-              opened.count === 1
-                ? `No account is signed in, so ${opened.names[0]} was not added to the queue.`
-                : `No account is signed in, so ${number.format(opened.count)} files were not added to the queue: ${namesOf(opened)}.`,
-              opened.count === 1
-                ? 'Sign in first, then open the file again.'
-                : 'Sign in first, then open the files again.',
+              t('queue.intents.signInFirstNames', names(opened)),
+              t('queue.intents.signInFirst', { count: opened.count }),
             ]
           : opened.count === 0
-            ? ['No files were opened.']
+            ? [t('queue.intents.noneOpened')]
             : [...uploadedBeforeLines(intent.uploadedBefore), ...skippedLines(intent.skipped)];
-      return { title: 'Not added to the queue', lines, detail: null, tone: 'problem' };
+      return { title: t('queue.intents.notAdded'), lines, detail: null, tone: 'problem' };
     }
   }
 }
 
 function uploadedBeforeLines(files: FileNames): string[] {
   if (files.count === 0) return [];
-  return [
-    files.count === 1
-      ? `${files.names[0]} was uploaded before, so it was not added again.`
-      : `${number.format(files.count)} files were uploaded before, so they were not added again: ${namesOf(files)}.`,
-  ];
+  return [t('queue.intents.uploadedBefore', names(files))];
 }
 
-const SKIPPED: Record<SkipReason, (name: string) => string> = {
-  missing: (name) => `${name} was not added: it does not exist.`,
-  folder: (name) => `${name} was not added: it is a folder. To upload what is in a folder, watch it in Settings.`,
-  notAFile: (name) => `${name} was not added: it is not a regular file.`,
-  unreadable: (name) => `${name} was not added: Media Sync may not read it.`,
-};
+const SKIPPED = {
+  missing: 'queue.intents.missing',
+  folder: 'queue.intents.folder',
+  notAFile: 'queue.intents.notAFile',
+  unreadable: 'queue.intents.unreadable',
+} as const satisfies Record<SkipReason, string>;
 
 function skippedLines(skipped: Skipped): string[] {
-  const lines = skipped.files.map(({ name, reason }) => SKIPPED[reason](name));
+  const lines: string[] = skipped.files.map(({ name, reason }) => t(SKIPPED[reason], { name }));
   const more = skipped.count - skipped.files.length;
-  if (more === 1) lines.push('1 more file was not added.');
-  if (more > 1) lines.push(`${number.format(more)} more files were not added.`);
+  if (more > 0) lines.push(t('queue.intents.moreNotAdded', { count: more }));
   return lines;
 }
 
-/** "a.mp4, b.mp4 and c.mp4", or "a.mp4, …, e.mp4 and 2 more" past the names the intent carries. */
-function namesOf(files: FileNames): string {
+/**
+ * The variables of a sentence about some files: `count` for the plural,
+ * `name` (the one file), and `names`: "a.mp4, b.mp4 and c.mp4", or
+ * "a.mp4, …, e.mp4 and 2 more" past the names the intent carries.
+ */
+function names(files: FileNames): { count: number; name: string; names: string } {
   const more = files.count - files.names.length;
-  return list.format(more > 0 ? [...files.names, `${number.format(more)} more`] : files.names);
+  const shown = more > 0 ? [...files.names, t('queue.intents.more', { count: more })] : files.names;
+  return { count: files.count, name: files.names[0] ?? '', names: listFormat().format(shown) };
 }

@@ -2,6 +2,7 @@ import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
+import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
 import { formatDuration, formatRate } from './transfer-rate.js';
 
@@ -26,6 +27,8 @@ export interface RowContext {
   eta: number | null;
   /** "14:05": how a wall-clock time is shown */
   clock?: (ms: number) => string;
+  /** the locale sizes, speeds and times are written in; the UI's by default */
+  locale?: string;
 }
 
 export interface RowText {
@@ -55,11 +58,29 @@ export function sameRowText(a: RowText, b: RowText): boolean {
   );
 }
 
-/** One formatter for every row: `toLocaleTimeString` with options builds a new one at each call (the first render's costliest call after React's own). */
-const timeOfDay = new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+/**
+ * One formatter per locale for every row: `toLocaleTimeString` with options
+ * builds a new one at each call (the first render's costliest call after
+ * React's own).
+ */
+function cached<T>(make: (locale: string) => T): (locale: string) => T {
+  const made = new Map<string, T>();
+  return (locale) => {
+    let value = made.get(locale);
+    if (value === undefined) made.set(locale, (value = make(locale)));
+    return value;
+  };
+}
+const timeOfDay = cached((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }));
+/** Times of day today are shown alone; on another day with their weekday: "Mon 09:00", "Mo., 09:00". */
+const dayAndTime = cached(
+  (locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' }),
+);
+const wholeNumber = cached((locale) => new Intl.NumberFormat(locale));
+const wholePercent = cached((locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }));
 
-function defaultClock(ms: number): string {
-  return timeOfDay.format(ms);
+function defaultClock(ms: number, locale = currentLocale()): string {
+  return timeOfDay(locale).format(ms);
 }
 
 /** Bytes the server already holds of an item that is not running (acknowledged chunks). */
@@ -67,31 +88,35 @@ function ackedBytes(item: UploadItemView): number {
   return Math.min(item.size, item.ackedChunks.length * item.chunkSize);
 }
 
-function waitReason(context: RowContext): string | null {
-  if (context.accountBlocked) return `Waiting: ${context.accountBlocked}`;
-  if (context.queuePaused) return 'Waiting: all uploads are paused';
-  if (context.queueHold) return holdRowText(context.queueHold, context.now, context.clock);
-  if (context.accountGate === 'rate-limited') return 'Waiting: the server asked to slow down';
-  if (context.accountGate === 'api-disabled') return 'Waiting: the service has paused its API';
+function waitReason(context: RowContext, clock: (ms: number) => string, locale: string): string | null {
+  if (context.accountBlocked) return t('queue.waiting.accountBlocked', { reason: context.accountBlocked });
+  if (context.queuePaused) return t('queue.waiting.paused');
+  if (context.queueHold) return holdRowText(context.queueHold, context.now, clock, locale);
+  if (context.accountGate === 'rate-limited') return t('queue.waiting.rateLimited');
+  if (context.accountGate === 'api-disabled') return t('queue.waiting.apiDisabled');
   return null;
 }
 
-function percent(value: number, max: number): number {
-  return max <= 0 ? 100 : Math.floor((value / max) * 100);
+/** "45%" ("45 %" in German), rounded down so a row is not "100%" before its last byte. */
+function percent(value: number, max: number, locale: string): string {
+  return wholePercent(locale).format(max <= 0 ? 1 : Math.floor((value / max) * 100) / 100);
 }
 
 /** One queue row in words, for each state of the upload machine. */
 export function describeRow(item: UploadItemView, context: RowContext): RowText {
-  const clock = context.clock ?? defaultClock;
+  const locale = context.locale ?? currentLocale();
+  const clock = context.clock ?? ((ms: number) => defaultClock(ms, locale));
+  const bytes = (value: number) => formatBytes(value, locale);
   const size = item.size;
   const state = item.state;
   switch (state.kind) {
     case 'queued': {
       const acked = ackedBytes(item);
       return {
-        state: 'Queued',
+        state: t('queue.row.queued'),
         detail:
-          waitReason(context) ?? (acked > 0 ? `${formatBytes(acked)} of ${formatBytes(size)} already sent` : null),
+          waitReason(context, clock, locale) ??
+          (acked > 0 ? t('queue.row.alreadySent', { sent: bytes(acked), total: bytes(size) }) : null),
         problem: null,
         progress: { value: acked, max: size },
         tone: 'neutral',
@@ -100,19 +125,23 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
     }
     case 'uploading': {
       const total = state.totalBytes || size;
-      const parts = [`${formatBytes(state.sentBytes)} of ${formatBytes(total)}`];
+      const parts: string[] = [t('queue.row.sentOf', { sent: bytes(state.sentBytes), total: bytes(total) })];
       // a pause or hold stops the worker: until it has, the row shows its bytes, not the wait
-      const waiting = waitReason({ ...context, queuePaused: false, queueHold: null });
+      const waiting = waitReason({ ...context, queuePaused: false, queueHold: null }, clock, locale);
       if (waiting) {
         // the worker holds the item, but its next request waits for the account's gate
         parts.push(waiting);
       } else {
-        if (context.speed !== null) parts.push(formatRate(context.speed));
-        parts.push(context.eta === null ? 'estimating time left' : `${formatDuration(context.eta)} left`);
+        if (context.speed !== null) parts.push(formatRate(context.speed, locale));
+        parts.push(
+          context.eta === null
+            ? t('queue.row.estimating')
+            : t('queue.row.timeLeft', { time: formatDuration(context.eta, locale) }),
+        );
       }
-      if (state.attempt > 0) parts.push(`attempt ${state.attempt + 1}`);
+      if (state.attempt > 0) parts.push(t('queue.row.attempt', { attempt: state.attempt + 1 }));
       return {
-        state: `Uploading ${percent(state.sentBytes, total)}%`,
+        state: t('queue.row.uploading', { percent: percent(state.sentBytes, total, locale) }),
         detail: parts.join(' · '),
         problem: null,
         progress: { value: state.sentBytes, max: total },
@@ -122,8 +151,8 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
     }
     case 'finalizing':
       return {
-        state: 'Finishing',
-        detail: 'All bytes sent; the server is putting the file together',
+        state: t('queue.row.finishing'),
+        detail: t('queue.row.finishingDetail'),
         problem: null,
         progress: { value: size, max: size },
         tone: 'active',
@@ -132,8 +161,9 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
     case 'retrying': {
       const waitS = (state.retryAt - context.now) / 1000;
       return {
-        state: waitS > 0.5 ? `Retrying in ${formatDuration(waitS)}` : 'Retrying now',
-        detail: `Attempt ${state.attempt + 1} after a problem`,
+        state:
+          waitS > 0.5 ? t('queue.row.retryingIn', { time: formatDuration(waitS, locale) }) : t('queue.row.retryingNow'),
+        detail: t('queue.row.attemptAfterProblem', { attempt: state.attempt + 1 }),
         problem: { message: state.lastError.message, requestId: state.lastError.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'warn',
@@ -142,9 +172,11 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
     }
     case 'paused':
       return {
-        state: 'Paused',
+        state: t('queue.row.paused'),
         detail:
-          state.until === null ? 'Paused by you until you resume it' : `Paused by you until ${clock(state.until)}`,
+          state.until === null
+            ? t('queue.row.pausedUntilResumed')
+            : t('queue.row.pausedUntil', { time: clock(state.until) }),
         problem: null,
         progress: { value: ackedBytes(item), max: size },
         tone: 'neutral',
@@ -154,10 +186,10 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
       // after the upload: the file's conversion, as the core follows it
       const after = item.afterUpload;
       if (!state.existing && followChangesRow(after)) {
-        const text = describeFollow(after);
+        const text = describeFollow(after, locale);
         return {
           state: text.label,
-          detail: text.tone === 'warn' ? `Uploaded at ${clock(state.finishedAt)}` : text.detail,
+          detail: text.tone === 'warn' ? t('queue.row.uploadedAt', { time: clock(state.finishedAt) }) : text.detail,
           problem: text.tone === 'warn' && text.detail ? { message: text.detail, requestId: null } : null,
           progress: { value: size, max: size },
           tone: text.tone === 'warn' ? 'warn' : text.tone,
@@ -165,10 +197,10 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         };
       }
       return {
-        state: state.existing ? 'Already on the service' : 'Done',
+        state: state.existing ? t('queue.row.existing') : t('queue.row.done'),
         detail: state.existing
-          ? `Not uploaded: a file with this name and size is on the service (checked at ${clock(state.finishedAt)})`
-          : `Uploaded at ${clock(state.finishedAt)}`,
+          ? t('queue.row.existingDetail', { time: clock(state.finishedAt) })
+          : t('queue.row.uploadedAt', { time: clock(state.finishedAt) }),
         problem: null,
         progress: { value: size, max: size },
         tone: 'ok',
@@ -177,7 +209,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
     }
     case 'failed':
       return {
-        state: 'Failed',
+        state: t('queue.row.failed'),
         detail: null,
         problem: { message: state.reason.message, requestId: state.reason.requestId },
         progress: { value: ackedBytes(item), max: size },
@@ -186,7 +218,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
       };
     case 'cancelled':
       return {
-        state: 'Cancelled',
+        state: t('queue.row.cancelled'),
         detail: null,
         problem: null,
         progress: { value: 0, max: size },
@@ -196,33 +228,40 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
   }
 }
 
-/** Times of day today are shown alone; on another day with their weekday ("Mon 09:00"). */
-const dayAndTime = new Intl.DateTimeFormat([], { weekday: 'short', hour: '2-digit', minute: '2-digit' });
-
 /** When a hold ends, in the person's locale and zone: "18:00" today, "Mon 09:00" on another day. */
-export function formatEdge(at: number, now: number, clock?: (ms: number) => string): string {
-  if (new Date(at).toDateString() === new Date(now).toDateString()) return (clock ?? defaultClock)(at);
-  return dayAndTime.format(at);
+export function formatEdge(
+  at: number,
+  now: number,
+  clock?: (ms: number) => string,
+  locale: string = currentLocale(),
+): string {
+  if (new Date(at).toDateString() === new Date(now).toDateString()) return (clock ?? defaultClock)(at, locale);
+  return dayAndTime(locale).format(at);
 }
 
 /** The row's reason while the app holds the queue: whole sentences, the time in the person's locale. */
-function holdRowText(hold: QueueHold, now: number, clock?: (ms: number) => string): string {
-  if (hold.reason === 'battery') return 'Waiting: uploads are paused while on battery';
+function holdRowText(hold: QueueHold, now: number, clock: (ms: number) => string, locale: string): string {
+  if (hold.reason === 'battery') return t('queue.waiting.battery');
   return hold.until === null
-    ? 'Waiting: the upload schedule pauses uploads'
-    : `Waiting until ${formatEdge(hold.until, now, clock)}: the upload schedule pauses uploads`;
+    ? t('queue.waiting.schedule')
+    : t('queue.waiting.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });
 }
 
 /**
  * "Paused until 18:00 (schedule)", "Paused while on battery", or null: the
  * toolbar's words for the app's own hold, shown beside the person's pause.
  */
-export function queueHoldText(hold: QueueHold | null, now: number, clock?: (ms: number) => string): string | null {
+export function queueHoldText(
+  hold: QueueHold | null,
+  now: number,
+  clock?: (ms: number) => string,
+  locale: string = currentLocale(),
+): string | null {
   if (hold === null) return null;
-  if (hold.reason === 'battery') return 'Paused while on battery';
+  if (hold.reason === 'battery') return t('queue.hold.battery');
   return hold.until === null
-    ? 'Paused by the schedule'
-    : `Paused until ${formatEdge(hold.until, now, clock)} (schedule)`;
+    ? t('queue.hold.schedule')
+    : t('queue.hold.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });
 }
 
 /** "Paused until 14:05", "Paused until you resume", or null when running: the toolbar's words. */
@@ -232,19 +271,23 @@ export function queuePausedText(
 ): string | null {
   if (!status.paused) return null;
   return status.pausedUntil === null
-    ? 'All uploads paused until you resume'
-    : `All uploads paused until ${clock(status.pausedUntil)}`;
+    ? t('queue.hold.allUntilResumed')
+    : t('queue.hold.allUntil', { time: clock(status.pausedUntil) });
 }
 
 /** "Waiting 37 s (rate limited)" while a gate is closed; "37 of 60 requests left" otherwise. */
 export function rateLimitText(
   view: { limit: number | null; remaining: number | null; gateReason: 'rate-limited' | 'api-disabled' | null },
   gateLeftMs: number,
+  locale: string = currentLocale(),
 ): string {
   if (gateLeftMs > 0) {
-    const wait = formatDuration(gateLeftMs / 1000);
-    return view.gateReason === 'api-disabled' ? `Waiting ${wait} (API paused)` : `Waiting ${wait} (rate limited)`;
+    const time = formatDuration(gateLeftMs / 1000, locale);
+    return view.gateReason === 'api-disabled'
+      ? t('queue.rateLimit.apiDisabled', { time })
+      : t('queue.rateLimit.rateLimited', { time });
   }
-  if (view.limit === null || view.remaining === null) return 'No requests yet';
-  return `${view.remaining} of ${view.limit} requests left`;
+  if (view.limit === null || view.remaining === null) return t('rateLimit.none');
+  const count = wholeNumber(locale);
+  return t('queue.rateLimit.left', { remaining: count.format(view.remaining), limit: count.format(view.limit) });
 }

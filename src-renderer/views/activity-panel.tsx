@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
+import { useLocale } from '../i18n/i18n.js';
 import { describeFollow } from '../model/follow-text.js';
 import { formatRelativeTime } from '../model/relative-time.js';
 import './activity-panel.css';
@@ -37,6 +39,7 @@ function sameFile(a: ConversionFollow, b: ConversionFollow): boolean {
 
 function ActivityPanelBody({ onClose }: { onClose: () => void }) {
   const bridge = useBridge();
+  const { t, locale } = useLocale();
   const notifications = useQuery('notifications:list', {});
   const clear = useAction();
   const heading = useRef<HTMLHeadingElement>(null);
@@ -95,7 +98,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
     >
       <div className="activity-panel__header">
         <h2 id="activity-panel-heading" ref={heading} tabIndex={-1}>
-          Activity
+          {t('activity.title')}
         </h2>
         <button
           type="button"
@@ -103,46 +106,48 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
           onClick={() => void clearAll()}
           disabled={clear.busy || list.length === 0}
         >
-          Clear
+          {t('activity.clear')}
         </button>
         <button type="button" className="button button--small button--quiet" onClick={close}>
-          Close<span className="visually-hidden"> activity</span>
+          <Trans i18nKey="activity.close" components={{ hidden: <span className="visually-hidden" /> }} />
         </button>
       </div>
       {bridge.shell === 'headless' && permission === 'default' && (
         <div className="activity-panel__permission">
-          <p className="muted">Get a notice from the browser when an upload or import ends while this tab is hidden.</p>
+          <p className="muted">{t('activity.permissionHint')}</p>
           <button type="button" className="button button--small" onClick={() => void askPermission()}>
-            Show browser notifications
+            {t('activity.askPermission')}
           </button>
         </div>
       )}
       <ErrorNote error={notifications.error} />
       <ErrorNote error={clear.error} onDismiss={clear.clearError} />
-      {!notifications.data && !notifications.error && <p className="muted">Loading…</p>}
-      {notifications.data && list.length === 0 && (
-        <p className="muted activity-panel__empty">Nothing yet. Finished uploads, imports and problems show up here.</p>
-      )}
+      {!notifications.data && !notifications.error && <p className="muted">{t('common.loading')}</p>}
+      {notifications.data && list.length === 0 && <p className="muted activity-panel__empty">{t('activity.empty')}</p>}
       {follows.data && follows.data.length > 0 && <FollowList follows={follows.data} now={now} />}
       {list.length > 0 && (
-        <ol className="activity-list" aria-label="Notifications, newest first">
+        <ol className="activity-list" aria-label={t('activity.listLabel')}>
           {list.map((item) => (
             <li key={item.id} className={`activity-item activity-item--${item.kind}`}>
               <div className="activity-item__head">
                 <strong className="activity-item__title">{item.title}</strong>
-                <time dateTime={new Date(item.at).toISOString()} title={new Date(item.at).toLocaleString()}>
-                  {formatRelativeTime(item.at, now)}
+                <time dateTime={new Date(item.at).toISOString()} title={new Date(item.at).toLocaleString(locale)}>
+                  {formatRelativeTime(item.at, now, locale)}
                 </time>
               </div>
               {item.body && <p className="activity-item__body">{item.body}</p>}
               {item.requestId && (
                 <p className="activity-item__request muted">
-                  Request id <code>{item.requestId}</code>
+                  <Trans i18nKey="activity.requestId" values={{ id: item.requestId }} components={{ code: <code /> }} />
                 </p>
               )}
               {item.link && (
                 <a href={item.link} target="_blank" rel="noreferrer noopener">
-                  Open<span className="visually-hidden"> {item.body || item.title}</span>
+                  <Trans
+                    i18nKey="activity.open"
+                    values={{ what: item.body || item.title }}
+                    components={{ hidden: <span className="visually-hidden" /> }}
+                  />
                 </a>
               )}
             </li>
@@ -155,14 +160,15 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
 
 /** One line per file after its upload or import, the latest change first: uploaded → converting → ready to watch. */
 export function FollowList({ follows, now }: { follows: ConversionFollow[]; now: number }) {
+  const { t, locale } = useLocale();
   return (
     <section aria-labelledby="activity-files-heading">
       <h3 id="activity-files-heading" className="activity-panel__subheading">
-        Files after upload
+        {t('activity.filesHeading')}
       </h3>
-      <ol className="activity-list activity-list--files" aria-label="Files after upload, latest change first">
+      <ol className="activity-list activity-list--files" aria-label={t('activity.filesLabel')}>
         {follows.map((follow) => {
-          const text = describeFollow(follow);
+          const text = describeFollow(follow, locale);
           return (
             <li
               key={`${follow.accountId}/${follow.fileId}`}
@@ -172,15 +178,19 @@ export function FollowList({ follows, now }: { follows: ConversionFollow[]; now:
                 <strong className="activity-item__title">{follow.name}</strong>
                 <time
                   dateTime={new Date(follow.updatedAt).toISOString()}
-                  title={new Date(follow.updatedAt).toLocaleString()}
+                  title={new Date(follow.updatedAt).toLocaleString(locale)}
                 >
-                  {formatRelativeTime(follow.updatedAt, now)}
+                  {formatRelativeTime(follow.updatedAt, now, locale)}
                 </time>
               </div>
               <p className="activity-item__body">{text.label}</p>
               {text.watchable && follow.watchUrl && (
                 <a href={follow.watchUrl} target="_blank" rel="noreferrer noopener">
-                  Open<span className="visually-hidden"> the watch page of {follow.name}</span>
+                  <Trans
+                    i18nKey="activity.openWatch"
+                    values={{ name: follow.name }}
+                    components={{ hidden: <span className="visually-hidden" /> }}
+                  />
                 </a>
               )}
             </li>

@@ -1,4 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Trans } from 'react-i18next';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { writeClipboard } from '../bridge/clipboard.js';
@@ -12,6 +13,7 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { gateLeftMs, RateLimitIndicator, useRateLimits } from '../components/rate-limit-indicator.js';
 import { useEverySecond } from '../components/use-every-second.js';
 import { VirtualList } from '../components/virtual-list.js';
+import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import {
   describeRow,
@@ -56,6 +58,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const status = useQuery('uploads:status', {});
   useEvent('uploads:statusChanged', status.set);
   const limits = useRateLimits();
+  const { t, locale } = useLocale();
 
   const changed = useCallback(() => setVersion(rows.current.version), []);
 
@@ -166,9 +169,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
             kind: 'page',
           });
           const copied = await writeClipboard(url);
-          return setNote(
-            copied ? `Copied the link to ${item.fileName}: ${url}` : `The link to ${item.fileName}: ${url}`,
-          );
+          return setNote(t(copied ? 'queue.copiedLink' : 'queue.linkTo', { name: item.fileName, url }));
         }
         case 'copyWatchLink': {
           const url = item.afterUpload?.watchUrl;
@@ -180,12 +181,10 @@ export function QueueView({ account, accounts }: { account: AccountView; account
               fileId: item.afterUpload!.fileId,
               kind: 'watch',
             });
-            return setNote(`Copied the watch link of ${item.fileName}: ${url}`);
+            return setNote(t('queue.copiedWatchLink', { name: item.fileName, url }));
           }
           const copied = await writeClipboard(url);
-          return setNote(
-            copied ? `Copied the watch link of ${item.fileName}: ${url}` : `The watch link of ${item.fileName}: ${url}`,
-          );
+          return setNote(t(copied ? 'queue.copiedWatchLink' : 'queue.watchLinkOf', { name: item.fileName, url }));
         }
         case 'openWatch': {
           const follow = item.afterUpload;
@@ -197,9 +196,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
           return bridge.invoke('uploads:reveal', { id: item.id });
         case 'copyPath': {
           const copied = await writeClipboard(item.path);
-          return setNote(
-            copied ? `Copied the path of ${item.fileName}: ${item.path}` : `${item.fileName} is at ${item.path}`,
-          );
+          return setNote(t(copied ? 'queue.copiedPath' : 'queue.pathOf', { name: item.fileName, path: item.path }));
         }
       }
     });
@@ -225,11 +222,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   async function clearFinished() {
     await act(async () => {
       const { removed } = await bridge.invoke('uploads:clearFinished', {});
-      setNote(
-        removed === 0
-          ? 'Nothing finished to clear.'
-          : `Cleared ${removed} finished ${removed === 1 ? 'upload' : 'uploads'}.`,
-      );
+      setNote(removed === 0 ? t('queue.nothingToClear') : t('queue.cleared', { count: removed }));
       rows.current = new QueueRows();
       changed();
       loadPage(0);
@@ -250,26 +243,27 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       queueHold,
       blockedBy: new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null])),
       shell: bridge.shell,
+      locale,
       onAction: onRowAction,
     }),
     // store.version: the store changes in place; the view renders at each change that rows must show
-    [store, store.version, limits, queuePaused, queueHold, accounts, bridge.shell, onRowAction],
+    [store, store.version, limits, queuePaused, queueHold, accounts, bridge.shell, locale, onRowAction],
   );
   const renderRow = (index: number) => <LiveQueueRow index={index} context={context} />;
 
   return (
     <section className="queue" aria-labelledby="queue-title">
       <div className="queue__head">
-        <h1 id="queue-title">Queue</h1>
+        <h1 id="queue-title">{t('queue.title')}</h1>
         <p className="muted queue__count" aria-live="polite">
-          {store.ready ? `${store.total} ${store.total === 1 ? 'item' : 'items'}` : 'Loading…'}
+          {store.ready ? t('queue.items', { count: store.total }) : t('common.loading')}
         </p>
       </div>
       <div className="toolbar queue__toolbar">
         <PauseOrResume status={status.data} onPause={pauseAll} onResume={resumeAll} />
         <HoldNote status={status.data} />
         <button type="button" className="button" onClick={() => void clearFinished()}>
-          Clear finished
+          {t('queue.clearFinished')}
         </button>
         <AddFilesButton />
         <span className="toolbar__spacer" />
@@ -287,7 +281,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       ) : (
         <VirtualList
           className="queue__list"
-          label="Uploads"
+          label={t('queue.listLabel')}
           count={store.total}
           rowHeight={ROW_HEIGHT}
           rowKey={(index) => store.at(index)?.id ?? `loading-${index}`}
@@ -307,6 +301,8 @@ interface RowContext {
   queueHold: QueueStatus['hold'];
   blockedBy: Map<string, string | null>;
   shell: 'electron' | 'headless';
+  /** the UI's locale: a new one renders every row again */
+  locale: string;
   onAction: QueueRowProps['onAction'];
 }
 
@@ -316,7 +312,8 @@ interface RowContext {
  * props, so scrolling renders only the rows that came into view.
  */
 const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: number; context: RowContext }) {
-  const { store } = context;
+  const { store, locale } = context;
+  const { t } = useLocale();
   const id = store.at(index)?.id;
   const watch = useCallback(
     (listener: () => void) => (id === undefined ? () => undefined : store.watchItem(id, listener)),
@@ -337,7 +334,7 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
   if (!item) {
     return (
       <div className="queue-row queue-row--loading" aria-busy="true">
-        <span className="muted">Loading…</span>
+        <span className="muted">{t('common.loading')}</span>
       </div>
     );
   }
@@ -351,9 +348,17 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
     accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
     speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
     eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
+    locale,
   });
   return (
-    <QueueRow item={item} text={text} shell={context.shell} onAction={context.onAction} watchProgress={watchBar} />
+    <QueueRow
+      item={item}
+      text={text}
+      shell={context.shell}
+      locale={locale}
+      onAction={context.onAction}
+      watchProgress={watchBar}
+    />
   );
 });
 
@@ -361,6 +366,7 @@ interface QueueRowProps {
   item: UploadItemView;
   text: RowText;
   shell: 'electron' | 'headless';
+  locale: string;
   onAction(item: UploadItemView, action: RowAction | 'reveal' | 'copyPath'): void;
   /** progress batches that only move the bytes: they move the bar, the text follows each second */
   watchProgress(move: (value: number, max: number) => void): () => void;
@@ -372,7 +378,9 @@ interface QueueRowProps {
  * not every row on screen.
  */
 const QueueRow = memo(
-  function QueueRow({ item, text, shell, onAction, watchProgress }: QueueRowProps) {
+  function QueueRow({ item, text, shell, locale, onAction, watchProgress }: QueueRowProps) {
+    const { t } = useLocale();
+    const name = item.fileName;
     return (
       <div className={`queue-row queue-row--${text.tone}`}>
         <div className="queue-row__main">
@@ -381,13 +389,13 @@ const QueueRow = memo(
             <span className="queue-row__name" title={item.path} elementtiming="queue-row">
               {item.fileName}
             </span>
-            <span className="queue-row__size muted">{formatBytes(item.size)}</span>
+            <span className="queue-row__size muted">{formatBytes(item.size, locale)}</span>
             <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
           </div>
           <ProgressBar
             value={text.progress.value}
             max={text.progress.max}
-            label={`Progress of ${item.fileName}`}
+            label={t('queue.progressOf', { name })}
             watch={watchProgress}
           />
           {text.problem ? (
@@ -395,8 +403,11 @@ const QueueRow = memo(
               {text.problem.message}
               {text.problem.requestId && (
                 <span className="muted">
-                  {' '}
-                  · Request id <code>{text.problem.requestId}</code>
+                  <Trans
+                    i18nKey="queue.requestId"
+                    values={{ id: text.problem.requestId }}
+                    components={{ code: <code /> }}
+                  />
                 </span>
               )}
             </p>
@@ -410,29 +421,29 @@ const QueueRow = memo(
               key={action}
               type="button"
               className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
-              aria-label={`${ACTION_LABELS[action]} ${item.fileName}`}
+              aria-label={t(`queue.actionLabels.${action}`, { name })}
               onClick={() => onAction(item, action)}
             >
-              {ACTION_LABELS[action]}
+              {t(`queue.actions.${action}`)}
             </button>
           ))}
           {shell === 'electron' ? (
             <button
               type="button"
               className="button button--small button--quiet"
-              aria-label={`Show ${item.fileName} in its folder`}
+              aria-label={t('queue.actionLabels.reveal', { name })}
               onClick={() => onAction(item, 'reveal')}
             >
-              Show in folder
+              {t('queue.actions.reveal')}
             </button>
           ) : (
             <button
               type="button"
               className="button button--small button--quiet"
-              aria-label={`Copy the path of ${item.fileName}`}
+              aria-label={t('queue.actionLabels.copyPath', { name })}
               onClick={() => onAction(item, 'copyPath')}
             >
-              Copy path
+              {t('queue.actions.copyPath')}
             </button>
           )}
         </div>
@@ -442,33 +453,24 @@ const QueueRow = memo(
   (a, b) =>
     a.item === b.item &&
     a.shell === b.shell &&
+    a.locale === b.locale &&
     a.onAction === b.onAction &&
     a.watchProgress === b.watchProgress &&
     sameRowText(a.text, b.text),
 );
-
-const ACTION_LABELS: Record<RowAction, string> = {
-  pause: 'Pause',
-  resume: 'Resume',
-  cancel: 'Cancel',
-  retry: 'Retry',
-  retryNow: 'Retry now',
-  copyLink: 'Copy link',
-  copyWatchLink: 'Copy watch link',
-  openWatch: 'Open',
-};
 
 function PauseOrResume(props: {
   status: QueueStatus | undefined;
   onPause: (hours: PauseChoice) => void;
   onResume: () => void;
 }) {
+  const { t } = useLocale();
   const paused = props.status ? queuePausedText(props.status) : null;
   if (!paused) return <PauseMenu onPause={props.onPause} />;
   return (
     <>
       <button type="button" className="button button--primary" onClick={props.onResume}>
-        Resume all
+        {t('queue.resumeAll')}
       </button>
       <span className="queue__paused" role="status">
         {paused}
@@ -483,7 +485,8 @@ function PauseOrResume(props: {
  * it, and it ends by itself.
  */
 function HoldNote({ status }: { status: QueueStatus | undefined }) {
-  const text = status ? queueHoldText(status.hold, Date.now()) : null;
+  const { locale } = useLocale();
+  const text = status ? queueHoldText(status.hold, Date.now(), undefined, locale) : null;
   return (
     <span className={text ? 'queue__paused' : 'visually-hidden'} role="status">
       {text}
@@ -499,35 +502,32 @@ function BandwidthIndicator({ meters, status }: { meters: Map<number, RateMeter>
   const speed = [...meters.values()].reduce((sum, meter) => sum + (bytesPerSecond(meter, now) ?? 0), 0);
   const limit = status?.bandwidthBytesPerSecond ?? null;
   const bySchedule = status?.bandwidthBySchedule ?? false;
+  const { locale } = useLocale();
+  const key = limit === null ? 'queue.speedNoLimit' : bySchedule ? 'queue.speedLimitBySchedule' : 'queue.speedLimit';
   return (
     <p className="queue__bandwidth">
-      <span className="muted">Speed </span>
-      <strong>{formatRate(speed)}</strong>
-      <span className="muted">
-        {' '}
-        ·{' '}
-        {limit === null
-          ? 'no limit'
-          : bySchedule
-            ? `limit ${formatRate(limit)} (schedule)`
-            : `limit ${formatRate(limit)}`}
-      </span>
+      <Trans
+        i18nKey={key}
+        values={{ speed: formatRate(speed, locale), limit: limit === null ? '' : formatRate(limit, locale) }}
+        components={{ label: <span className="muted" />, speed: <strong /> }}
+      />
     </p>
   );
 }
 
 function EmptyQueue({ account }: { account: AccountView }) {
+  const { t } = useLocale();
   return (
     <div className="card queue__empty">
-      <h2>Nothing to upload yet</h2>
-      <p>Media Sync uploads files for you, resumably, and shows each one here as it goes.</p>
+      <h2>{t('queue.empty.title')}</h2>
+      <p>{t('queue.empty.intro')}</p>
       <ul>
         <li>
-          <a href="#/settings">Add a watched folder in Settings</a>: every new file in it is uploaded by itself.
+          <Trans i18nKey="queue.empty.watchFolder" components={{ settings: <a href="#/settings" /> }} />
         </li>
-        <li>Or drop files anywhere on this window, or pick them:</li>
+        <li>{t('queue.empty.drop')}</li>
       </ul>
-      <p className="muted">Files you add here go to {accountLabel(account)}.</p>
+      <p className="muted">{t('queue.empty.account', { account: accountLabel(account) })}</p>
       <AddFilesButton className="button button--primary" />
     </div>
   );

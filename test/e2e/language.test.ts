@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeMp4 } from '../helpers/media-fixtures.js';
@@ -39,6 +41,52 @@ describe('languages', () => {
     await page.getByRole('button', { name: 'Anmelden' }).click();
     await page.getByRole('navigation', { name: 'Ansichten' }).waitFor();
     await page.close();
+  });
+
+  it('shows the Queue, its rows and the Activity panel in German, the daemon drawing them in German too', async () => {
+    // one upload that waits: the queue is paused, so the row and the toolbar say why
+    expect((await app.contract.invoke('uploads:pauseAll', { hours: null })).ok).toBe(true);
+    const path = join(app.scratch, 'sommer.mp4');
+    await writeFile(path, fakeMp4(54_321));
+    const accounts = await app.contract.invoke('account:list');
+    const accountId = accounts.ok ? (accounts.value as { id: string }[])[0]!.id : '';
+    const added = await app.contract.invoke('uploads:addPaths', { accountId, paths: [path] });
+    expect(added.ok).toBe(true);
+
+    // the daemon's picture, seen by a browser that runs no script: already in German
+    const picture = await app.open('light', undefined, false, 'de-DE');
+    expect(await picture.locator('.first-paint').getAttribute('data-language')).toBe('de');
+    expect(await htmlLang(picture)).toBe('de');
+    await picture.getByRole('list', { name: 'Liste der Uploads' }).getByText('sommer.mp4').waitFor();
+    await picture.close();
+
+    const page = await app.open('light', undefined, true, 'de-DE');
+    await page.getByRole('heading', { name: 'Warteschlange', level: 1 }).waitFor();
+    const row = page
+      .getByRole('list', { name: 'Liste der Uploads' })
+      .getByRole('listitem')
+      .filter({ hasText: 'sommer.mp4' });
+    await row.getByText('In der Warteschlange', { exact: true }).waitFor();
+    await row.getByText('Wartet: Alle Uploads sind pausiert').waitFor();
+    await row.getByRole('button', { name: 'sommer.mp4 abbrechen' }).waitFor();
+    expect(await row.textContent()).toContain('54,3 KB');
+    await page.getByRole('button', { name: 'Alle fortsetzen' }).waitFor();
+    await page.getByText('Alle Uploads pausiert, bis Sie fortsetzen').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'queue-de');
+
+    await page.getByRole('button', { name: 'Aktivität' }).click();
+    const panel = page.getByRole('complementary', { name: 'Aktivität' });
+    await panel.getByRole('button', { name: 'Schließen (Aktivität)' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await page.close();
+
+    // the upload goes before the queue resumes, so Files below keeps its one file
+    const [item] = added.ok ? (added.value as { id: number }[]) : [];
+    expect((await app.contract.invoke('uploads:cancel', { id: item!.id })).ok).toBe(true);
+    expect((await app.contract.invoke('uploads:resumeAll', {})).ok).toBe(true);
   });
 
   it('shows Files and Account in German, and switches to English live from Settings', async () => {

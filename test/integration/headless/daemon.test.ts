@@ -8,7 +8,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
-import { FIRST_PAINT_DIR, FIRST_PAINT_FILE, loadFirstPaint } from '../../../src-main/headless/first-paint-page.js';
+import {
+  acceptedLanguages,
+  FIRST_PAINT_DIR,
+  FIRST_PAINT_FILE,
+  loadFirstPaint,
+} from '../../../src-main/headless/first-paint-page.js';
 import * as firstPaintEntry from '../../../src-renderer/first-paint.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
@@ -106,8 +111,8 @@ describe('the headless daemon', () => {
     await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const secret = 1;');
     const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: firstPaintEntry });
     try {
-      const page = async () => {
-        const answer = await fetch(withUi.url);
+      const page = async (acceptLanguage = 'en-US,en;q=0.9') => {
+        const answer = await fetch(withUi.url, { headers: { 'accept-language': acceptLanguage } });
         return { html: await answer.text(), csp: answer.headers.get('content-security-policy') ?? '' };
       };
       // first run: a sign-in form, nothing to draw ahead of the app
@@ -125,7 +130,9 @@ describe('the headless daemon', () => {
       await core.handle('uploads:addPaths', { accountId: account.id, paths: [path, oddName] });
       const { html, csp } = await page();
       const root = /<div id="root">(.*)<\/div>$/s.exec(html)?.[1] ?? '';
-      expect(root).toMatch(new RegExp(`^<div class="first-paint" data-account="${account.id}" inert="">`));
+      expect(root).toMatch(
+        new RegExp(`^<div class="first-paint" data-account="${account.id}" data-language="en" inert="">`),
+      );
       expect(root).toContain('aria-label="Uploads"');
       expect(root).toContain('holiday.mp4');
       expect(root).toContain('$&amp; $&#x27; cash.mp4');
@@ -139,6 +146,20 @@ describe('the headless daemon', () => {
       expect(csp).toContain(`style-src 'self' 'sha256-${hash}'`);
       expect(csp).not.toMatch(/unsafe-inline/);
 
+      // a browser in German gets its rows in German, unless the core's setting names a language
+      const german = await page('fr-CH, de-DE;q=0.9, en;q=0.8');
+      expect(german.html).toContain('data-language="de"');
+      expect(german.html).toContain('aria-label="Liste der Uploads"');
+      expect(german.html).toContain('Wartet: Alle Uploads sind pausiert');
+      expect(german.html).toContain('holiday.mp4');
+      expect(german.html).not.toContain('aria-label="Uploads"');
+      await core.handle('settings:update', { language: 'en' });
+      const english = (await page('de-DE')).html;
+      expect(english).toContain('data-language="en"');
+      expect(english).toContain('aria-label="Uploads"');
+      await core.handle('settings:update', { language: 'de' });
+      expect((await page('en-US')).html).toContain('data-language="de"');
+
       // the entry is the daemon's own code, never served
       const cookie = { cookie: `media_sync_session=${KEY}` };
       for (const asked of [
@@ -150,6 +171,12 @@ describe('the headless daemon', () => {
     } finally {
       await withUi.close();
     }
+  });
+
+  it("reads the request's languages best first, without the wildcard and what is refused", () => {
+    expect(acceptedLanguages('de-CH, de;q=0.9, en;q=0.8, *;q=0.5')).toEqual(['de-CH', 'de', 'en']);
+    expect(acceptedLanguages('en;q=0.2, fr;q=0, de')).toEqual(['de', 'en']);
+    expect(acceptedLanguages(undefined)).toEqual([]);
   });
 
   it('serves the page as built when its first paint fails, and loads no first paint that is not one', async () => {

@@ -6,9 +6,11 @@ import {
   startAppAfterFirstPaint,
 } from '../../../src-renderer/model/first-paint-marker.js';
 
-/** The little of a Document the function uses: one picture for account a1, and the page's parse state. */
-function page(readyState: DocumentReadyState = 'complete') {
-  const picture = { dataset: { account: 'a1' }, removed: false, remove: () => (picture.removed = true) };
+/** The little of a Document the function uses: one picture for account a1 in `language`, and the page's parse state. */
+function page(readyState: DocumentReadyState = 'complete', language: string | undefined = 'en') {
+  const dataset: Record<string, string> = { account: 'a1' };
+  if (language !== undefined) dataset['language'] = language;
+  const picture = { dataset, removed: false, remove: () => (picture.removed = true) };
   const listeners: Array<() => void> = [];
   const doc = {
     readyState,
@@ -25,7 +27,7 @@ describe("the daemon's picture of the Queue", () => {
       ['#/queue', 'a1'],
     ] as const) {
       const { doc, picture } = page();
-      dropMismatchedFirstPaint(doc, hash, selected);
+      dropMismatchedFirstPaint(doc, hash, selected, 'en');
       expect(picture.removed, `${hash} ${selected}`).toBe(false);
     }
   });
@@ -37,21 +39,40 @@ describe("the daemon's picture of the Queue", () => {
       ['', 'a2'],
     ] as const) {
       const { doc, picture } = page();
-      dropMismatchedFirstPaint(doc, hash, selected);
+      dropMismatchedFirstPaint(doc, hash, selected, 'en');
       expect(picture.removed, `${hash} ${selected}`).toBe(true);
     }
-    // the daemon draws in English: a page in German goes without the picture
-    const german = page();
-    dropMismatchedFirstPaint(german.doc, '', null, 'de');
-    expect(german.picture.removed).toBe(true);
-    const english = page();
-    dropMismatchedFirstPaint(english.doc, '', null, 'en');
-    expect(english.picture.removed).toBe(false);
     const loading = page('loading');
-    dropMismatchedFirstPaint(loading.doc, '#/files', null);
+    dropMismatchedFirstPaint(loading.doc, '#/files', null, 'en');
     expect(loading.picture.removed).toBe(false);
     loading.parsed();
     expect(loading.picture.removed).toBe(true);
+  });
+});
+
+describe("the picture's language", () => {
+  it('stays when the page resolves to the language the daemon drew it in', () => {
+    for (const language of ['en', 'de']) {
+      const { doc, picture } = page('complete', language);
+      dropMismatchedFirstPaint(doc, '', null, language);
+      expect(picture.removed, language).toBe(false);
+    }
+  });
+
+  it('goes when this browser keeps another language than the core (localStorage), or the picture names none', () => {
+    const german = page('complete', 'de');
+    dropMismatchedFirstPaint(german.doc, '', null, 'en');
+    expect(german.picture.removed).toBe(true);
+    const english = page('complete', 'en');
+    dropMismatchedFirstPaint(english.doc, '#/queue', 'a1', 'de');
+    expect(english.picture.removed).toBe(true);
+    // a daemon from before the catalogs drew in English and said nothing
+    const unnamed = page('complete', undefined);
+    dropMismatchedFirstPaint(unnamed.doc, '', null, 'de');
+    expect(unnamed.picture.removed).toBe(true);
+    const unnamedEnglish = page('complete', undefined);
+    dropMismatchedFirstPaint(unnamedEnglish.doc, '', null, 'en');
+    expect(unnamedEnglish.picture.removed).toBe(false);
   });
 });
 

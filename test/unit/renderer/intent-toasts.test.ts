@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppIntent } from '../../../src-shared/ipc/ipc-contract.js';
+import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import { intentToast } from '../../../src-renderer/model/intent-toasts.js';
 
 const account = { id: 'acc-1', username: 'demo', baseUrl: 'http://127.0.0.1:8787/api/v1' };
@@ -33,6 +34,29 @@ describe('toasts for links and opened files', () => {
     expect(intentToast({ ...three, queued: many })?.lines[0]).toBe(
       '1,234 files were added to the queue: 1.mp4, 2.mp4, 3.mp4, 4.mp4, 5.mp4 and 1,229 more.',
     );
+  });
+
+  it('speaks German, numbers and lists written the German way', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      const toast = intentToast({
+        kind: 'filesQueued',
+        id: 1,
+        account,
+        queued: { count: 1234, names: ['1.mp4', '2.mp4'] },
+        uploadedBefore: none,
+        skipped: { count: 3, files: [{ name: 'Ordner', reason: 'folder' }] },
+      });
+      expect(toast?.title).toBe('Zur Warteschlange hinzugefügt');
+      expect(toast?.lines).toEqual([
+        '1.234 Dateien wurden zur Warteschlange hinzugefügt: 1.mp4, 2.mp4 und 1.232 weitere.',
+        'Die Dateien werden zu demo auf 127.0.0.1:8787 hochgeladen.',
+        'Ordner wurde nicht hinzugefügt: Es ist ein Ordner. Um den Inhalt eines Ordners hochzuladen, überwachen Sie ihn in den Einstellungen.',
+        '2 weitere Dateien wurden nicht hinzugefügt.',
+      ]);
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('says which files were skipped and why, and keeps that toast until dismissed', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import {
   describeRow,
   formatEdge,
@@ -155,6 +156,33 @@ describe('queue row text', () => {
     expect(rateLimitText({ ...view, gateReason: 'api-disabled' }, 5_000)).toBe('Waiting 5 s (API paused)');
     expect(rateLimitText({ ...view, gateReason: null }, 0)).toBe('12 of 60 requests left');
     expect(rateLimitText({ limit: null, remaining: null, gateReason: null }, 0)).toBe('No requests yet');
+  });
+
+  it('speaks German, with sizes, speeds, percentages and weekdays written the German way', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      const running = item(2, { kind: 'uploading', attempt: 1, sentBytes: 456_000, totalBytes: 1_000_000 });
+      const row = describeRow(running, { ...context, speed: 125_000, eta: 250, locale: 'de' });
+      expect(row.state).toBe('Wird hochgeladen: 45\u00a0%');
+      expect(row.detail).toBe('456,0 KB von 1,00 MB · 125,0 KB/s · noch 4 min 10 s · Versuch 2');
+      expect(describeRow(item(1), { ...context, queuePaused: true, locale: 'de' }).detail).toBe(
+        'Wartet: Alle Uploads sind pausiert',
+      );
+      const monday = Date.UTC(2026, 10, 30, 9, 17);
+      const weekday = new Intl.DateTimeFormat('de', { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+      expect(queueHoldText({ reason: 'schedule', until: monday }, monday - 3 * 86_400_000, undefined, 'de')).toBe(
+        `Pausiert bis ${weekday.format(monday)} (Zeitplan)`,
+      );
+      expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Im Akkubetrieb pausiert');
+      expect(rateLimitText({ limit: 1_000, remaining: 999, gateReason: null }, 0, 'de')).toBe(
+        'Noch 999 von 1.000 Anfragen',
+      );
+      expect(rateLimitText({ limit: 60, remaining: 0, gateReason: 'rate-limited' }, 36_200, 'de')).toBe(
+        'Wartet 37 s (Anfragelimit erreicht)',
+      );
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 
   it('tells rows that read the same from rows that changed, for the list to skip the former', () => {
