@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Trans } from 'react-i18next';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
@@ -381,6 +381,12 @@ const QueueRow = memo(
   function QueueRow({ item, text, shell, locale, onAction, watchProgress }: QueueRowProps) {
     const { t } = useLocale();
     const name = item.fileName;
+    // the buttons act on the item as it is when clicked, without rendering again each time it moves
+    const latest = useRef(item);
+    useLayoutEffect(() => {
+      latest.current = item;
+    });
+    const current = useCallback(() => latest.current, []);
     return (
       <div className={`queue-row queue-row--${text.tone}`}>
         <div className="queue-row__main">
@@ -415,38 +421,14 @@ const QueueRow = memo(
             <p className="queue-row__detail muted">{text.detail ?? '\u00a0'}</p>
           )}
         </div>
-        <div className="queue-row__actions">
-          {text.actions.map((action) => (
-            <button
-              key={action}
-              type="button"
-              className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
-              aria-label={t(`queue.actionLabels.${action}`, { name })}
-              onClick={() => onAction(item, action)}
-            >
-              {t(`queue.actions.${action}`)}
-            </button>
-          ))}
-          {shell === 'electron' ? (
-            <button
-              type="button"
-              className="button button--small button--quiet"
-              aria-label={t('queue.actionLabels.reveal', { name })}
-              onClick={() => onAction(item, 'reveal')}
-            >
-              {t('queue.actions.reveal')}
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="button button--small button--quiet"
-              aria-label={t('queue.actionLabels.copyPath', { name })}
-              onClick={() => onAction(item, 'copyPath')}
-            >
-              {t('queue.actions.copyPath')}
-            </button>
-          )}
-        </div>
+        <RowActions
+          actions={text.actions}
+          name={name}
+          shell={shell}
+          locale={locale}
+          current={current}
+          onAction={onAction}
+        />
       </div>
     );
   },
@@ -457,6 +439,67 @@ const QueueRow = memo(
     a.onAction === b.onAction &&
     a.watchProgress === b.watchProgress &&
     sameRowText(a.text, b.text),
+);
+
+interface RowActionsProps {
+  actions: readonly RowAction[];
+  name: string;
+  shell: 'electron' | 'headless';
+  locale: string;
+  /** the row's item now */
+  current(): UploadItemView;
+  onAction: QueueRowProps['onAction'];
+}
+
+/**
+ * A row's buttons: the same from one second to the next while its bytes and
+ * speed move, so the 1 s clock renders the row's text and not these.
+ */
+const RowActions = memo(
+  function RowActions({ actions, name, shell, current, onAction }: RowActionsProps) {
+    const { t } = useLocale();
+    return (
+      <div className="queue-row__actions">
+        {actions.map((action) => (
+          <button
+            key={action}
+            type="button"
+            className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
+            aria-label={t(`queue.actionLabels.${action}`, { name })}
+            onClick={() => onAction(current(), action)}
+          >
+            {t(`queue.actions.${action}`)}
+          </button>
+        ))}
+        {shell === 'electron' ? (
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-label={t('queue.actionLabels.reveal', { name })}
+            onClick={() => onAction(current(), 'reveal')}
+          >
+            {t('queue.actions.reveal')}
+          </button>
+        ) : (
+          <button
+            type="button"
+            className="button button--small button--quiet"
+            aria-label={t('queue.actionLabels.copyPath', { name })}
+            onClick={() => onAction(current(), 'copyPath')}
+          >
+            {t('queue.actions.copyPath')}
+          </button>
+        )}
+      </div>
+    );
+  },
+  (a, b) =>
+    a.name === b.name &&
+    a.shell === b.shell &&
+    a.locale === b.locale &&
+    a.current === b.current &&
+    a.onAction === b.onAction &&
+    a.actions.join() === b.actions.join(),
 );
 
 function PauseOrResume(props: {
