@@ -27,6 +27,7 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import type { FileLog } from '../common/file-log.js';
+import { CoreLanguage } from '../common/i18n.js';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
@@ -65,6 +66,12 @@ export interface AppCoreOptions {
   timeZone?: () => string;
   /** the upload schedule's longest wait between two looks at the wall clock (60 s) */
   scheduleMaxSleepMs?: number;
+  /**
+   * The system's locales, best first, for the core's language when the
+   * `language` setting is `system` (Electron: `app.getLocale()`; headless:
+   * `processLocales()`); absent: English.
+   */
+  systemLocales?: () => readonly string[];
 }
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
@@ -95,6 +102,8 @@ const DIAGNOSTICS_LOG_LINES = 200;
  */
 export class AppCore {
   readonly notifications: NotificationCenter;
+  /** the language of what the core shows by itself (the tray, OS notifications): follows the setting */
+  readonly language: CoreLanguage;
   readonly imports: RemoteImports;
   private readonly engine: Engine;
   private readonly clock: Clock;
@@ -119,8 +128,11 @@ export class AppCore {
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
     this.settingsValue = SettingsSchema.safeParse(options.settings.read()).data ?? SettingsSchema.parse({});
+    this.language = new CoreLanguage(options.systemLocales);
+    this.language.apply(this.settingsValue.language);
     this.notifications = new NotificationCenter({
       clock: this.clock,
+      translate: this.language.translate,
       isEnabled: (kind) => this.settingsValue.notifications[kind],
       mergeMs: options.notificationMergeMs,
     });
@@ -230,6 +242,7 @@ export class AppCore {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.notifications.flush();
     this.notifications.dispose();
+    this.language.dispose();
     this.emitter.dispose();
   }
 
@@ -303,6 +316,7 @@ export class AppCore {
 
   private applySettings(): void {
     const settings = this.settingsValue;
+    this.language.apply(settings.language);
     // the runner applies the policy when the schedule's effect changed; the other inputs may have too
     this.schedule.setSchedule(settings.schedule);
     this.applyPolicy();

@@ -248,6 +248,8 @@ export class DesktopApp {
       },
       info: { version: app.getVersion(), shell: 'electron', dataDir },
       tokenStorage: vault.description,
+      // the OS's language, as Chromium reads it for the window (navigator.languages)
+      systemLocales: () => [app.getLocale()],
       startDemo: this.demo.start,
       updates: this.updates,
       log,
@@ -277,6 +279,8 @@ export class DesktopApp {
       });
     });
     this.disposables.push(core.onDidEmit(({ name }) => name !== 'uploads:progress' && this.scheduleShellRefresh()));
+    // the language setting changed: the tray speaks the new one at once
+    this.disposables.push(core.language.onDidChange(() => this.quitState.kind === 'running' && this.refreshShell()));
     this.refreshShell();
     this.updates.start();
     this.onQuitEvent({ type: 'ready' });
@@ -501,21 +505,26 @@ export class DesktopApp {
     const tray = this.tray;
     if (!tray || !this.trayImage) return;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
-    const state = trayState(status, this.engine!.queue.list(), blocked?.message ?? null);
+    const state = trayState(status, this.engine!.queue.list(), blocked?.message ?? null, core.language);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.trayKind) tray.setImage(this.trayImage((this.trayKind = state.kind)));
     tray.setToolTip(state.tooltip);
-    const update = this.updates && updateMenuItem(this.updates.status());
+    const update = this.updates && updateMenuItem(this.updates.status(), core.language);
     tray.setContextMenu(
       this.options.electron.Menu.buildFromTemplate(
-        trayMenuTemplate(state, this.recent, {
-          open: () => this.showWindow(),
-          pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
-          resume: () => void core.handle('uploads:resumeAll', {}),
-          openLink: (url) => void this.openExternal(url),
-          quit: () => this.options.electron.app.quit(),
-          ...(update ? { update: { ...update, click: () => void this.installUpdate() } } : {}),
-        }),
+        trayMenuTemplate(
+          state,
+          this.recent,
+          {
+            open: () => this.showWindow(),
+            pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
+            resume: () => void core.handle('uploads:resumeAll', {}),
+            openLink: (url) => void this.openExternal(url),
+            quit: () => this.options.electron.app.quit(),
+            ...(update ? { update: { ...update, click: () => void this.installUpdate() } } : {}),
+          },
+          core.language,
+        ),
       ),
     );
   }

@@ -4,6 +4,7 @@ import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import { CoreLanguage } from '../common/i18n.js';
 import type { Log } from '../common/file-log.js';
 import type { UpdatesPort } from '../core/ports.js';
 
@@ -250,7 +251,11 @@ export class UpdateService implements UpdatesPort {
   }
 }
 
-/** The tray's "Restart to update" while an update waits; nothing otherwise. */
-export function updateMenuItem(status: UpdateStatus): { label: string; enabled: boolean } | null {
-  return status.state === 'ready' ? { label: `Restart to update to ${status.version}`, enabled: true } : null;
+/** The tray's "Restart to update" while an update waits, in the core's language (English when not given); nothing otherwise. */
+export function updateMenuItem(
+  status: UpdateStatus,
+  language: Pick<CoreLanguage, 't'> = new CoreLanguage(),
+): { label: string; enabled: boolean } | null {
+  if (status.state !== 'ready') return null;
+  return { label: language.t('core.tray.restartToUpdate', { version: status.version }), enabled: true };
 }

@@ -11,6 +11,7 @@ import {
   RemoteJobSchema,
   UpdateFileBodySchema,
 } from '../api/index.js';
+import { MessageSchema } from '../i18n/message.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
@@ -103,11 +104,26 @@ export const QueueStatusSchema = z.object({
 });
 export type QueueStatus = z.infer<typeof QueueStatusSchema>;
 
+/**
+ * What a notification says as catalog messages, so a page shows it in its
+ * own language (a browser's may differ from the headless daemon's) and a
+ * change of language reaches the feed. `body` null: the body is not the
+ * app's sentence (a server's reason, file names) and is shown as sent.
+ */
+export const NotificationTextSchema = z.object({
+  title: MessageSchema,
+  body: MessageSchema.nullable(),
+});
+export type NotificationText = z.infer<typeof NotificationTextSchema>;
+
 export const NotificationSchema = z.object({
   id: z.int().positive(),
   kind: NotificationKindSchema,
+  /** `text.title` in the core's language (OS notifications) */
   title: z.string(),
+  /** `text.body` in the core's language, or the server's reason or the file names as they are */
   body: z.string(),
+  text: NotificationTextSchema,
   /** epoch ms */
   at: z.number(),
   /** the file page it is about, opened on click */
