@@ -417,5 +417,55 @@ export const de: Catalog = {
       restartToUpdate: 'Neu starten und auf {{version}} aktualisieren',
       quit: 'Beenden',
     },
+    remoteUrl: {
+      // what is wrong with a link to import, completing a sentence whose subject is the link (the English `remoteUrlProblem`)
+      problem: {
+        tooLong: 'ist länger als {{max}} Zeichen',
+        notWebAddress: 'ist keine Webadresse (sie sollte mit https:// beginnen)',
+        scheme: 'verwendet {{scheme}}; importiert werden können nur http- und https-Links',
+        userInfo: 'enthält einen Benutzernamen oder ein Passwort; entfernen Sie diese aus dem Link',
+        notHttp: 'muss eine http- oder https-Adresse sein',
+        invalid: 'ist kein gültiger Link',
+      },
+      // the import box, about one line of the paste
+      line: {
+        tooLong: 'Zeile {{line}} ist länger als {{max}} Zeichen.',
+        notWebAddress: 'Zeile {{line}} ist keine Webadresse (sie sollte mit https:// beginnen).',
+        scheme: 'Zeile {{line}} verwendet {{scheme}}; importiert werden können nur http- und https-Links.',
+        userInfo: 'Zeile {{line}} enthält einen Benutzernamen oder ein Passwort; entfernen Sie diese aus dem Link.',
+        notHttp: 'Zeile {{line}} muss eine http- oder https-Adresse sein.',
+        invalid: 'Zeile {{line}} ist kein gültiger Link.',
+      },
+      // a media-sync://import link, about the address it carries
+      link: {
+        tooLong: 'Die zu importierende Adresse ist länger als {{max}} Zeichen.',
+        notWebAddress: 'Die zu importierende Adresse ist keine Webadresse (sie sollte mit https:// beginnen).',
+        scheme:
+          'Die zu importierende Adresse verwendet {{scheme}}; importiert werden können nur http- und https-Links.',
+        userInfo:
+          'Die zu importierende Adresse enthält einen Benutzernamen oder ein Passwort; entfernen Sie diese aus dem Link.',
+        notHttp: 'Die zu importierende Adresse muss eine http- oder https-Adresse sein.',
+        invalid: 'Die zu importierende Adresse ist kein gültiger Link.',
+      },
+    },
+    deepLink: {
+      tooLong: 'Dieser Link ist länger als {{max, number}} Zeichen und wurde deshalb nicht geöffnet.',
+      empty: 'Der Link ist leer.',
+      notMediaSync: 'Das ist kein Media-Sync-Link: Diese beginnen mit media-sync://.',
+      notAddress:
+        'Dieser Link ist keine gültige Adresse. Media Sync öffnet Links der Form media-sync://import?url=… und media-sync://files?search=….',
+      noSlashes:
+        'Dieser Link beginnt nicht mit media-sync:// und dem, was geöffnet werden soll. Media Sync öffnet Links der Form media-sync://import?url=… und media-sync://files?search=….',
+      unknownAction:
+        'Media Sync weiß nicht, worum dieser Link bittet. Media Sync öffnet Links der Form media-sync://import?url=… und media-sync://files?search=….',
+      hash: 'Dieser Link hat einen #-Teil, den Media-Sync-Links nicht verwenden. Eine Adresse im Link muss codiert sein, auch das #.',
+      brokenEscape: 'Dieser Link enthält eine fehlerhafte %-Codierung und kann deshalb nicht gelesen werden.',
+      unknownPart:
+        'Dieser Link hat einen Teil, den Media Sync nicht kennt („{{name}}“). Eine Adresse im Link muss codiert sein, auch & und ?.',
+      repeated: 'Dieser Link gibt {{name}}= mehr als einmal an, daher ist unklar, welcher Wert gilt.',
+      noAddress: 'Dieser Import-Link enthält keine Adresse zum Importieren: Er braucht url= und einen https-Link.',
+      searchTooLong: 'Die Suche in diesem Link ist länger als {{max, number}} Zeichen.',
+      searchControl: 'Die Suche in diesem Link enthält Steuerzeichen.',
+    },
   },
 };

@@ -408,6 +408,54 @@ export const en = {
       restartToUpdate: 'Restart to update to {{version}}',
       quit: 'Quit',
     },
+    remoteUrl: {
+      // what is wrong with a link to import, completing a sentence whose subject is the link (the English `remoteUrlProblem`)
+      problem: {
+        tooLong: 'is longer than {{max}} characters',
+        notWebAddress: 'is not a web address (it should start with https://)',
+        scheme: 'uses {{scheme}}; only http and https links can be imported',
+        userInfo: 'contains a user name or password; remove them from the link',
+        notHttp: 'must be an http or https URL',
+        invalid: 'is not a valid link',
+      },
+      // the import box, about one line of the paste
+      line: {
+        tooLong: 'Line {{line}}: is longer than {{max}} characters.',
+        notWebAddress: 'Line {{line}}: is not a web address (it should start with https://).',
+        scheme: 'Line {{line}}: uses {{scheme}}; only http and https links can be imported.',
+        userInfo: 'Line {{line}}: contains a user name or password; remove them from the link.',
+        notHttp: 'Line {{line}}: must be an http or https URL.',
+        invalid: 'Line {{line}}: is not a valid link.',
+      },
+      // a media-sync://import link, about the address it carries
+      link: {
+        tooLong: 'The address to import is longer than {{max}} characters.',
+        notWebAddress: 'The address to import is not a web address (it should start with https://).',
+        scheme: 'The address to import uses {{scheme}}; only http and https links can be imported.',
+        userInfo: 'The address to import contains a user name or password; remove them from the link.',
+        notHttp: 'The address to import must be an http or https URL.',
+        invalid: 'The address to import is not a valid link.',
+      },
+    },
+    deepLink: {
+      tooLong: 'This link is longer than {{max, number}} characters, so it was not opened.',
+      empty: 'The link is empty.',
+      notMediaSync: 'This is not a Media Sync link: those start with media-sync://.',
+      notAddress:
+        'This link is not a valid address. Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.',
+      noSlashes:
+        'This link does not start with media-sync:// followed by what to open. Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.',
+      unknownAction:
+        'Media Sync does not know what this link asks for. Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.',
+      hash: 'This link has a # part, which Media Sync links do not use. An address inside the link must be encoded, # included.',
+      brokenEscape: 'This link has a broken %-escape, so it cannot be read.',
+      unknownPart:
+        'This link has a part Media Sync does not know (“{{name}}”). An address inside the link must be encoded, & and ? included.',
+      repeated: 'This link gives {{name}}= more than once, so it is not clear which one to use.',
+      noAddress: 'This import link has no address to import: it needs url= and an https link.',
+      searchTooLong: 'The search in this link is longer than {{max, number}} characters.',
+      searchControl: 'The search in this link contains control characters.',
+    },
   },
 } as const;
 

@@ -48,3 +48,26 @@ export const MessageSchema = z.object({
   key: z.custom<MessageKey>((value) => typeof value === 'string' && isMessageKey(value), 'Not a message key.'),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
+
+/**
+ * A message in English, without i18next: for the shared model's English
+ * strings (a contract field kept for the CLI, the log and older readers) and
+ * for tests. Plurals by `count` (Intl.PluralRules('en')), `{{name}}` replaced,
+ * `{{name, number}}` written with Intl.NumberFormat; the catalogs use no
+ * other i18next feature.
+ */
+export function englishText(message: Message): string {
+  const parts = message.key.split('.');
+  const last = parts.pop() ?? '';
+  let node: unknown = en;
+  for (const part of parts) node = (node as Record<string, unknown>)[part];
+  const leaves = node as Record<string, string | undefined>;
+  const count = message.values?.['count'];
+  const plural = typeof count === 'number' ? leaves[`${last}_${new Intl.PluralRules('en').select(count)}`] : undefined;
+  const template = plural ?? leaves[last] ?? leaves[`${last}_other`] ?? message.key;
+  return template.replace(/\{\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}\}/g, (whole, name: string, format?: string) => {
+    const value = message.values?.[name];
+    if (value === undefined) return whole;
+    return format === 'number' && typeof value === 'number' ? new Intl.NumberFormat('en').format(value) : String(value);
+  });
+}
