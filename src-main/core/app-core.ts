@@ -25,6 +25,7 @@ import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import type { FileLog } from '../common/file-log.js';
 import { CoreLanguage } from '../common/i18n.js';
@@ -45,7 +46,10 @@ export interface AppCoreOptions {
   settings: SettingsStore;
   shell: ShellPorts;
   info: { version: string; shell: 'electron' | 'headless'; dataDir: string };
+  /** how tokens are kept, in English (TokenVault.description) */
   tokenStorage: string;
+  /** the same as a catalog message (TokenVault.descriptionText) */
+  tokenStorageText?: Message;
   /**
    * The app's log: its folder reaches the UI (app:info, app:openLogsFolder),
    * its last lines the diagnostics export, and a command that fails for a
@@ -252,7 +256,7 @@ export class AppCore {
 
   private client(accountId: string): MediaApiClient {
     const client = this.engine.client(accountId);
-    if (!client) throw new CoreError('NOT_SIGNED_IN', 'This account is not signed in. Sign in again with a token.');
+    if (!client) throw CoreError.say('NOT_SIGNED_IN', message('core.errors.notSignedIn'));
     return client;
   }
 
@@ -265,8 +269,14 @@ export class AppCore {
         baseUrl: account.baseUrl,
         username: account.username,
         plan: account.plan,
-        blocked: blocked && { code: blocked.code, message: blocked.message, requestId: blocked.requestId },
+        blocked: blocked && {
+          code: blocked.code,
+          message: blocked.message,
+          requestId: blocked.requestId,
+          ...(blocked.text ? { text: blocked.text } : {}),
+        },
         tokenStorage: this.options.tokenStorage,
+        ...(this.options.tokenStorageText ? { tokenStorageText: this.options.tokenStorageText } : {}),
       };
     });
   }
@@ -306,7 +316,7 @@ export class AppCore {
 
   private item(id: number): UploadItem {
     const item = this.engine.queue.get(id);
-    if (!item) throw new CoreError('NOT_FOUND', `There is no upload #${id}.`);
+    if (!item) throw CoreError.say('NOT_FOUND', message('core.errors.noUpload', { id }));
     return item;
   }
 
@@ -387,7 +397,7 @@ export class AppCore {
       'account:list': async () => this.accountViews(),
       'account:summary': async ({ accountId }) => this.client(accountId).getAccount(),
       'account:startDemo': async () => {
-        if (!this.options.startDemo) throw new CoreError('UNAVAILABLE', 'The local demo server is not available here.');
+        if (!this.options.startDemo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
         const { baseUrl, token } = await this.options.startDemo();
         return this.handlers['account:signIn']({ baseUrl, token });
       },
@@ -464,7 +474,7 @@ export class AppCore {
       },
       'files:open': async ({ accountId, fileId, kind }) => {
         const url = (await this.client(accountId).getFile(fileId)).urls[kind];
-        if (!/^https?:\/\//.test(url)) throw new CoreError('UNSAFE_LINK', 'Only http(s) links are opened.');
+        if (!/^https?:\/\//.test(url)) throw CoreError.say('UNSAFE_LINK', message('core.errors.unsafeLink'));
         await this.options.shell.openExternal(url);
         return ok;
       },
@@ -543,7 +553,7 @@ export class AppCore {
       'app:info': async () => ({ ...this.options.info, logsDir: this.options.log?.dir ?? null }),
 
       'app:openLogsFolder': async () => {
-        if (!this.options.log) throw new CoreError('UNAVAILABLE', 'This app keeps no log files.');
+        if (!this.options.log) throw CoreError.say('UNAVAILABLE', message('core.errors.noLogs'));
         await this.options.shell.openLogsFolder();
         return ok;
       },
@@ -560,7 +570,7 @@ export class AppCore {
       'app:installUpdate': async () => {
         const updates = this.options.updates;
         if (updates?.status().state !== 'ready') {
-          throw new CoreError('NO_UPDATE', 'No update has been downloaded yet: check for updates first.');
+          throw CoreError.say('NO_UPDATE', message('core.errors.noUpdate'));
         }
         await updates.install();
         return ok;
@@ -609,7 +619,9 @@ export class AppCore {
           this.emit('uploads:itemChanged', toUploadItemView(item, follow));
         }
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
-        if (follow.state.kind === 'failed') this.notifications.conversionFailed(follow.name, follow.state.reason);
+        if (follow.state.kind === 'failed') {
+          this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);
+        }
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
@@ -641,13 +653,12 @@ function failure(error: IpcError): IpcResult<never> {
 /** What crosses the boundary for a failure: message and request id, never a stack or a token. */
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof ApiError) return { code: error.code, message: error.message, requestId: error.requestId };
-  if (error instanceof CoreError) return { code: error.code, message: error.message, requestId: null };
+  if (error instanceof CoreError) {
+    return { code: error.code, message: error.message, requestId: null, ...(error.text ? { text: error.text } : {}) };
+  }
   if (error instanceof z.ZodError) {
-    return {
-      code: 'INTERNAL_ERROR',
-      message: 'Media Sync produced an answer it does not allow itself to send.',
-      requestId: null,
-    };
+    const text = message('core.errors.internal');
+    return { code: 'INTERNAL_ERROR', message: englishText(text), requestId: null, text };
   }
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error), requestId: null };
 }

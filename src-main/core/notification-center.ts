@@ -89,8 +89,10 @@ export class NotificationCenter {
     this.merge('readyToWatch', name, watchUrl);
   }
 
-  conversionFailed(name: string, reason: string): void {
-    this.add('readyToWatch', { title: message('core.notifications.conversionFailed', { name }), body: null }, reason);
+  /** `text`: the reason as a catalog message, when it is the app's own sentence */
+  conversionFailed(name: string, reason: string, text?: Message): void {
+    const title = message('core.notifications.conversionFailed', { name });
+    this.add('readyToWatch', { title, body: text ?? null }, reason);
   }
 
   uploadFailed(name: string, reason: string, requestId: string | null): void {

@@ -248,6 +248,7 @@ export class DesktopApp {
       },
       info: { version: app.getVersion(), shell: 'electron', dataDir },
       tokenStorage: vault.description,
+      tokenStorageText: vault.descriptionText,
       // the OS's language, as Chromium reads it for the window (navigator.languages)
       systemLocales: () => [app.getLocale()],
       startDemo: this.demo.start,
@@ -505,7 +506,8 @@ export class DesktopApp {
     const tray = this.tray;
     if (!tray || !this.trayImage) return;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
-    const state = trayState(status, this.engine!.queue.list(), blocked?.message ?? null, core.language);
+    const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
+    const state = trayState(status, this.engine!.queue.list(), reason, core.language);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.trayKind) tray.setImage(this.trayImage((this.trayKind = state.kind)));
     tray.setToolTip(state.tooltip);

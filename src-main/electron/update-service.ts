@@ -2,6 +2,7 @@ import type { AppUpdater } from 'electron-updater';
 import { createRequire } from 'node:module';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { systemClock, type Clock } from '../common/clock.js';
+import { message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
@@ -208,7 +209,7 @@ export class UpdateService implements UpdatesPort {
   async install(): Promise<void> {
     const updater = this.options.updater;
     if (!updater || this.current.state !== 'ready') {
-      throw new CoreError('NO_UPDATE', 'No update has been downloaded yet: check for updates first.');
+      throw CoreError.say('NO_UPDATE', message('core.errors.noUpdate'));
     }
     this.options.log.info(`Installing Media Sync ${this.current.version}: stopping first.`);
     await this.options.prepareToQuit();

@@ -93,6 +93,7 @@ async function run(
     shell: NO_DESKTOP,
     info: { version: io.version, shell: 'headless', dataDir },
     tokenStorage: vault.description,
+    tokenStorageText: vault.descriptionText,
     // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
     systemLocales: () => processLocales(io.env),
     startDemo: demo.start,

@@ -9,3 +9,11 @@ import { t } from './i18n.js';
  */
 export const translate: Translate = (message: Message) =>
   (t as unknown as (key: string, options?: object) => string)(message.key, message.values);
+
+/**
+ * An error's sentence in the UI's language: the core's own (`text`, a
+ * catalog message) translated, a server's `message` as it was sent.
+ */
+export function errorText(error: { message: string; text?: Message | undefined }): string {
+  return error.text ? translate(error.text) : error.message;
+}

@@ -467,5 +467,41 @@ export const de: Catalog = {
       searchTooLong: 'Die Suche in diesem Link ist länger als {{max, number}} Zeichen.',
       searchControl: 'Die Suche in diesem Link enthält Steuerzeichen.',
     },
+    folderPath: {
+      notAbsolute:
+        '„{{path}}“ ist kein vollständiger Pfad. Geben Sie den vollständigen Pfad des Ordners ein, beginnend mit / (oder ~ für Ihren Benutzerordner), zum Beispiel {{example}}.',
+      notAbsoluteWindows:
+        '„{{path}}“ ist kein vollständiger Pfad. Geben Sie den vollständigen Pfad des Ordners ein, beginnend mit dem Laufwerksbuchstaben, zum Beispiel {{example}}.',
+      isFile: '„{{path}}“ ist eine Datei, kein Ordner. Wählen Sie stattdessen den Ordner, in dem sie liegt.',
+      notAFolder: '„{{path}}“ ist kein Ordner. Wählen Sie stattdessen einen Ordner.',
+      notReadable:
+        'Media Sync darf „{{path}}“ nicht öffnen. Erlauben Sie dem Benutzer, unter dem Media Sync läuft, diesen Ordner zu lesen, oder wählen Sie einen anderen.',
+      notFound:
+        'Unter „{{path}}“ gibt es keinen Ordner. Prüfen Sie die Schreibweise und ob das Laufwerk, auf dem er liegt, angeschlossen ist.',
+    },
+    errors: {
+      notSignedIn: 'Dieses Konto ist nicht angemeldet. Melden Sie sich erneut mit einem Token an.',
+      noUpload: 'Es gibt keinen Upload #{{id}}.',
+      noDemo: 'Der lokale Demo-Server ist hier nicht verfügbar.',
+      unsafeLink: 'Es werden nur http(s)-Links geöffnet.',
+      noLogs: 'Diese App führt keine Protokolldateien.',
+      noUpdate: 'Es wurde noch kein Update heruntergeladen: Suchen Sie zuerst nach Updates.',
+      noFolderPicker:
+        'Dieses Media Sync hat keine eigene Ordnerauswahl; wählen Sie den Ordner stattdessen mit der Ordnerauswahl der Seite.',
+      noLogsFolder:
+        'Media Sync kann von hier aus keine Ordner öffnen; der Protokollordner steht in den Einstellungen unter Support.',
+      internal: 'Media Sync hat eine Antwort erzeugt, die es selbst nicht senden darf.',
+      tokenRefused: 'Der Server hat das Token abgelehnt (HTTP {{status}}).',
+      conversionFailed: 'Der Dienst konnte dieses Video nicht konvertieren.',
+    },
+    // how a token is kept, a phrase shown under "Token storage"
+    tokenStorage: {
+      file: 'eine Datei, die nur Ihr Benutzer lesen kann (0600)',
+      obfuscated:
+        'nicht verschlüsselt: Dieser Desktop hat keinen Schlüsselbund (basic_text), das Token ist nur verschleiert',
+      keychain: 'mit dem macOS-Schlüsselbund verschlüsselt',
+      dpapi: 'mit Windows DPAPI verschlüsselt',
+      keyring: 'mit dem Schlüsselbund des Desktops verschlüsselt ({{backend}})',
+    },
   },
 };

@@ -456,6 +456,39 @@ export const en = {
       searchTooLong: 'The search in this link is longer than {{max, number}} characters.',
       searchControl: 'The search in this link contains control characters.',
     },
+    folderPath: {
+      notAbsolute:
+        '“{{path}}” is not a full path. Type the full path of the folder, starting with / (or ~ for your home folder), for example {{example}}.',
+      notAbsoluteWindows:
+        '“{{path}}” is not a full path. Type the full path of the folder, starting with its drive letter, for example {{example}}.',
+      isFile: '“{{path}}” is a file, not a folder. Choose the folder that holds it instead.',
+      notAFolder: '“{{path}}” is not a folder. Choose a folder instead.',
+      notReadable:
+        'Media Sync is not allowed to open “{{path}}”. Let the user Media Sync runs as read this folder, or choose another one.',
+      notFound: 'There is no folder at “{{path}}”. Check the spelling, and that the disk it is on is connected.',
+    },
+    errors: {
+      notSignedIn: 'This account is not signed in. Sign in again with a token.',
+      noUpload: 'There is no upload #{{id}}.',
+      noDemo: 'The local demo server is not available here.',
+      unsafeLink: 'Only http(s) links are opened.',
+      noLogs: 'This app keeps no log files.',
+      noUpdate: 'No update has been downloaded yet: check for updates first.',
+      noFolderPicker:
+        'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
+      noLogsFolder: 'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
+      internal: 'Media Sync produced an answer it does not allow itself to send.',
+      tokenRefused: 'The server refused the token (HTTP {{status}}).',
+      conversionFailed: 'The service could not convert this video.',
+    },
+    // how a token is kept, a phrase shown under "Token storage"
+    tokenStorage: {
+      file: 'a file only your user can read (0600)',
+      obfuscated: 'not encrypted: this desktop has no keyring (basic_text), the token is only obfuscated',
+      keychain: 'encrypted with the macOS Keychain',
+      dpapi: 'encrypted with Windows DPAPI',
+      keyring: 'encrypted with the desktop keyring ({{backend}})',
+    },
   },
 } as const;
 

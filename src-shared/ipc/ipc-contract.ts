@@ -36,8 +36,11 @@ import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadI
 /** An error as it crosses the boundary: what a person reads, and the request id for support. */
 export const IpcErrorSchema = z.object({
   code: z.string(),
+  /** in English (the core's own sentences) or as the server sent it */
   message: z.string(),
   requestId: z.string().nullable(),
+  /** the core's own sentence as a catalog message, for the UI to show in its language; absent for a server's */
+  text: MessageSchema.optional(),
 });
 export type IpcError = z.infer<typeof IpcErrorSchema>;
 
@@ -54,8 +57,10 @@ export const AccountViewSchema = z.object({
   plan: z.enum(PLANS),
   /** why the server refused the token, when it did: the queue of this account waits */
   blocked: IpcErrorSchema.nullable(),
-  /** how the token is kept, said plainly (e.g. "a file only your user can read", "not encrypted: no keyring") */
+  /** how the token is kept, said plainly in English (e.g. "a file only your user can read", "not encrypted: no keyring") */
   tokenStorage: z.string(),
+  /** the same as a catalog message, for the UI to say in its language (a phrase, as `tokenStorage`) */
+  tokenStorageText: MessageSchema.optional(),
 });
 export type AccountView = z.infer<typeof AccountViewSchema>;
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CoreLanguage, processLocales } from '../../../src-main/common/i18n.js';
+import { toIpcError } from '../../../src-main/core/app-core.js';
+import { checkFolderPath } from '../../../src-main/sync/folder-path.js';
+import { IpcErrorSchema } from '../../../src-shared/ipc/ipc-contract.js';
 
 describe('the core’s language', () => {
   it('reads the headless process’s locale as POSIX does: LC_ALL, LC_MESSAGES, LANG, else Intl', () => {
@@ -23,5 +26,29 @@ describe('the core’s language', () => {
     expect([language.language, language.locale]).toEqual(['de', 'de']);
     expect(language.t('core.tray.forHours', { count: 1 })).toBe('Für 1 Stunde');
     expect(language.translate({ key: 'core.tray.forHours', values: { count: 8 } })).toBe('Für 8 Stunden');
+  });
+});
+
+describe('the core’s own error sentences', () => {
+  it('cross the contract in English with their catalog message, which German reads', async () => {
+    const error = await checkFolderPath('Videos', { home: '/home/ada', platform: 'linux' }).catch((e: unknown) => e);
+    const sent = toIpcError(error);
+    expect(sent).toEqual({
+      code: 'FOLDER_PATH_NOT_ABSOLUTE',
+      message:
+        '“Videos” is not a full path. Type the full path of the folder, starting with / (or ~ for your home folder), for example /home/ada/Videos.',
+      requestId: null,
+      text: { key: 'core.folderPath.notAbsolute', values: { path: 'Videos', example: '/home/ada/Videos' } },
+    });
+    expect(IpcErrorSchema.parse(sent)).toEqual(sent);
+    expect(new CoreLanguage(() => ['de']).translate(sent.text!)).toBe(
+      '„Videos“ ist kein vollständiger Pfad. Geben Sie den vollständigen Pfad des Ordners ein, beginnend mit / (oder ~ für Ihren Benutzerordner), zum Beispiel /home/ada/Videos.',
+    );
+  });
+
+  it('refuses a message whose key is not in the catalogs at the contract', () => {
+    expect(
+      IpcErrorSchema.safeParse({ code: 'X', message: 'x', requestId: null, text: { key: 'core.nope' } }).success,
+    ).toBe(false);
   });
 });
