@@ -280,8 +280,14 @@ export class DesktopApp {
       });
     });
     this.disposables.push(core.onDidEmit(({ name }) => name !== 'uploads:progress' && this.scheduleShellRefresh()));
-    // the language setting changed: the tray speaks the new one at once
-    this.disposables.push(core.language.onDidChange(() => this.quitState.kind === 'running' && this.refreshShell()));
+    // the language setting changed: the tray and the menu speak the new one at once
+    this.disposables.push(
+      core.language.onDidChange(() => {
+        if (this.quitState.kind !== 'running') return;
+        this.setAppMenu();
+        this.refreshShell();
+      }),
+    );
     this.refreshShell();
     this.updates.start();
     this.onQuitEvent({ type: 'ready' });
@@ -362,16 +368,20 @@ export class DesktopApp {
 
   // ---- the window -----------------------------------------------------------------
 
-  private createWindow(assetsDir: string): void {
-    const { BrowserWindow, Menu, app } = this.options.electron;
-    const core = this.core!;
+  private setAppMenu(): void {
+    const { Menu, app } = this.options.electron;
+    const actions = { openLogsFolder: () => void this.openLogsFolder() };
     this.softly('setting the application menu', () =>
       Menu.setApplicationMenu(
-        Menu.buildFromTemplate(
-          appMenuTemplate(this.options.platform, app.isPackaged, { openLogsFolder: () => void this.openLogsFolder() }),
-        ),
+        Menu.buildFromTemplate(appMenuTemplate(this.options.platform, app.isPackaged, actions, this.core!.language)),
       ),
     );
+  }
+
+  private createWindow(assetsDir: string): void {
+    const { BrowserWindow, app } = this.options.electron;
+    const core = this.core!;
+    this.setAppMenu();
     const window = new BrowserWindow({
       ...secureWindowOptions(
         join(this.options.mainDir, 'preload.cjs'),

@@ -503,5 +503,10 @@ export const de: Catalog = {
       dpapi: 'mit Windows DPAPI verschlüsselt',
       keyring: 'mit dem Schlüsselbund des Desktops verschlüsselt ({{backend}})',
     },
+    // the desktop app's menu bar (Electron names the standard items)
+    menu: {
+      view: 'Ansicht',
+      openLogsFolder: 'Protokollordner öffnen',
+    },
   },
 };

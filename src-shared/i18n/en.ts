@@ -489,6 +489,11 @@ export const en = {
       dpapi: 'encrypted with Windows DPAPI',
       keyring: 'encrypted with the desktop keyring ({{backend}})',
     },
+    // the desktop app's menu bar (Electron names the standard items)
+    menu: {
+      view: 'View',
+      openLogsFolder: 'Open Logs Folder',
+    },
   },
 } as const;
 

@@ -153,9 +153,11 @@ describe('the desktop app on a fake Electron', () => {
     await shown(desktop);
     expect(desktop.fake.tray!.tooltip).toBe('Media Sync: auf dem neuesten Stand');
     expect(menuItem(desktop.fake.tray!.menu, ['Beenden'])).toBeDefined();
+    expect(menuItem(desktop.fake.record.applicationMenu, ['Ansicht'])).toBeDefined();
     await desktop.invoke('settings:update', { language: 'en' });
     expect(desktop.fake.tray!.tooltip).toBe('Media Sync: up to date');
     expect(menuItem(desktop.fake.tray!.menu, ['Quit'])).toBeDefined();
+    expect(menuItem(desktop.fake.record.applicationMenu, ['View'])).toBeDefined();
     await desktop.invoke('settings:update', { language: 'system' });
     expect(desktop.fake.tray!.tooltip).toBe('Media Sync: auf dem neuesten Stand');
   });
