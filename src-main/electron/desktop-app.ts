@@ -379,7 +379,7 @@ export class DesktopApp {
   }
 
   private createWindow(assetsDir: string): void {
-    const { BrowserWindow, app } = this.options.electron;
+    const { BrowserWindow } = this.options.electron;
     const core = this.core!;
     this.setAppMenu();
     const window = new BrowserWindow({
