@@ -393,11 +393,12 @@ function blockedError(reason: BlockReason): ApiError {
     message: reason.message,
     requestId: reason.requestId,
     retryable: false,
+    ...(reason.text ? { text: reason.text } : {}),
   });
 }
 
 function aborted(): ApiError {
-  return new ApiError({ status: null, code: 'ABORTED', message: 'The request was cancelled.', retryable: false });
+  return ApiError.said({ status: null, code: 'ABORTED', text: message('core.errors.cancelled'), retryable: false });
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

@@ -2,7 +2,13 @@ import i18next from 'i18next';
 import { de } from '../../src-shared/i18n/de.js';
 import { en } from '../../src-shared/i18n/en.js';
 import { formatLocale, LANGUAGES, resolveLanguage, type Language } from '../../src-shared/i18n/language.js';
-import type { Message, MessageKey, MessageValues, Translate } from '../../src-shared/i18n/message.js';
+import {
+  translatedValues,
+  type Message,
+  type MessageKey,
+  type MessageValues,
+  type Translate,
+} from '../../src-shared/i18n/message.js';
 import type { LanguageSetting } from '../../src-shared/model/settings.js';
 import { Emitter } from './disposable.js';
 
@@ -61,7 +67,7 @@ export class CoreLanguage {
     (this.i18n.t as unknown as (key: string, options?: object) => string)(key, values);
 
   /** A shared model's message in the core's language. */
-  readonly translate: Translate = (message: Message) => this.t(message.key, message.values);
+  readonly translate: Translate = (message: Message) => this.t(message.key, translatedValues(message, this.translate));
 
   dispose(): void {
     this.emitter.dispose();

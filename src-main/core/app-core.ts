@@ -586,7 +586,8 @@ export class AppCore {
         this.progress.delete(item.id);
         this.emit('uploads:itemChanged', this.view(item));
         if (item.state.kind === 'failed') {
-          this.notifications.uploadFailed(basename(item.path), item.state.reason.message, item.state.reason.requestId);
+          const { message, requestId, text } = item.state.reason;
+          this.notifications.uploadFailed(basename(item.path), message, requestId, text);
         }
       }),
       queue.onDidUpload(({ item, file }) => this.notifications.uploaded(item.fileName, file?.urls.page ?? null)),
@@ -652,7 +653,10 @@ function failure(error: IpcError): IpcResult<never> {
 
 /** What crosses the boundary for a failure: message and request id, never a stack or a token. */
 export function toIpcError(error: unknown): IpcError {
-  if (error instanceof ApiError) return { code: error.code, message: error.message, requestId: error.requestId };
+  if (error instanceof ApiError) {
+    const { code, message, requestId, text } = error;
+    return { code, message, requestId, ...(text ? { text } : {}) };
+  }
   if (error instanceof CoreError) {
     return { code: error.code, message: error.message, requestId: null, ...(error.text ? { text: error.text } : {}) };
   }

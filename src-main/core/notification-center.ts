@@ -95,9 +95,10 @@ export class NotificationCenter {
     this.add('readyToWatch', { title, body: text ?? null }, reason);
   }
 
-  uploadFailed(name: string, reason: string, requestId: string | null): void {
-    const text = { title: message('core.notifications.uploadFailed', { name }), body: null };
-    this.add('uploadFailed', text, reason, null, requestId);
+  /** `text`: the reason as a catalog message, when it is the app's own sentence */
+  uploadFailed(name: string, reason: string, requestId: string | null, text?: Message): void {
+    const title = message('core.notifications.uploadFailed', { name });
+    this.add('uploadFailed', { title, body: text ?? null }, reason, null, requestId);
   }
 
   /** `reason` null: the service said nothing, and the notification says only that the import failed */

@@ -1,4 +1,4 @@
-import type { Message, Translate } from '../../src-shared/i18n/message.js';
+import { translatedValues, type Message, type Translate } from '../../src-shared/i18n/message.js';
 import { t } from './i18n.js';
 
 /**
@@ -8,7 +8,7 @@ import { t } from './i18n.js';
  * contract (`MessageSchema`), not here.
  */
 export const translate: Translate = (message: Message) =>
-  (t as unknown as (key: string, options?: object) => string)(message.key, message.values);
+  (t as unknown as (key: string, options?: object) => string)(message.key, translatedValues(message, translate));
 
 /**
  * An error's sentence in the UI's language: the core's own (`text`, a

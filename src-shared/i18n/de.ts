@@ -493,6 +493,13 @@ export const de: Catalog = {
       internal: 'Media Sync hat eine Antwort erzeugt, die es selbst nicht senden darf.',
       tokenRefused: 'Der Server hat das Token abgelehnt (HTTP {{status}}).',
       conversionFailed: 'Der Dienst konnte dieses Video nicht konvertieren.',
+      cancelled: 'Die Anfrage wurde abgebrochen.',
+      timeout: 'Der Server hat nicht rechtzeitig geantwortet ({{detail}}).',
+      unreachable: 'Der Server ist nicht erreichbar ({{detail}}).',
+      network: 'Netzwerkfehler: {{detail}}',
+      fileChanged: 'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn.',
+      gaveUp_one: 'Nach {{count}} Versuch aufgegeben: {{reason}}',
+      gaveUp_other: 'Nach {{count}} Versuchen aufgegeben: {{reason}}',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {

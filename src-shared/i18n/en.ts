@@ -480,6 +480,13 @@ export const en = {
       internal: 'Media Sync produced an answer it does not allow itself to send.',
       tokenRefused: 'The server refused the token (HTTP {{status}}).',
       conversionFailed: 'The service could not convert this video.',
+      cancelled: 'The request was cancelled.',
+      timeout: 'The server did not answer in time ({{detail}}).',
+      unreachable: 'Could not reach the server ({{detail}}).',
+      network: 'Network error: {{detail}}',
+      fileChanged: 'The file changed while it was being uploaded; starting it again.',
+      gaveUp_one: 'Gave up after {{count}} attempt: {{reason}}',
+      gaveUp_other: 'Gave up after {{count}} attempts: {{reason}}',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {

@@ -10,12 +10,32 @@ import { en } from './en.js';
  */
 export interface Message {
   readonly key: MessageKey;
+  /** a value may itself be a message (one level deep): a sentence that quotes another ("Gave up after 5 attempts: …") */
+  readonly values?: Readonly<Record<string, string | number | InnerMessage>>;
+}
+/** A message inside another one's values. */
+export interface InnerMessage {
+  readonly key: MessageKey;
   readonly values?: MessageValues;
 }
 export type MessageValues = Readonly<Record<string, string | number>>;
 
 /** Translates a message into one language: i18next's `t(key, values)`. */
 export type Translate = (message: Message) => string;
+
+/**
+ * A message's values ready for `t`: an inner message translated first with
+ * the same `translate`, so the whole sentence is in one language.
+ */
+export function translatedValues(message: Message, translate: Translate): MessageValues | undefined {
+  const values = message.values;
+  if (!values) return undefined;
+  const flat: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(values)) {
+    flat[name] = typeof value === 'object' ? translate(value) : value;
+  }
+  return flat;
+}
 
 type PluralForm = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
 type WithoutPlural<K extends string> = K extends `${infer Base}_${PluralForm}` ? Base : K;
@@ -26,7 +46,7 @@ type Keys<T, Prefix extends string> = {
 /** Every key of the catalogs ("core.tray.upToDate"); a plural is named without its `_one`/`_other`. */
 export type MessageKey = Keys<typeof en, ''>;
 
-export function message(key: MessageKey, values?: MessageValues): Message {
+export function message(key: MessageKey, values?: Message['values']): Message {
   return values ? { key, values } : { key };
 }
 
@@ -44,9 +64,17 @@ export function isMessageKey(key: string): key is MessageKey {
 }
 
 /** A message crossing the ipc contract: its key must be one of the catalogs'. */
-export const MessageSchema = z.object({
-  key: z.custom<MessageKey>((value) => typeof value === 'string' && isMessageKey(value), 'Not a message key.'),
+const MessageKeySchema = z.custom<MessageKey>(
+  (value) => typeof value === 'string' && isMessageKey(value),
+  'Not a message key.',
+);
+const InnerMessageSchema = z.object({
+  key: MessageKeySchema,
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export const MessageSchema = z.object({
+  key: MessageKeySchema,
+  values: z.record(z.string(), z.union([z.string(), z.number(), InnerMessageSchema])).optional(),
 });
 
 /**
@@ -65,8 +93,9 @@ export function englishText(message: Message): string {
   const count = message.values?.['count'];
   const plural = typeof count === 'number' ? leaves[`${last}_${new Intl.PluralRules('en').select(count)}`] : undefined;
   const template = plural ?? leaves[last] ?? leaves[`${last}_other`] ?? message.key;
+  const values = translatedValues(message, englishText);
   return template.replace(/\{\{\s*(\w+)\s*(?:,\s*(\w+)\s*)?\}\}/g, (whole, name: string, format?: string) => {
-    const value = message.values?.[name];
+    const value = values?.[name];
     if (value === undefined) return whole;
     return format === 'number' && typeof value === 'number' ? new Intl.NumberFormat('en').format(value) : String(value);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoreLanguage, processLocales } from '../../../src-main/common/i18n.js';
+import { ApiError } from '../../../src-main/api-client/api-error.js';
 import { toIpcError } from '../../../src-main/core/app-core.js';
 import { checkFolderPath } from '../../../src-main/sync/folder-path.js';
 import { IpcErrorSchema } from '../../../src-shared/ipc/ipc-contract.js';
@@ -50,5 +51,24 @@ describe('the core’s own error sentences', () => {
     expect(
       IpcErrorSchema.safeParse({ code: 'X', message: 'x', requestId: null, text: { key: 'core.nope' } }).success,
     ).toBe(false);
+  });
+
+  it('an API error of the client’s own making keeps its English message and carries its catalog message', () => {
+    const error = ApiError.said({
+      status: null,
+      code: 'TIMEOUT',
+      text: { key: 'core.errors.timeout', values: { detail: 'headers' } },
+      retryable: true,
+    });
+    expect(error.message).toBe('The server did not answer in time (headers).');
+    expect(toIpcError(error)).toEqual({
+      code: 'TIMEOUT',
+      message: 'The server did not answer in time (headers).',
+      requestId: null,
+      text: { key: 'core.errors.timeout', values: { detail: 'headers' } },
+    });
+    // a server's error has none
+    const refused = new ApiError({ status: 403, code: 'FORBIDDEN', message: 'No.', retryable: false });
+    expect(toIpcError(refused)).toEqual({ code: 'FORBIDDEN', message: 'No.', requestId: null });
   });
 });

@@ -120,6 +120,12 @@ describe('NotificationCenter', () => {
       ['5 Dateien hochgeladen', 'clip-0.mp4, clip-1.mp4, clip-2.mp4 und 2 weitere'],
       ['Bereit zum Ansehen: holiday.mp4', 'Das Video ist fertig konvertiert. Öffnen Sie es, um es anzusehen.'],
     ]);
+    // the app's own reason is said in German too; a server's stays as it was sent
+    center.uploadFailed('b.mp4', 'Could not reach the server (ECONNREFUSED).', null, {
+      key: 'core.errors.unreachable',
+      values: { detail: 'ECONNREFUSED' },
+    });
+    expect(shown.at(-1)!.body).toBe('Der Server ist nicht erreichbar (ECONNREFUSED).');
     // what crosses the contract parses, messages included
     for (const notification of shown) expect(NotificationSchema.parse(notification)).toEqual(notification);
   });
