@@ -491,7 +491,7 @@ export const de: Catalog = {
       noLogsFolder:
         'Media Sync kann von hier aus keine Ordner öffnen; der Protokollordner steht in den Einstellungen unter Support.',
       internal: 'Media Sync hat eine Antwort erzeugt, die es selbst nicht senden darf.',
-      tokenRefused: 'Der Server hat das Token abgelehnt (HTTP {{status}}).',
+      tokenRefused: 'Der Server hat den Token abgelehnt (HTTP {{status}}).',
       conversionFailed: 'Der Dienst konnte dieses Video nicht konvertieren.',
       cancelled: 'Die Anfrage wurde abgebrochen.',
       timeout: 'Der Server hat nicht rechtzeitig geantwortet ({{detail}}).',
@@ -505,7 +505,7 @@ export const de: Catalog = {
     tokenStorage: {
       file: 'eine Datei, die nur Ihr Benutzer lesen kann (0600)',
       obfuscated:
-        'nicht verschlüsselt: Dieser Desktop hat keinen Schlüsselbund (basic_text), das Token ist nur verschleiert',
+        'nicht verschlüsselt: Dieser Desktop hat keinen Schlüsselbund (basic_text), der Token ist nur verschleiert',
       keychain: 'mit dem macOS-Schlüsselbund verschlüsselt',
       dpapi: 'mit Windows DPAPI verschlüsselt',
       keyring: 'mit dem Schlüsselbund des Desktops verschlüsselt ({{backend}})',

@@ -42,7 +42,7 @@ describe('core sentences in the page’s language', () => {
     void i18n.changeLanguage('de');
     const refused = { key: 'core.errors.tokenRefused', values: { status: 401 } } as const;
     expect(errorText({ message: 'The server refused the token (HTTP 401).', text: refused })).toBe(
-      'Der Server hat das Token abgelehnt (HTTP 401).',
+      'Der Server hat den Token abgelehnt (HTTP 401).',
     );
     expect(errorText({ message: 'This token has been disabled.' })).toBe('This token has been disabled.');
   });
