@@ -92,7 +92,8 @@ const PROGRESS_EVERY_MS = 100;
 /** What a shell with no updates of its own answers: the daemon is updated with its package. */
 const NO_UPDATES: UpdateStatus = {
   state: 'unavailable',
-  reason: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
+  reason: englishText(message('core.updates.headless')),
+  text: message('core.updates.headless'),
 };
 /** The lines of the log a diagnostics export carries. */
 const DIAGNOSTICS_LOG_LINES = 200;

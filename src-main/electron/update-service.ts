@@ -2,7 +2,7 @@ import type { AppUpdater } from 'electron-updater';
 import { createRequire } from 'node:module';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { message } from '../../src-shared/i18n/message.js';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
@@ -49,9 +49,12 @@ export type UpdateEvent =
   /** the updater does not run in this installation (`checkForUpdates()` answered null) */
   | { type: 'inactive' };
 
-const INACTIVE_REASON =
-  'This installation does not update itself: it is updated with the package manager or installer it came from.';
-const DEVELOPMENT_REASON = 'A development build does not update itself; installed builds check every 6 hours.';
+const INACTIVE_REASON = message('core.updates.inactive');
+const DEVELOPMENT_REASON = message('core.updates.development');
+
+function unavailable(text: Message): UpdateStatus {
+  return { state: 'unavailable', reason: englishText(text), text };
+}
 
 /**
  * The pure half of the update machine: where a status goes on an event.
@@ -79,7 +82,7 @@ export function nextUpdateStatus(status: UpdateStatus, event: UpdateEvent): Upda
       if (status.state === 'ready' || (status.state === 'failed' && status.message === event.message)) return status;
       return { state: 'failed', message: event.message, checkedAt: event.at };
     case 'inactive':
-      return { state: 'unavailable', reason: INACTIVE_REASON };
+      return unavailable(INACTIVE_REASON);
   }
 }
 
@@ -139,9 +142,7 @@ export class UpdateService implements UpdatesPort {
 
   constructor(private readonly options: UpdateServiceOptions) {
     this.clock = options.clock ?? systemClock;
-    this.current = options.updater
-      ? { state: 'idle', checkedAt: null }
-      : { state: 'unavailable', reason: DEVELOPMENT_REASON };
+    this.current = options.updater ? { state: 'idle', checkedAt: null } : unavailable(DEVELOPMENT_REASON);
     const updater = options.updater;
     if (!updater) return;
     updater.autoDownload = true;

@@ -515,5 +515,14 @@ export const de: Catalog = {
       view: 'Ansicht',
       openLogsFolder: 'Protokollordner öffnen',
     },
+    // why this app does not update itself (Settings → Updates)
+    updates: {
+      headless:
+        'Ein mit `media-sync serve` gestartetes Media Sync wird mit seinem Paket aktualisiert, nicht von selbst.',
+      inactive:
+        'Diese Installation aktualisiert sich nicht selbst: Sie wird mit dem Paketmanager oder Installationsprogramm aktualisiert, aus dem sie stammt.',
+      development:
+        'Ein Entwicklungs-Build aktualisiert sich nicht selbst; installierte Versionen prüfen alle 6 Stunden.',
+    },
   },
 };

@@ -501,6 +501,13 @@ export const en = {
       view: 'View',
       openLogsFolder: 'Open Logs Folder',
     },
+    // why this app does not update itself (Settings → Updates)
+    updates: {
+      headless: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
+      inactive:
+        'This installation does not update itself: it is updated with the package manager or installer it came from.',
+      development: 'A development build does not update itself; installed builds check every 6 hours.',
+    },
   },
 } as const;
 

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../../src-renderer/i18n/i18n.js';
 import { errorText } from '../../../src-renderer/i18n/translate.js';
 import { notificationText } from '../../../src-renderer/model/notification-text.js';
+import { describeUpdateStatus, updateFormatters } from '../../../src-renderer/model/update-status-text.js';
 import type { Notification } from '../../../src-shared/ipc/ipc-contract.js';
 
 const merged: Notification = {
@@ -45,5 +46,18 @@ describe('core sentences in the page’s language', () => {
       'Der Server hat den Token abgelehnt (HTTP 401).',
     );
     expect(errorText({ message: 'This token has been disabled.' })).toBe('This token has been disabled.');
+  });
+
+  it('says why this app does not update itself in the page’s language', () => {
+    void i18n.changeLanguage('de');
+    const status = {
+      state: 'unavailable',
+      reason: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
+      text: { key: 'core.updates.headless' },
+    } as const;
+    const format = updateFormatters('de');
+    expect(describeUpdateStatus(status, format).lines).toEqual([
+      'Ein mit `media-sync serve` gestartetes Media Sync wird mit seinem Paket aktualisiert, nicht von selbst.',
+    ]);
   });
 });
