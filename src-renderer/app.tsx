@@ -8,6 +8,7 @@ import { UpdateBanner } from './components/update-banner.js';
 import { useUpdateStatus } from './components/use-update-status.js';
 import { useIntents, type Intents } from './components/use-intents.js';
 import { applyLanguageSetting, useLocale } from './i18n/i18n.js';
+import { errorText } from './i18n/translate.js';
 import { accountLabel } from './model/account-label.js';
 import { SELECTED_ACCOUNT_KEY } from './model/first-paint-marker.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
@@ -211,7 +212,7 @@ function BlockedBanner({ accounts, onSignIn }: { accounts: AccountView[]; onSign
     <div className="banner banner--error" role="alert">
       {blocked.map((account) => (
         <div key={account.id}>
-          <strong>{t('app.blockedAccount', { account: accountLabel(account) })}</strong> {account.blocked!.message}{' '}
+          <strong>{t('app.blockedAccount', { account: accountLabel(account) })}</strong> {errorText(account.blocked!)}{' '}
           {t('app.blockedWaits')}{' '}
           <button type="button" className="button button--small" onClick={() => onSignIn(account.baseUrl)}>
             {t('app.signInAgain')}

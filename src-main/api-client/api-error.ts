@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { englishText, type Message } from '../../src-shared/i18n/message.js';
 
 /**
  * Codes the client itself gives to failures that never got an API answer.
@@ -22,7 +23,10 @@ export const LooseErrorEnvelopeSchema = z.looseObject({
 export interface ApiErrorInit {
   status: number | null;
   code: string;
+  /** the server's message, or the client's own in English (then also `text`) */
   message: string;
+  /** the client's own sentence as a catalog message, for the UI to say in its language */
+  text?: Message;
   requestId?: string | null;
   retryable: boolean;
   /** the request may have been processed even though no answer arrived */
@@ -42,6 +46,7 @@ export class ApiError extends Error {
   readonly retryable: boolean;
   readonly outcomeUnknown: boolean;
   readonly details: unknown;
+  declare readonly text?: Message;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -52,6 +57,13 @@ export class ApiError extends Error {
     this.retryable = init.retryable;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
     this.details = init.details;
+    // only when there is one: an error without it compares equal to one made before it existed
+    if (init.text) (this as { text?: Message }).text = init.text;
+  }
+
+  /** An error of the client's own making: `message` in English, `text` for the UI. */
+  static said(init: Omit<ApiErrorInit, 'message' | 'text'> & { text: Message }): ApiError {
+    return new ApiError({ ...init, message: englishText(init.text) });
   }
 
   /** True for answers that mean "this token cannot be used now": the account's queue pauses. */

@@ -1,4 +1,5 @@
 import { Agent, ProxyAgent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import { message } from '../../src-shared/i18n/message.js';
 import { ApiError, redact } from './api-error.js';
 import type { HttpResult } from './request-scheduler.js';
 
@@ -98,10 +99,10 @@ function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiErr
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     if (reason instanceof ApiError) return reason;
-    return new ApiError({
+    return ApiError.said({
       status: null,
       code: 'ABORTED',
-      message: 'The request was cancelled.',
+      text: message('core.errors.cancelled'),
       retryable: false,
       cause: error,
     });
@@ -109,19 +110,21 @@ function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiErr
   const code = (error as { code?: string }).code ?? '';
   const detail = redact(error instanceof Error ? error.message : String(error), secret);
   if (TIMEOUT_ERRORS.has(code)) {
-    return new ApiError({
+    return ApiError.said({
       status: null,
       code: 'TIMEOUT',
-      message: `The server did not answer in time (${detail}).`,
+      text: message('core.errors.timeout', { detail }),
       retryable: true,
       cause: error,
     });
   }
   const known = error instanceof undiciErrors.UndiciError || /^E[A-Z]+$/.test(code);
-  return new ApiError({
+  return ApiError.said({
     status: null,
     code: 'NETWORK_ERROR',
-    message: known ? `Could not reach the server (${code || detail}).` : `Network error: ${detail}`,
+    text: known
+      ? message('core.errors.unreachable', { detail: code || detail })
+      : message('core.errors.network', { detail }),
     retryable: true,
     cause: error,
   });

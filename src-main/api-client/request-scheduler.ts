@@ -1,3 +1,4 @@
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter } from '../common/disposable.js';
 import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
@@ -41,8 +42,10 @@ export interface SendOptions {
 export interface BlockReason {
   status: number;
   code: string;
+  /** the server's message, or the app's English one when it gave none (then `text` says it as a catalog message) */
   message: string;
   requestId: string | null;
+  text?: Message;
 }
 
 export interface SchedulerState {
@@ -296,11 +299,14 @@ export class RequestScheduler {
     }
     if (result.status !== 503) this.apiDisabledCount = 0;
     if ((result.status === 401 || result.status === 403) && blocksQueue(code, pending)) {
+      const said = errorMessage(result.body);
+      const text = said === undefined ? message('core.errors.tokenRefused', { status: result.status }) : undefined;
       this.blocked = {
         status: result.status,
         code: code ?? 'UNAUTHENTICATED',
-        message: errorMessage(result.body) ?? `The server refused the token (HTTP ${result.status}).`,
+        message: said ?? englishText(text!),
         requestId: requestIdOf(result.body),
+        ...(text ? { text } : {}),
       };
       // what waits behind it would be refused the same way: hand it back to its callers now
       for (const waiting of this.queue.filter((p) => p.priority !== 'interactive')) {
@@ -387,11 +393,12 @@ function blockedError(reason: BlockReason): ApiError {
     message: reason.message,
     requestId: reason.requestId,
     retryable: false,
+    ...(reason.text ? { text: reason.text } : {}),
   });
 }
 
 function aborted(): ApiError {
-  return new ApiError({ status: null, code: 'ABORTED', message: 'The request was cancelled.', retryable: false });
+  return ApiError.said({ status: null, code: 'ABORTED', text: message('core.errors.cancelled'), retryable: false });
 }
 
 function firstHeader(value: string | string[] | undefined): string | undefined {

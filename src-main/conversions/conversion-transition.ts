@@ -1,3 +1,4 @@
+import { englishText, message } from '../../src-shared/i18n/message.js';
 import type { ConversionSeen, FollowState } from '../../src-shared/model/conversion-follow.js';
 import { assertNever } from '../common/assert-never.js';
 
@@ -73,7 +74,9 @@ export function transition(
       if (seen === null) return { kind: 'uploaded', at };
       if (seen.status === DONE) return { kind: 'ready', at };
       if (seen.status === FAILED) {
-        return { kind: 'failed', reason: seen.error ?? 'The service could not convert this video.', at };
+        if (seen.error !== null) return { kind: 'failed', reason: seen.error, at };
+        const text = message('core.errors.conversionFailed');
+        return { kind: 'failed', reason: englishText(text), text, at };
       }
       const conversion = { status: seen.status, stage: seen.stage, progress: seen.progress };
       const moved =

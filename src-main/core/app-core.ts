@@ -25,8 +25,10 @@ import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import type { FileLog } from '../common/file-log.js';
+import { CoreLanguage } from '../common/i18n.js';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
@@ -44,7 +46,10 @@ export interface AppCoreOptions {
   settings: SettingsStore;
   shell: ShellPorts;
   info: { version: string; shell: 'electron' | 'headless'; dataDir: string };
+  /** how tokens are kept, in English (TokenVault.description) */
   tokenStorage: string;
+  /** the same as a catalog message (TokenVault.descriptionText) */
+  tokenStorageText?: Message;
   /**
    * The app's log: its folder reaches the UI (app:info, app:openLogsFolder),
    * its last lines the diagnostics export, and a command that fails for a
@@ -65,6 +70,12 @@ export interface AppCoreOptions {
   timeZone?: () => string;
   /** the upload schedule's longest wait between two looks at the wall clock (60 s) */
   scheduleMaxSleepMs?: number;
+  /**
+   * The system's locales, best first, for the core's language when the
+   * `language` setting is `system` (Electron: `app.getLocale()`; headless:
+   * `processLocales()`); absent: English.
+   */
+  systemLocales?: () => readonly string[];
 }
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
@@ -81,7 +92,8 @@ const PROGRESS_EVERY_MS = 100;
 /** What a shell with no updates of its own answers: the daemon is updated with its package. */
 const NO_UPDATES: UpdateStatus = {
   state: 'unavailable',
-  reason: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
+  reason: englishText(message('core.updates.headless')),
+  text: message('core.updates.headless'),
 };
 /** The lines of the log a diagnostics export carries. */
 const DIAGNOSTICS_LOG_LINES = 200;
@@ -95,6 +107,8 @@ const DIAGNOSTICS_LOG_LINES = 200;
  */
 export class AppCore {
   readonly notifications: NotificationCenter;
+  /** the language of what the core shows by itself (the tray, OS notifications): follows the setting */
+  readonly language: CoreLanguage;
   readonly imports: RemoteImports;
   private readonly engine: Engine;
   private readonly clock: Clock;
@@ -119,8 +133,11 @@ export class AppCore {
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
     this.settingsValue = SettingsSchema.safeParse(options.settings.read()).data ?? SettingsSchema.parse({});
+    this.language = new CoreLanguage(options.systemLocales);
+    this.language.apply(this.settingsValue.language);
     this.notifications = new NotificationCenter({
       clock: this.clock,
+      translate: this.language.translate,
       isEnabled: (kind) => this.settingsValue.notifications[kind],
       mergeMs: options.notificationMergeMs,
     });
@@ -230,6 +247,7 @@ export class AppCore {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.notifications.flush();
     this.notifications.dispose();
+    this.language.dispose();
     this.emitter.dispose();
   }
 
@@ -239,7 +257,7 @@ export class AppCore {
 
   private client(accountId: string): MediaApiClient {
     const client = this.engine.client(accountId);
-    if (!client) throw new CoreError('NOT_SIGNED_IN', 'This account is not signed in. Sign in again with a token.');
+    if (!client) throw CoreError.say('NOT_SIGNED_IN', message('core.errors.notSignedIn'));
     return client;
   }
 
@@ -252,8 +270,14 @@ export class AppCore {
         baseUrl: account.baseUrl,
         username: account.username,
         plan: account.plan,
-        blocked: blocked && { code: blocked.code, message: blocked.message, requestId: blocked.requestId },
+        blocked: blocked && {
+          code: blocked.code,
+          message: blocked.message,
+          requestId: blocked.requestId,
+          ...(blocked.text ? { text: blocked.text } : {}),
+        },
         tokenStorage: this.options.tokenStorage,
+        ...(this.options.tokenStorageText ? { tokenStorageText: this.options.tokenStorageText } : {}),
       };
     });
   }
@@ -293,7 +317,7 @@ export class AppCore {
 
   private item(id: number): UploadItem {
     const item = this.engine.queue.get(id);
-    if (!item) throw new CoreError('NOT_FOUND', `There is no upload #${id}.`);
+    if (!item) throw CoreError.say('NOT_FOUND', message('core.errors.noUpload', { id }));
     return item;
   }
 
@@ -303,6 +327,7 @@ export class AppCore {
 
   private applySettings(): void {
     const settings = this.settingsValue;
+    this.language.apply(settings.language);
     // the runner applies the policy when the schedule's effect changed; the other inputs may have too
     this.schedule.setSchedule(settings.schedule);
     this.applyPolicy();
@@ -373,7 +398,7 @@ export class AppCore {
       'account:list': async () => this.accountViews(),
       'account:summary': async ({ accountId }) => this.client(accountId).getAccount(),
       'account:startDemo': async () => {
-        if (!this.options.startDemo) throw new CoreError('UNAVAILABLE', 'The local demo server is not available here.');
+        if (!this.options.startDemo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
         const { baseUrl, token } = await this.options.startDemo();
         return this.handlers['account:signIn']({ baseUrl, token });
       },
@@ -450,7 +475,7 @@ export class AppCore {
       },
       'files:open': async ({ accountId, fileId, kind }) => {
         const url = (await this.client(accountId).getFile(fileId)).urls[kind];
-        if (!/^https?:\/\//.test(url)) throw new CoreError('UNSAFE_LINK', 'Only http(s) links are opened.');
+        if (!/^https?:\/\//.test(url)) throw CoreError.say('UNSAFE_LINK', message('core.errors.unsafeLink'));
         await this.options.shell.openExternal(url);
         return ok;
       },
@@ -529,7 +554,7 @@ export class AppCore {
       'app:info': async () => ({ ...this.options.info, logsDir: this.options.log?.dir ?? null }),
 
       'app:openLogsFolder': async () => {
-        if (!this.options.log) throw new CoreError('UNAVAILABLE', 'This app keeps no log files.');
+        if (!this.options.log) throw CoreError.say('UNAVAILABLE', message('core.errors.noLogs'));
         await this.options.shell.openLogsFolder();
         return ok;
       },
@@ -546,7 +571,7 @@ export class AppCore {
       'app:installUpdate': async () => {
         const updates = this.options.updates;
         if (updates?.status().state !== 'ready') {
-          throw new CoreError('NO_UPDATE', 'No update has been downloaded yet: check for updates first.');
+          throw CoreError.say('NO_UPDATE', message('core.errors.noUpdate'));
         }
         await updates.install();
         return ok;
@@ -562,7 +587,8 @@ export class AppCore {
         this.progress.delete(item.id);
         this.emit('uploads:itemChanged', this.view(item));
         if (item.state.kind === 'failed') {
-          this.notifications.uploadFailed(basename(item.path), item.state.reason.message, item.state.reason.requestId);
+          const { message, requestId, text } = item.state.reason;
+          this.notifications.uploadFailed(basename(item.path), message, requestId, text);
         }
       }),
       queue.onDidUpload(({ item, file }) => this.notifications.uploaded(item.fileName, file?.urls.page ?? null)),
@@ -595,7 +621,9 @@ export class AppCore {
           this.emit('uploads:itemChanged', toUploadItemView(item, follow));
         }
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
-        if (follow.state.kind === 'failed') this.notifications.conversionFailed(follow.name, follow.state.reason);
+        if (follow.state.kind === 'failed') {
+          this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);
+        }
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
@@ -626,14 +654,16 @@ function failure(error: IpcError): IpcResult<never> {
 
 /** What crosses the boundary for a failure: message and request id, never a stack or a token. */
 export function toIpcError(error: unknown): IpcError {
-  if (error instanceof ApiError) return { code: error.code, message: error.message, requestId: error.requestId };
-  if (error instanceof CoreError) return { code: error.code, message: error.message, requestId: null };
+  if (error instanceof ApiError) {
+    const { code, message, requestId, text } = error;
+    return { code, message, requestId, ...(text ? { text } : {}) };
+  }
+  if (error instanceof CoreError) {
+    return { code: error.code, message: error.message, requestId: null, ...(error.text ? { text: error.text } : {}) };
+  }
   if (error instanceof z.ZodError) {
-    return {
-      code: 'INTERNAL_ERROR',
-      message: 'Media Sync produced an answer it does not allow itself to send.',
-      requestId: null,
-    };
+    const text = message('core.errors.internal');
+    return { code: 'INTERNAL_ERROR', message: englishText(text), requestId: null, text };
   }
   return { code: 'FAILED', message: error instanceof Error ? error.message : String(error), requestId: null };
 }

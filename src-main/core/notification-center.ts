@@ -1,12 +1,16 @@
-import type { Notification } from '../../src-shared/ipc/ipc-contract.js';
+import type { Notification, NotificationText } from '../../src-shared/ipc/ipc-contract.js';
+import { message, type Message, type Translate } from '../../src-shared/i18n/message.js';
 import type { NotificationKind } from '../../src-shared/model/settings.js';
 import type { Clock } from '../common/clock.js';
 import { Emitter } from '../common/disposable.js';
+import { CoreLanguage } from '../common/i18n.js';
 
 export interface NotificationCenterOptions {
   clock: Clock;
   /** whether a kind is switched on in the settings, asked at the moment it would show */
   isEnabled(kind: NotificationKind): boolean;
+  /** the core's language, asked each time a notification is shown or listed (English when absent) */
+  translate?: Translate;
   /** successes within this window become one notification ("12 files uploaded") */
   mergeMs?: number;
   /** how many notifications the activity feed keeps */
@@ -19,15 +23,33 @@ interface Pending {
   timer: AbortController;
 }
 
+/** A notification as kept: what it says as messages; its title and body are written when it is shown or listed. */
+type Stored = Omit<Notification, 'title' | 'body'> & { verbatimBody: string };
+
 type MergedKind = 'uploadsDone' | 'importCompleted' | 'readyToWatch';
 
+/** How many names a merged notification's body shows before "and 9 more". */
+const NAMES_SHOWN = 3;
+
 /** Each a whole sentence per count: titles are never put together from pieces. */
-const MERGED_TEXT: Record<MergedKind, { one: (name: string) => [string, string]; many: (n: number) => string }> = {
-  uploadsDone: { one: (name) => ['Uploaded', name], many: (n) => `${n} files uploaded` },
-  importCompleted: { one: (name) => ['Import completed', name], many: (n) => `${n} imports completed` },
+const MERGED_TEXT: Record<
+  MergedKind,
+  { one: (name: string) => [Message, Message | null]; many: (count: number) => Message }
+> = {
+  uploadsDone: {
+    one: () => [message('core.notifications.uploaded'), null],
+    many: (count) => message('core.notifications.uploadedMany', { count }),
+  },
+  importCompleted: {
+    one: () => [message('core.notifications.importCompleted'), null],
+    many: (count) => message('core.notifications.importCompletedMany', { count }),
+  },
   readyToWatch: {
-    one: (name) => [`Ready to watch: ${name}`, 'The video finished converting. Open it to watch it.'],
-    many: (n) => `${n} videos are ready to watch`,
+    one: (name) => [
+      message('core.notifications.readyToWatch', { name }),
+      message('core.notifications.readyToWatchBody'),
+    ],
+    many: (count) => message('core.notifications.readyToWatchMany', { count }),
   },
 };
 
@@ -36,16 +58,23 @@ const MERGED_TEXT: Record<MergedKind, { one: (name: string) => [string, string];
  * seconds of each other are merged into one notification (one "12 files
  * uploaded", not twelve toasts); each failure is its own, with the reason and
  * request id. Every kind can be switched off. Keeps a feed for the activity panel.
+ *
+ * Each notification carries what it says as catalog messages (`text`), and
+ * its `title` and `body` written in the core's language at the moment it is
+ * shown or listed: a change of language reaches the feed too.
  */
 export class NotificationCenter {
-  private readonly feed: Notification[] = [];
+  private readonly feed: Stored[] = [];
   private readonly pending = new Map<MergedKind, Pending>();
   private nextId = 1;
   private readonly emitter = new Emitter<Notification>();
+  private readonly translate: Translate;
   /** a notification was added: shells show it as a toast */
   readonly onDidAdd = this.emitter.event;
 
-  constructor(private readonly options: NotificationCenterOptions) {}
+  constructor(private readonly options: NotificationCenterOptions) {
+    this.translate = options.translate ?? new CoreLanguage().translate;
+  }
 
   uploaded(name: string, link: string | null): void {
     this.merge('uploadsDone', name, link);
@@ -60,24 +89,33 @@ export class NotificationCenter {
     this.merge('readyToWatch', name, watchUrl);
   }
 
-  conversionFailed(name: string, reason: string): void {
-    this.add('readyToWatch', `Conversion failed: ${name}`, reason, null, null);
+  /** `text`: the reason as a catalog message, when it is the app's own sentence */
+  conversionFailed(name: string, reason: string, text?: Message): void {
+    const title = message('core.notifications.conversionFailed', { name });
+    this.add('readyToWatch', { title, body: text ?? null }, reason);
   }
 
-  uploadFailed(name: string, reason: string, requestId: string | null): void {
-    this.add('uploadFailed', `Upload failed: ${name}`, reason, null, requestId);
+  /** `text`: the reason as a catalog message, when it is the app's own sentence */
+  uploadFailed(name: string, reason: string, requestId: string | null, text?: Message): void {
+    const title = message('core.notifications.uploadFailed', { name });
+    this.add('uploadFailed', { title, body: text ?? null }, reason, null, requestId);
   }
 
-  importFailed(name: string, reason: string): void {
-    this.add('importFailed', `Import failed: ${name}`, reason, null, null);
+  /** `reason` null: the service said nothing, and the notification says only that the import failed */
+  importFailed(name: string, reason: string | null): void {
+    const title = message('core.notifications.importFailed', { name });
+    if (reason === null) this.add('importFailed', { title, body: message('core.notifications.importFailedReason') });
+    else this.add('importFailed', { title, body: null }, reason);
   }
 
   accountProblem(account: string, reason: string, requestId: string | null): void {
-    this.add('accountProblem', `Uploads to ${account} are paused`, reason, null, requestId);
+    const text = { title: message('core.notifications.accountProblem', { account }), body: null };
+    this.add('accountProblem', text, reason, null, requestId);
   }
 
+  /** The feed, newest first, in the core's language of now. */
   list(): Notification[] {
-    return [...this.feed];
+    return this.feed.map((stored) => this.written(stored));
   }
 
   clear(): void {
@@ -114,31 +152,48 @@ export class NotificationCenter {
     if (!pending) return;
     this.pending.delete(kind);
     pending.timer.abort();
-    const count = pending.names.length;
-    const text = MERGED_TEXT[kind];
-    const [title, body] = count === 1 ? text.one(pending.names[0]!) : [text.many(count), summarise(pending.names)];
-    this.add(kind, title, body, count === 1 ? (pending.links[0] ?? null) : null, null);
+    const { names } = pending;
+    const mergedText = MERGED_TEXT[kind];
+    if (names.length === 1) {
+      const [title, body] = mergedText.one(names[0]!);
+      this.add(kind, { title, body }, names[0]!, pending.links[0] ?? null);
+      return;
+    }
+    const shown = names.slice(0, NAMES_SHOWN).join(', ');
+    const more = names.length - NAMES_SHOWN;
+    // "a.mp4, b.mp4, c.mp4 and 9 more"; up to three names are just the names, in any language
+    const body = more > 0 ? message('core.notifications.namesAndMore', { names: shown, count: more }) : null;
+    this.add(kind, { title: mergedText.many(names.length), body }, shown);
   }
 
-  private add(kind: NotificationKind, title: string, body: string, link: string | null, requestId: string | null) {
+  private add(
+    kind: NotificationKind,
+    text: NotificationText,
+    verbatimBody = '',
+    link: string | null = null,
+    requestId: string | null = null,
+  ) {
     if (!this.options.isEnabled(kind)) return;
-    const notification: Notification = {
+    const stored: Stored = {
       id: this.nextId++,
       kind,
-      title,
-      body,
+      text,
+      verbatimBody,
       at: this.options.clock.wall(),
       link,
       requestId,
     };
-    this.feed.unshift(notification);
+    this.feed.unshift(stored);
     this.feed.length = Math.min(this.feed.length, this.options.keep ?? 200);
-    this.emitter.fire(notification);
+    this.emitter.fire(this.written(stored));
   }
-}
 
-/** "a.mp4, b.mp4, c.mp4 and 9 more" */
-function summarise(names: string[]): string {
-  const shown = names.slice(0, 3).join(', ');
-  return names.length > 3 ? `${shown} and ${names.length - 3} more` : shown;
+  private written({ verbatimBody, ...stored }: Stored): Notification {
+    const { title, body } = stored.text;
+    return {
+      ...stored,
+      title: this.translate(title),
+      body: body ? this.translate(body) : verbatimBody,
+    };
+  }
 }

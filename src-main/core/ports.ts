@@ -1,6 +1,7 @@
 import type { Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import type { Event } from '../common/disposable.js';
+import { message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 
 /**
@@ -45,16 +46,10 @@ export const NO_DESKTOP: ShellPorts = {
   writeClipboard: async () => undefined,
   setLaunchAtLogin: async () => undefined,
   pickFolder: async () => {
-    throw new CoreError(
-      'UNAVAILABLE',
-      'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
-    );
+    throw CoreError.say('UNAVAILABLE', message('core.errors.noFolderPicker'));
   },
   openLogsFolder: async () => {
-    throw new CoreError(
-      'UNAVAILABLE',
-      'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
-    );
+    throw CoreError.say('UNAVAILABLE', message('core.errors.noLogsFolder'));
   },
 };
 

@@ -1,4 +1,5 @@
 import type { MenuItemConstructorOptions } from 'electron';
+import { CoreLanguage } from '../common/i18n.js';
 import { PRODUCT_NAME } from './app-identity.js';
 
 export interface AppMenuActions {
@@ -12,9 +13,16 @@ export interface AppMenuActions {
  * only in a dev checkout. On Windows and Linux the window hides the bar
  * until Alt is pressed; the shortcuts work either way.
  */
-export function appMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean, actions: AppMenuActions) {
+export function appMenuTemplate(
+  platform: NodeJS.Platform,
+  isPackaged: boolean,
+  actions: AppMenuActions,
+  /** the core's language for the menus of its own making (Electron names the roles' items) */
+  language: Pick<CoreLanguage, 't'> = new CoreLanguage(),
+) {
+  const { t } = language;
   const view: MenuItemConstructorOptions = {
-    label: 'View',
+    label: t('core.menu.view'),
     submenu: [
       ...(isPackaged ? [] : ([{ role: 'reload' }, { role: 'toggleDevTools' }, { type: 'separator' }] as const)),
       { role: 'resetZoom' },
@@ -26,7 +34,7 @@ export function appMenuTemplate(platform: NodeJS.Platform, isPackaged: boolean, 
   };
   const help: MenuItemConstructorOptions = {
     role: 'help',
-    submenu: [{ label: 'Open Logs Folder', click: () => actions.openLogsFolder() }],
+    submenu: [{ label: t('core.menu.openLogsFolder'), click: () => actions.openLogsFolder() }],
   };
   const template: MenuItemConstructorOptions[] =
     platform === 'darwin'

@@ -248,6 +248,9 @@ export class DesktopApp {
       },
       info: { version: app.getVersion(), shell: 'electron', dataDir },
       tokenStorage: vault.description,
+      tokenStorageText: vault.descriptionText,
+      // the OS's language, as Chromium reads it for the window (navigator.languages)
+      systemLocales: () => [app.getLocale()],
       startDemo: this.demo.start,
       updates: this.updates,
       log,
@@ -277,6 +280,14 @@ export class DesktopApp {
       });
     });
     this.disposables.push(core.onDidEmit(({ name }) => name !== 'uploads:progress' && this.scheduleShellRefresh()));
+    // the language setting changed: the tray and the menu speak the new one at once
+    this.disposables.push(
+      core.language.onDidChange(() => {
+        if (this.quitState.kind !== 'running') return;
+        this.setAppMenu();
+        this.refreshShell();
+      }),
+    );
     this.refreshShell();
     this.updates.start();
     this.onQuitEvent({ type: 'ready' });
@@ -357,16 +368,20 @@ export class DesktopApp {
 
   // ---- the window -----------------------------------------------------------------
 
-  private createWindow(assetsDir: string): void {
-    const { BrowserWindow, Menu, app } = this.options.electron;
-    const core = this.core!;
+  private setAppMenu(): void {
+    const { Menu, app } = this.options.electron;
+    const actions = { openLogsFolder: () => void this.openLogsFolder() };
     this.softly('setting the application menu', () =>
       Menu.setApplicationMenu(
-        Menu.buildFromTemplate(
-          appMenuTemplate(this.options.platform, app.isPackaged, { openLogsFolder: () => void this.openLogsFolder() }),
-        ),
+        Menu.buildFromTemplate(appMenuTemplate(this.options.platform, app.isPackaged, actions, this.core!.language)),
       ),
     );
+  }
+
+  private createWindow(assetsDir: string): void {
+    const { BrowserWindow } = this.options.electron;
+    const core = this.core!;
+    this.setAppMenu();
     const window = new BrowserWindow({
       ...secureWindowOptions(
         join(this.options.mainDir, 'preload.cjs'),
@@ -501,21 +516,27 @@ export class DesktopApp {
     const tray = this.tray;
     if (!tray || !this.trayImage) return;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
-    const state = trayState(status, this.engine!.queue.list(), blocked?.message ?? null);
+    const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
+    const state = trayState(status, this.engine!.queue.list(), reason, core.language);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.trayKind) tray.setImage(this.trayImage((this.trayKind = state.kind)));
     tray.setToolTip(state.tooltip);
-    const update = this.updates && updateMenuItem(this.updates.status());
+    const update = this.updates && updateMenuItem(this.updates.status(), core.language);
     tray.setContextMenu(
       this.options.electron.Menu.buildFromTemplate(
-        trayMenuTemplate(state, this.recent, {
-          open: () => this.showWindow(),
-          pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
-          resume: () => void core.handle('uploads:resumeAll', {}),
-          openLink: (url) => void this.openExternal(url),
-          quit: () => this.options.electron.app.quit(),
-          ...(update ? { update: { ...update, click: () => void this.installUpdate() } } : {}),
-        }),
+        trayMenuTemplate(
+          state,
+          this.recent,
+          {
+            open: () => this.showWindow(),
+            pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
+            resume: () => void core.handle('uploads:resumeAll', {}),
+            openLink: (url) => void this.openExternal(url),
+            quit: () => this.options.electron.app.quit(),
+            ...(update ? { update: { ...update, click: () => void this.installUpdate() } } : {}),
+          },
+          core.language,
+        ),
       ),
     );
   }

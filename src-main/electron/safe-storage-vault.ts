@@ -1,4 +1,5 @@
 import type { SafeStorage } from 'electron';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import type { TokenVault } from '../storage/token-vault.js';
 
 /** The part of electron-store the vault uses (a plain Map in tests). */
@@ -41,10 +42,14 @@ export class SafeStorageVault implements TokenVault {
   }
 
   get description(): string {
-    if (this.isWeak) return 'not encrypted: this desktop has no keyring (basic_text), the token is only obfuscated';
-    if (this.platform === 'darwin') return 'encrypted with the macOS Keychain';
-    if (this.platform === 'win32') return 'encrypted with Windows DPAPI';
-    return `encrypted with the desktop keyring (${this.backend})`;
+    return englishText(this.descriptionText);
+  }
+
+  get descriptionText(): Message {
+    if (this.isWeak) return message('core.tokenStorage.obfuscated');
+    if (this.platform === 'darwin') return message('core.tokenStorage.keychain');
+    if (this.platform === 'win32') return message('core.tokenStorage.dpapi');
+    return message('core.tokenStorage.keyring', { backend: this.backend });
   }
 
   async get(accountId: string): Promise<string | null> {

@@ -1,8 +1,12 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
-import { formatBytes } from '../../src-shared/model/format.js';
+import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
+import { CoreLanguage } from '../common/i18n.js';
+
+/** The app's name, the same in every language. */
+const APP_NAME = 'Media Sync';
 
 /** The four faces of the tray icon; assets/tray has a PNG (1x and @2x) for each. */
 export const TRAY_KINDS = ['idle', 'uploading', 'paused', 'error'] as const;
@@ -10,38 +14,61 @@ export type TrayKind = (typeof TRAY_KINDS)[number];
 
 export interface TrayState {
   kind: TrayKind;
+  /** the icon's tooltip: the app's name and the status */
   tooltip: string;
+  /** the status alone, the menu's first line */
+  status: string;
   /** paused by the schedule or the battery, not by the person: Resume would not lift it, so the menu offers Pause */
   held?: true;
 }
 
+/** The core's language: `t` for the tray's sentences, `locale` for its sizes and times. */
+export type TrayLanguage = Pick<CoreLanguage, 't' | 'locale'>;
+
+const ENGLISH = new CoreLanguage();
+
 /** What the tray icon shows: an error wins, then paused (by the person, then by the schedule or the battery), then uploading (with progress), else idle. */
-export function trayState(status: QueueStatus, items: readonly UploadItem[], blockedReason: string | null): TrayState {
-  if (blockedReason) return { kind: 'error', tooltip: `Media Sync: uploads paused, ${blockedReason}` };
-  const failed = items.filter((item) => item.state.kind === 'failed').length;
+export function trayState(
+  status: QueueStatus,
+  items: readonly UploadItem[],
+  blockedReason: string | null,
+  language: TrayLanguage = ENGLISH,
+): TrayState {
+  const { t, locale } = language;
+  const state = (kind: TrayKind, text: string, held?: true): TrayState => ({
+    kind,
+    tooltip: t('core.tray.tooltip', { app: APP_NAME, status: text }),
+    status: text,
+    ...(held ? { held } : {}),
+  });
+  const time = (at: number) => new Date(at).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  if (blockedReason) return state('error', t('core.tray.blocked', { reason: blockedReason }));
   if (status.paused) {
-    const until = status.pausedUntil === null ? '' : ` until ${new Date(status.pausedUntil).toLocaleTimeString()}`;
-    return { kind: 'paused', tooltip: `Media Sync: paused${until}` };
+    const until = status.pausedUntil;
+    return state('paused', until === null ? t('core.tray.paused') : t('core.tray.pausedUntil', { time: time(until) }));
   }
-  if (status.hold?.reason === 'battery') {
-    return { kind: 'paused', tooltip: 'Media Sync: paused while on battery', held: true };
-  }
+  if (status.hold?.reason === 'battery') return state('paused', t('core.tray.battery'), true);
   if (status.hold?.reason === 'schedule') {
-    const until = status.hold.until === null ? '' : ` until ${new Date(status.hold.until).toLocaleTimeString()}`;
-    return { kind: 'paused', tooltip: `Media Sync: paused${until} (schedule)`, held: true };
+    const until = status.hold.until;
+    const text = until === null ? t('core.tray.schedule') : t('core.tray.scheduleUntil', { time: time(until) });
+    return state('paused', text, true);
   }
   const running = items.filter((item) => item.state.kind === 'uploading');
   if (running.length > 0) {
     const sent = running.reduce((sum, item) => sum + (item.state.kind === 'uploading' ? item.state.sentBytes : 0), 0);
     const total = running.reduce((sum, item) => sum + item.size, 0);
     const waiting = items.filter((item) => item.state.kind === 'queued' || item.state.kind === 'retrying').length;
-    return {
-      kind: 'uploading',
-      tooltip: `Media Sync: uploading ${running.length} file(s), ${formatBytes(sent)} of ${formatBytes(total)}${waiting ? `, ${waiting} waiting` : ''}`,
+    const values = {
+      count: running.length,
+      sent: formatBytes(sent, locale),
+      total: formatBytes(total, locale),
+      waiting: numberFormat(locale).format(waiting),
     };
+    return state('uploading', waiting ? t('core.tray.uploadingWaiting', values) : t('core.tray.uploading', values));
   }
-  if (failed > 0) return { kind: 'error', tooltip: `Media Sync: ${failed} upload(s) failed` };
-  return { kind: 'idle', tooltip: 'Media Sync: up to date' };
+  const failed = items.filter((item) => item.state.kind === 'failed').length;
+  if (failed > 0) return state('error', t('core.tray.failed', { count: failed }));
+  return state('idle', t('core.tray.upToDate'));
 }
 
 /**
@@ -68,39 +95,42 @@ export function trayMenuTemplate(
   state: TrayState,
   recent: ReadonlyArray<{ name: string; link: string | null }>,
   actions: TrayActions,
+  language: Pick<TrayLanguage, 't'> = ENGLISH,
 ): MenuItemConstructorOptions[] {
+  const { t } = language;
   const pauseItems: MenuItemConstructorOptions[] =
     state.kind === 'paused' && !state.held
-      ? [{ label: 'Resume uploads', click: () => actions.resume() }]
+      ? [{ label: t('core.tray.resume'), click: () => actions.resume() }]
       : [
           {
-            label: 'Pause uploads',
+            label: t('core.tray.pause'),
             submenu: [
-              { label: 'For 2 hours', click: () => actions.pause(2) },
-              { label: 'For 8 hours', click: () => actions.pause(8) },
-              { label: 'For 24 hours', click: () => actions.pause(24) },
-              { label: 'Until resumed', click: () => actions.pause(null) },
+              ...([2, 8, 24] as const).map((hours) => ({
+                label: t('core.tray.forHours', { count: hours }),
+                click: () => actions.pause(hours),
+              })),
+              { label: t('core.tray.untilResumed'), click: () => actions.pause(null) },
             ],
           },
         ];
   const recentItems: MenuItemConstructorOptions[] =
     recent.length === 0
-      ? [{ label: 'No uploads yet', enabled: false }]
+      ? [{ label: t('core.tray.noUploads'), enabled: false }]
       : recent.slice(0, 5).map(({ name, link }) => ({
           label: name,
           enabled: link !== null,
           click: () => link && actions.openLink(link),
         }));
   return [
-    { label: state.tooltip.replace(/^Media Sync: /, ''), enabled: false },
+    { label: state.status, enabled: false },
     { type: 'separator' },
-    { label: 'Open Media Sync', click: () => actions.open() },
+    { label: t('core.tray.open'), click: () => actions.open() },
     ...pauseItems,
-    { label: 'Recent uploads', submenu: recentItems },
+    { label: t('core.tray.recent'), submenu: recentItems },
     { type: 'separator' },
     ...(actions.update
       ? [{ label: actions.update.label, enabled: actions.update.enabled, click: () => actions.update?.click() }]
       : []),
-    { label: 'Quit', click: () => actions.quit() },
+    { label: t('core.tray.quit'), click: () => actions.quit() },
   ];
 }

@@ -2,8 +2,10 @@ import type { AppUpdater } from 'electron-updater';
 import { createRequire } from 'node:module';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { systemClock, type Clock } from '../common/clock.js';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import { CoreLanguage } from '../common/i18n.js';
 import type { Log } from '../common/file-log.js';
 import type { UpdatesPort } from '../core/ports.js';
 
@@ -47,9 +49,12 @@ export type UpdateEvent =
   /** the updater does not run in this installation (`checkForUpdates()` answered null) */
   | { type: 'inactive' };
 
-const INACTIVE_REASON =
-  'This installation does not update itself: it is updated with the package manager or installer it came from.';
-const DEVELOPMENT_REASON = 'A development build does not update itself; installed builds check every 6 hours.';
+const INACTIVE_REASON = message('core.updates.inactive');
+const DEVELOPMENT_REASON = message('core.updates.development');
+
+function unavailable(text: Message): UpdateStatus {
+  return { state: 'unavailable', reason: englishText(text), text };
+}
 
 /**
  * The pure half of the update machine: where a status goes on an event.
@@ -77,7 +82,7 @@ export function nextUpdateStatus(status: UpdateStatus, event: UpdateEvent): Upda
       if (status.state === 'ready' || (status.state === 'failed' && status.message === event.message)) return status;
       return { state: 'failed', message: event.message, checkedAt: event.at };
     case 'inactive':
-      return { state: 'unavailable', reason: INACTIVE_REASON };
+      return unavailable(INACTIVE_REASON);
   }
 }
 
@@ -137,9 +142,7 @@ export class UpdateService implements UpdatesPort {
 
   constructor(private readonly options: UpdateServiceOptions) {
     this.clock = options.clock ?? systemClock;
-    this.current = options.updater
-      ? { state: 'idle', checkedAt: null }
-      : { state: 'unavailable', reason: DEVELOPMENT_REASON };
+    this.current = options.updater ? { state: 'idle', checkedAt: null } : unavailable(DEVELOPMENT_REASON);
     const updater = options.updater;
     if (!updater) return;
     updater.autoDownload = true;
@@ -207,7 +210,7 @@ export class UpdateService implements UpdatesPort {
   async install(): Promise<void> {
     const updater = this.options.updater;
     if (!updater || this.current.state !== 'ready') {
-      throw new CoreError('NO_UPDATE', 'No update has been downloaded yet: check for updates first.');
+      throw CoreError.say('NO_UPDATE', message('core.errors.noUpdate'));
     }
     this.options.log.info(`Installing Media Sync ${this.current.version}: stopping first.`);
     await this.options.prepareToQuit();
@@ -250,7 +253,11 @@ export class UpdateService implements UpdatesPort {
   }
 }
 
-/** The tray's "Restart to update" while an update waits; nothing otherwise. */
-export function updateMenuItem(status: UpdateStatus): { label: string; enabled: boolean } | null {
-  return status.state === 'ready' ? { label: `Restart to update to ${status.version}`, enabled: true } : null;
+/** The tray's "Restart to update" while an update waits, in the core's language (English when not given); nothing otherwise. */
+export function updateMenuItem(
+  status: UpdateStatus,
+  language: Pick<CoreLanguage, 't'> = new CoreLanguage(),
+): { label: string; enabled: boolean } | null {
+  if (status.state !== 'ready') return null;
+  return { label: language.t('core.tray.restartToUpdate', { version: status.version }), enabled: true };
 }

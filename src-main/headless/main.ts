@@ -14,6 +14,7 @@ import { ConfSettingsStore } from './conf-settings-store.js';
 import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
 import { LinuxPowerSource } from './linux-power-source.js';
+import { processLocales } from '../common/i18n.js';
 
 export interface ServeIo {
   stdout: NodeJS.WritableStream;
@@ -92,6 +93,9 @@ async function run(
     shell: NO_DESKTOP,
     info: { version: io.version, shell: 'headless', dataDir },
     tokenStorage: vault.description,
+    tokenStorageText: vault.descriptionText,
+    // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
+    systemLocales: () => processLocales(io.env),
     startDemo: demo.start,
     log,
   });

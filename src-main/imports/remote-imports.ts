@@ -16,7 +16,8 @@ export interface RemoteImportsOptions {
   pollMs?: number;
   /** `file` is the created file when it could be read (its links, its media type) */
   onCompleted(job: RemoteJob, file: MediaFileDetail | null, accountId: string): void;
-  onFailed(job: RemoteJob, reason: string): void;
+  /** `reason` null: the service gave none (the notification then says only that the import failed) */
+  onFailed(job: RemoteJob, reason: string | null): void;
 }
 
 /**
@@ -76,7 +77,7 @@ export class RemoteImports {
     known.set(job.id, job.status);
     if (before === job.status || before === undefined) return;
     if (job.status === 'completed') void this.reportCompleted(accountId, job);
-    if (job.status === 'failed') this.options.onFailed(job, describeErrorValue(job.error) ?? 'The import failed.');
+    if (job.status === 'failed') this.options.onFailed(job, describeErrorValue(job.error));
   }
 
   private async reportCompleted(accountId: string, job: RemoteJob): Promise<void> {

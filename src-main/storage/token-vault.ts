@@ -1,5 +1,6 @@
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 
 /**
  * Where an account's API token is kept. The desktop app implements it with
@@ -10,13 +11,16 @@ export interface TokenVault {
   get(accountId: string): Promise<string | null>;
   set(accountId: string, token: string): Promise<void>;
   delete(accountId: string): Promise<void>;
-  /** how the token is protected, said plainly to the person */
+  /** how the token is protected, said plainly to the person: in English */
   readonly description: string;
+  /** the same as a catalog message, for the UI to say in its language */
+  readonly descriptionText: Message;
 }
 
 /** One file per account under `dir`, readable by the owner only (0600 in a 0700 folder). */
 export class FileTokenVault implements TokenVault {
-  readonly description = 'a file only your user can read (0600)';
+  readonly descriptionText = message('core.tokenStorage.file');
+  readonly description = englishText(this.descriptionText);
 
   constructor(private readonly dir: string) {}
 

@@ -3,6 +3,7 @@ import { access, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 import type { FolderPathProblem } from '../../src-shared/ipc/ipc-contract.js';
+import { message, type Message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 
 /** Where a path is read: whose home `~` means, and which platform's path rules apply. */
@@ -58,9 +59,7 @@ export async function checkFolderPath(
   if (!info.isDirectory()) {
     throw folderPathError(
       'NOT_A_FOLDER',
-      info.isFile()
-        ? `“${folder}” is a file, not a folder. Choose the folder that holds it instead.`
-        : `“${folder}” is not a folder. Choose a folder instead.`,
+      message(info.isFile() ? 'core.folderPath.isFile' : 'core.folderPath.notAFolder', { path: folder }),
     );
   }
   // reading lists the folder; searching (x) opens what is in it: watching needs both
@@ -72,10 +71,7 @@ export async function checkFolderPath(
 
 /** The error for a folder that exists but cannot be listed: also used when a listing fails after the check. */
 export function notReadable(folder: string): CoreError {
-  return folderPathError(
-    'FOLDER_NOT_READABLE',
-    `Media Sync is not allowed to open “${folder}”. Let the user Media Sync runs as read this folder, or choose another one.`,
-  );
+  return folderPathError('FOLDER_NOT_READABLE', message('core.folderPath.notReadable', { path: folder }));
 }
 
 function statError(folder: string, error: unknown): CoreError {
@@ -83,21 +79,16 @@ function statError(folder: string, error: unknown): CoreError {
   // EACCES/EPERM: a folder on the way there may not be searched, so whether it exists cannot be told
   if (code === 'EACCES' || code === 'EPERM') return notReadable(folder);
   // ENOENT, ENOTDIR (a file on the way), ELOOP, ENAMETOOLONG, a NUL byte: there is no folder there to watch
-  return folderPathError(
-    'FOLDER_NOT_FOUND',
-    `There is no folder at “${folder}”. Check the spelling, and that the disk it is on is connected.`,
-  );
+  return folderPathError('FOLDER_NOT_FOUND', message('core.folderPath.notFound', { path: folder }));
 }
 
-function notAbsoluteMessage(path: string, context: FolderPathContext): string {
+function notAbsoluteMessage(path: string, context: FolderPathContext): Message {
   if (context.platform === 'win32') {
-    const example = win32.join(context.home, 'Videos');
-    return `“${path}” is not a full path. Type the full path of the folder, starting with its drive letter, for example ${example}.`;
+    return message('core.folderPath.notAbsoluteWindows', { path, example: win32.join(context.home, 'Videos') });
   }
-  const example = posix.join(context.home, 'Videos');
-  return `“${path}” is not a full path. Type the full path of the folder, starting with / (or ~ for your home folder), for example ${example}.`;
+  return message('core.folderPath.notAbsolute', { path, example: posix.join(context.home, 'Videos') });
 }
 
-function folderPathError(code: FolderPathProblem, message: string): CoreError {
-  return new CoreError(code, message);
+function folderPathError(code: FolderPathProblem, text: Message): CoreError {
+  return CoreError.say(code, text);
 }

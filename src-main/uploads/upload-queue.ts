@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { UploadItem, UploadMetadata, UploadProblem, UploadState } from '../../src-shared/model/upload-state.js';
+import { englishText, message } from '../../src-shared/i18n/message.js';
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
 import { z } from 'zod';
 import { API_LIMITS, UpdateFileBodySchema } from '../../src-shared/api/index.js';
@@ -784,10 +785,14 @@ function isRetryableFailure(error: unknown): boolean {
 }
 
 function problemOf(error: unknown): UploadProblem {
-  if (error instanceof ApiError) return { message: error.message, code: error.code, requestId: error.requestId };
+  if (error instanceof ApiError) {
+    const { message, code, requestId, text } = error;
+    return { message, code, requestId, ...(text ? { text } : {}) };
+  }
   if (error instanceof UploadRejectedError) return { message: error.message, code: null, requestId: error.requestId };
   if (error instanceof FileChangedError) {
-    return { message: 'The file changed while it was being uploaded; starting it again.', code: null, requestId: null };
+    const text = message('core.errors.fileChanged');
+    return { message: englishText(text), code: null, requestId: null, text };
   }
   return { message: error instanceof Error ? error.message : String(error), code: null, requestId: null };
 }

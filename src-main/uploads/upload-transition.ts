@@ -1,3 +1,4 @@
+import { englishText, message, translatedValues } from '../../src-shared/i18n/message.js';
 import type { UploadProblem, UploadState } from '../../src-shared/model/upload-state.js';
 import { backoffDelay, type BackoffPolicy } from '../api-client/retry-policy.js';
 import { assertNever } from '../common/assert-never.js';
@@ -49,9 +50,7 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
       if (state.kind !== 'uploading' && state.kind !== 'finalizing') return state;
       const attempt = state.attempt + 1;
       if (!event.retryable || attempt >= MAX_FILE_ATTEMPTS) {
-        const reason = event.retryable
-          ? { ...event.problem, message: `Gave up after ${attempt} attempts: ${event.problem.message}` }
-          : event.problem;
+        const reason = event.retryable ? gaveUp(event.problem, attempt) : event.problem;
         return { kind: 'failed', reason };
       }
       const retryAt = event.now + backoffDelay(attempt, event.random, FILE_BACKOFF);
@@ -76,4 +75,14 @@ function isActive(state: UploadState): boolean {
   return (
     state.kind === 'queued' || state.kind === 'uploading' || state.kind === 'finalizing' || state.kind === 'retrying'
   );
+}
+
+/** The last try's problem, said as the reason the upload stopped: the app's own sentence, quoting it. */
+function gaveUp(problem: UploadProblem, attempts: number): UploadProblem {
+  const { text: said, ...rest } = problem;
+  // quoted one level deep: a message inside the quoted one (never made today) would be said in English
+  const values = said && translatedValues(said, englishText);
+  const reason = said ? { key: said.key, ...(values ? { values } : {}) } : problem.message;
+  const text = message('core.errors.gaveUp', { count: attempts, reason });
+  return { ...rest, message: englishText(text), text };
 }

@@ -3,6 +3,7 @@ import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-c
 import { useBridge, useEvent } from '../bridge/bridge-context.js';
 import type { ToastContent } from '../model/intent-toasts.js';
 import { useLocale } from '../i18n/i18n.js';
+import { notificationText } from '../model/notification-text.js';
 
 const TOAST_MS = 6_000;
 const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem']);
@@ -97,10 +98,11 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
 }
 
 function fromNotification(notification: AppNotification): Toast {
+  const { title, body } = notificationText(notification);
   return {
     key: `notification-${notification.id}`,
-    title: notification.title,
-    lines: [notification.body],
+    title,
+    lines: [body],
     detail: null,
     tone: FAILURE_KINDS.has(notification.kind) ? 'problem' : 'done',
     link: notification.link,
@@ -110,7 +112,8 @@ function fromNotification(notification: AppNotification): Toast {
 
 function showWebNotification(notification: AppNotification): void {
   if (typeof Notification === 'undefined' || Notification.permission !== 'granted' || !document.hidden) return;
-  const shown = new Notification(notification.title, { body: notification.body, tag: `media-sync-${notification.id}` });
+  const { title, body } = notificationText(notification);
+  const shown = new Notification(title, { body, tag: `media-sync-${notification.id}` });
   shown.onclick = () => {
     if (notification.link) window.open(notification.link, '_blank', 'noopener');
     else window.focus();

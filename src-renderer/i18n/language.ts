@@ -1,10 +1,15 @@
 import type { LanguageSetting } from '../../src-shared/model/settings.js';
+import {
+  formatLocale as formatLocaleFor,
+  isLanguage,
+  LANGUAGES,
+  resolveLanguage as resolveLanguageFor,
+  type Language,
+} from '../../src-shared/i18n/language.js';
 
 // The language choice without i18next, so the page's first script (early-connect.ts) can use it and stay small.
 
-/** The languages the UI is translated into; English is the fallback. */
-export const LANGUAGES = ['en', 'de'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { isLanguage, LANGUAGES, type Language };
 
 /** Where the page keeps the language setting between loads, so the first render is in it before settings arrive. */
 export const LANGUAGE_KEY = 'media-sync.language';
@@ -16,25 +21,16 @@ function preferredLanguages(): readonly string[] {
   return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
 }
 
-export function isLanguage(value: string): value is Language {
-  return (LANGUAGES as readonly string[]).includes(value);
-}
-
 /**
  * The language the UI shows: the setting when it names one, else the first
  * of the OS's or browser's languages that has a catalog ("de-AT" → de), else
- * English.
+ * English (the rule of `src-shared/i18n/language.ts`, which the core follows too).
  */
 export function resolveLanguage(
   setting: LanguageSetting,
   preferred: readonly string[] = preferredLanguages(),
 ): Language {
-  if (setting !== 'system') return setting;
-  for (const tag of preferred) {
-    const base = tag.toLowerCase().split('-')[0] ?? '';
-    if (isLanguage(base)) return base;
-  }
-  return 'en';
+  return resolveLanguageFor(setting, preferred);
 }
 
 /**
@@ -43,7 +39,7 @@ export function resolveLanguage(
  * dates as the British do), else the language itself.
  */
 export function formatLocale(language: Language, preferred: readonly string[] = preferredLanguages()): string {
-  return preferred.find((tag) => tag.toLowerCase().split('-')[0] === language) ?? language;
+  return formatLocaleFor(language, preferred);
 }
 
 export function storedSetting(): LanguageSetting {

@@ -1,5 +1,6 @@
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { t } from '../i18n/i18n.js';
+import { errorText } from '../i18n/translate.js';
 
 /** The token permissions of the spec (Authentication), each with what it lets the app do in the catalogs. */
 export const PERMISSIONS = ['files:read', 'files:write', 'remote:write'] as const;
@@ -22,6 +23,8 @@ export function permissionFeature(permission: Permission): string {
  * is specific (it comes in the server's language); the hint says the next step.
  */
 export function explainError(error: IpcError): { message: string; hint: string | null } {
+  // the core's own sentences (a folder path problem, a refused token without the server's words) in the UI's language
+  const message = errorText(error);
   switch (error.code) {
     case 'UNAUTHENTICATED':
       return { message: t('errors.unauthenticated'), hint: t('errors.unauthenticatedHint') };
@@ -32,7 +35,7 @@ export function explainError(error: IpcError): { message: string; hint: string |
     case 'TOKEN_ABILITY_DENIED': {
       const permission = PERMISSIONS.find((name) => error.message.includes(name));
       return {
-        message: error.message,
+        message,
         hint: permission
           ? t('errors.permissionHint', { permission, feature: permissionFeature(permission) })
           : t('errors.anyPermissionHint'),
@@ -41,15 +44,15 @@ export function explainError(error: IpcError): { message: string; hint: string |
     // the spec gives the IP refusal no code; the reference server says IP_NOT_ALLOWED
     case 'FORBIDDEN':
     case 'IP_NOT_ALLOWED':
-      return { message: error.message, hint: t('errors.ipHint') };
+      return { message, hint: t('errors.ipHint') };
     case 'RATE_LIMITED':
-      return { message: error.message, hint: t('errors.rateLimitedHint') };
+      return { message, hint: t('errors.rateLimitedHint') };
     case 'API_DISABLED':
-      return { message: error.message, hint: t('errors.apiDisabledHint') };
+      return { message, hint: t('errors.apiDisabledHint') };
     case 'NETWORK_ERROR':
     case 'TIMEOUT':
-      return { message: error.message, hint: t('errors.networkHint') };
+      return { message, hint: t('errors.networkHint') };
     default:
-      return { message: error.message, hint: null };
+      return { message, hint: null };
   }
 }

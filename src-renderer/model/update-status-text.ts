@@ -1,5 +1,6 @@
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { t } from '../i18n/i18n.js';
+import { translate } from '../i18n/translate.js';
 
 /** How dates and percentages read in the update sentences: Intl, so a catalog's locale changes them too. */
 export interface UpdateFormatters {
@@ -32,12 +33,13 @@ export interface UpdateStatusText {
 /**
  * The status in words. Each line is one whole sentence with its values in
  * placeholders, so a message catalog can take them as they are; the core's
- * own sentences (`reason`, `message`) are shown as they come.
+ * own sentences come as catalog messages (`text`), said in the UI's language;
+ * an updater's error `message` is shown as it comes.
  */
 export function describeUpdateStatus(status: UpdateStatus, format: UpdateFormatters): UpdateStatusText {
   switch (status.state) {
     case 'unavailable':
-      return { lines: [status.reason], canCheck: false, canInstall: false };
+      return { lines: [status.text ? translate(status.text) : status.reason], canCheck: false, canInstall: false };
     case 'idle':
       return {
         lines: [

@@ -5,6 +5,7 @@ import { useAction, useQuery } from '../bridge/bridge-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLocale } from '../i18n/i18n.js';
+import { errorText, translate } from '../i18n/translate.js';
 import { accountLabel } from '../model/account-label.js';
 import { formatCount } from '../model/file-columns.js';
 import './account-view.css';
@@ -98,7 +99,7 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
           </div>
           <div>
             <dt>{t('account.tokenStorage')}</dt>
-            <dd>{sentence(account.tokenStorage)}</dd>
+            <dd>{sentence(account.tokenStorageText ? translate(account.tokenStorageText) : account.tokenStorage)}</dd>
           </div>
         </dl>
       </section>
@@ -122,7 +123,7 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
                   {active && <span className="badge">{t('account.active')}</span>}
                   {candidate.blocked && <span className="badge badge--error">{t('account.needsToken')}</span>}
                   <span className="muted account-list__plan">{t(`plans.${candidate.plan}`)}</span>
-                  {candidate.blocked && <span className="account-list__blocked">{candidate.blocked.message}</span>}
+                  {candidate.blocked && <span className="account-list__blocked">{errorText(candidate.blocked)}</span>}
                 </div>
                 <button
                   type="button"

@@ -739,5 +739,160 @@ export const de: Catalog = {
     noMatch: 'Kein Land passt zu „{{query}}“.',
   },
   // sentences the core writes: notifications, the tray, errors it reports
-  core: {},
+  core: {
+    notifications: {
+      uploaded: 'Hochgeladen',
+      uploadedMany_one: '{{count}} Datei hochgeladen',
+      uploadedMany_other: '{{count}} Dateien hochgeladen',
+      importCompleted: 'Import abgeschlossen',
+      importCompletedMany_one: '{{count}} Import abgeschlossen',
+      importCompletedMany_other: '{{count}} Importe abgeschlossen',
+      readyToWatch: 'Bereit zum Ansehen: {{name}}',
+      readyToWatchBody: 'Das Video ist fertig konvertiert. Öffnen Sie es, um es anzusehen.',
+      readyToWatchMany_one: '{{count}} Video ist bereit zum Ansehen',
+      readyToWatchMany_other: '{{count}} Videos sind bereit zum Ansehen',
+      conversionFailed: 'Konvertierung fehlgeschlagen: {{name}}',
+      uploadFailed: 'Upload fehlgeschlagen: {{name}}',
+      importFailed: 'Import fehlgeschlagen: {{name}}',
+      importFailedReason: 'Der Import ist fehlgeschlagen.',
+      accountProblem: 'Uploads zu {{account}} sind pausiert',
+      namesAndMore_one: '{{names}} und {{count}} weitere',
+      namesAndMore_other: '{{names}} und {{count}} weitere',
+    },
+    tray: {
+      tooltip: '{{app}}: {{status}}',
+      blocked: 'Uploads pausiert, {{reason}}',
+      paused: 'pausiert',
+      pausedUntil: 'pausiert bis {{time}}',
+      battery: 'pausiert im Akkubetrieb',
+      schedule: 'pausiert (Zeitplan)',
+      scheduleUntil: 'pausiert bis {{time}} (Zeitplan)',
+      uploading_one: '{{count}} Datei wird hochgeladen, {{sent}} von {{total}}',
+      uploading_other: '{{count}} Dateien werden hochgeladen, {{sent}} von {{total}}',
+      uploadingWaiting_one:
+        '{{count}} Datei wird hochgeladen, {{sent}} von {{total}}, {{waiting}} in der Warteschlange',
+      uploadingWaiting_other:
+        '{{count}} Dateien werden hochgeladen, {{sent}} von {{total}}, {{waiting}} in der Warteschlange',
+      failed_one: '{{count}} Upload fehlgeschlagen',
+      failed_other: '{{count}} Uploads fehlgeschlagen',
+      upToDate: 'auf dem neuesten Stand',
+      open: 'Media Sync öffnen',
+      pause: 'Uploads pausieren',
+      forHours_one: 'Für {{count}} Stunde',
+      forHours_other: 'Für {{count}} Stunden',
+      untilResumed: 'Bis ich fortsetze',
+      resume: 'Uploads fortsetzen',
+      recent: 'Letzte Uploads',
+      noUploads: 'Noch keine Uploads',
+      restartToUpdate: 'Neu starten und auf {{version}} aktualisieren',
+      quit: 'Beenden',
+    },
+    remoteUrl: {
+      // what is wrong with a link to import, completing a sentence whose subject is the link (the English `remoteUrlProblem`)
+      problem: {
+        tooLong: 'ist länger als {{max}} Zeichen',
+        notWebAddress: 'ist keine Webadresse (sie sollte mit https:// beginnen)',
+        scheme: 'verwendet {{scheme}}; importiert werden können nur http- und https-Links',
+        userInfo: 'enthält einen Benutzernamen oder ein Passwort; entfernen Sie diese aus dem Link',
+        notHttp: 'muss eine http- oder https-Adresse sein',
+        invalid: 'ist kein gültiger Link',
+      },
+      // the import box, about one line of the paste
+      line: {
+        tooLong: 'Zeile {{line}} ist länger als {{max}} Zeichen.',
+        notWebAddress: 'Zeile {{line}} ist keine Webadresse (sie sollte mit https:// beginnen).',
+        scheme: 'Zeile {{line}} verwendet {{scheme}}; importiert werden können nur http- und https-Links.',
+        userInfo: 'Zeile {{line}} enthält einen Benutzernamen oder ein Passwort; entfernen Sie diese aus dem Link.',
+        notHttp: 'Zeile {{line}} muss eine http- oder https-Adresse sein.',
+        invalid: 'Zeile {{line}} ist kein gültiger Link.',
+      },
+      // a media-sync://import link, about the address it carries
+      link: {
+        tooLong: 'Die zu importierende Adresse ist länger als {{max}} Zeichen.',
+        notWebAddress: 'Die zu importierende Adresse ist keine Webadresse (sie sollte mit https:// beginnen).',
+        scheme:
+          'Die zu importierende Adresse verwendet {{scheme}}; importiert werden können nur http- und https-Links.',
+        userInfo:
+          'Die zu importierende Adresse enthält einen Benutzernamen oder ein Passwort; entfernen Sie diese aus dem Link.',
+        notHttp: 'Die zu importierende Adresse muss eine http- oder https-Adresse sein.',
+        invalid: 'Die zu importierende Adresse ist kein gültiger Link.',
+      },
+    },
+    deepLink: {
+      tooLong: 'Dieser Link ist länger als {{max, number}} Zeichen und wurde deshalb nicht geöffnet.',
+      empty: 'Der Link ist leer.',
+      notMediaSync: 'Das ist kein Media-Sync-Link: Diese beginnen mit media-sync://.',
+      notAddress:
+        'Dieser Link ist keine gültige Adresse. Media Sync öffnet Links der Form media-sync://import?url=… und media-sync://files?search=….',
+      noSlashes:
+        'Dieser Link beginnt nicht mit media-sync:// und dem, was geöffnet werden soll. Media Sync öffnet Links der Form media-sync://import?url=… und media-sync://files?search=….',
+      unknownAction:
+        'Media Sync weiß nicht, worum dieser Link bittet. Media Sync öffnet Links der Form media-sync://import?url=… und media-sync://files?search=….',
+      hash: 'Dieser Link hat einen #-Teil, den Media-Sync-Links nicht verwenden. Eine Adresse im Link muss codiert sein, auch das #.',
+      brokenEscape: 'Dieser Link enthält eine fehlerhafte %-Codierung und kann deshalb nicht gelesen werden.',
+      unknownPart:
+        'Dieser Link hat einen Teil, den Media Sync nicht kennt („{{name}}“). Eine Adresse im Link muss codiert sein, auch & und ?.',
+      repeated: 'Dieser Link gibt {{name}}= mehr als einmal an, daher ist unklar, welcher Wert gilt.',
+      noAddress: 'Dieser Import-Link enthält keine Adresse zum Importieren: Er braucht url= und einen https-Link.',
+      searchTooLong: 'Die Suche in diesem Link ist länger als {{max, number}} Zeichen.',
+      searchControl: 'Die Suche in diesem Link enthält Steuerzeichen.',
+    },
+    folderPath: {
+      notAbsolute:
+        '„{{path}}“ ist kein vollständiger Pfad. Geben Sie den vollständigen Pfad des Ordners ein, beginnend mit / (oder ~ für Ihren Benutzerordner), zum Beispiel {{example}}.',
+      notAbsoluteWindows:
+        '„{{path}}“ ist kein vollständiger Pfad. Geben Sie den vollständigen Pfad des Ordners ein, beginnend mit dem Laufwerksbuchstaben, zum Beispiel {{example}}.',
+      isFile: '„{{path}}“ ist eine Datei, kein Ordner. Wählen Sie stattdessen den Ordner, in dem sie liegt.',
+      notAFolder: '„{{path}}“ ist kein Ordner. Wählen Sie stattdessen einen Ordner.',
+      notReadable:
+        'Media Sync darf „{{path}}“ nicht öffnen. Erlauben Sie dem Benutzer, unter dem Media Sync läuft, diesen Ordner zu lesen, oder wählen Sie einen anderen.',
+      notFound:
+        'Unter „{{path}}“ gibt es keinen Ordner. Prüfen Sie die Schreibweise und ob das Laufwerk, auf dem er liegt, angeschlossen ist.',
+    },
+    errors: {
+      notSignedIn: 'Dieses Konto ist nicht angemeldet. Melden Sie sich erneut mit einem Token an.',
+      noUpload: 'Es gibt keinen Upload #{{id}}.',
+      noDemo: 'Der lokale Demo-Server ist hier nicht verfügbar.',
+      unsafeLink: 'Es werden nur http(s)-Links geöffnet.',
+      noLogs: 'Diese App führt keine Protokolldateien.',
+      noUpdate: 'Es wurde noch kein Update heruntergeladen: Suchen Sie zuerst nach Updates.',
+      noFolderPicker:
+        'Dieses Media Sync hat keine eigene Ordnerauswahl; wählen Sie den Ordner stattdessen mit der Ordnerauswahl der Seite.',
+      noLogsFolder:
+        'Media Sync kann von hier aus keine Ordner öffnen; der Protokollordner steht in den Einstellungen unter Support.',
+      internal: 'Media Sync hat eine Antwort erzeugt, die es selbst nicht senden darf.',
+      tokenRefused: 'Der Server hat den Token abgelehnt (HTTP {{status}}).',
+      conversionFailed: 'Der Dienst konnte dieses Video nicht konvertieren.',
+      cancelled: 'Die Anfrage wurde abgebrochen.',
+      timeout: 'Der Server hat nicht rechtzeitig geantwortet ({{detail}}).',
+      unreachable: 'Der Server ist nicht erreichbar ({{detail}}).',
+      network: 'Netzwerkfehler: {{detail}}',
+      fileChanged: 'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn.',
+      gaveUp_one: 'Nach {{count}} Versuch aufgegeben: {{reason}}',
+      gaveUp_other: 'Nach {{count}} Versuchen aufgegeben: {{reason}}',
+    },
+    // how a token is kept, a phrase shown under "Token storage"
+    tokenStorage: {
+      file: 'eine Datei, die nur Ihr Benutzer lesen kann (0600)',
+      obfuscated:
+        'nicht verschlüsselt: Dieser Desktop hat keinen Schlüsselbund (basic_text), der Token ist nur verschleiert',
+      keychain: 'mit dem macOS-Schlüsselbund verschlüsselt',
+      dpapi: 'mit Windows DPAPI verschlüsselt',
+      keyring: 'mit dem Schlüsselbund des Desktops verschlüsselt ({{backend}})',
+    },
+    // the desktop app's menu bar (Electron names the standard items)
+    menu: {
+      view: 'Ansicht',
+      openLogsFolder: 'Protokollordner öffnen',
+    },
+    // why this app does not update itself (Settings → Updates)
+    updates: {
+      headless:
+        'Ein mit `media-sync serve` gestartetes Media Sync wird mit seinem Paket aktualisiert, nicht von selbst.',
+      inactive:
+        'Diese Installation aktualisiert sich nicht selbst: Sie wird mit dem Paketmanager oder Installationsprogramm aktualisiert, aus dem sie stammt.',
+      development:
+        'Ein Entwicklungs-Build aktualisiert sich nicht selbst; installierte Versionen prüfen alle 6 Stunden.',
+    },
+  },
 };

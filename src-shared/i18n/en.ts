@@ -727,7 +727,153 @@ export const en = {
     noMatch: 'No country matches “{{query}}”.',
   },
   // sentences the core writes: notifications, the tray, errors it reports
-  core: {},
+  core: {
+    notifications: {
+      uploaded: 'Uploaded',
+      uploadedMany_one: '{{count}} file uploaded',
+      uploadedMany_other: '{{count}} files uploaded',
+      importCompleted: 'Import completed',
+      importCompletedMany_one: '{{count}} import completed',
+      importCompletedMany_other: '{{count}} imports completed',
+      readyToWatch: 'Ready to watch: {{name}}',
+      readyToWatchBody: 'The video finished converting. Open it to watch it.',
+      readyToWatchMany_one: '{{count}} video is ready to watch',
+      readyToWatchMany_other: '{{count}} videos are ready to watch',
+      conversionFailed: 'Conversion failed: {{name}}',
+      uploadFailed: 'Upload failed: {{name}}',
+      importFailed: 'Import failed: {{name}}',
+      importFailedReason: 'The import failed.',
+      accountProblem: 'Uploads to {{account}} are paused',
+      namesAndMore_one: '{{names}} and {{count}} more',
+      namesAndMore_other: '{{names}} and {{count}} more',
+    },
+    tray: {
+      tooltip: '{{app}}: {{status}}',
+      blocked: 'uploads paused, {{reason}}',
+      paused: 'paused',
+      pausedUntil: 'paused until {{time}}',
+      battery: 'paused while on battery',
+      schedule: 'paused (schedule)',
+      scheduleUntil: 'paused until {{time}} (schedule)',
+      uploading_one: 'uploading {{count}} file, {{sent}} of {{total}}',
+      uploading_other: 'uploading {{count}} files, {{sent}} of {{total}}',
+      uploadingWaiting_one: 'uploading {{count}} file, {{sent}} of {{total}}, {{waiting}} waiting',
+      uploadingWaiting_other: 'uploading {{count}} files, {{sent}} of {{total}}, {{waiting}} waiting',
+      failed_one: '{{count}} upload failed',
+      failed_other: '{{count}} uploads failed',
+      upToDate: 'up to date',
+      open: 'Open Media Sync',
+      pause: 'Pause uploads',
+      forHours_one: 'For {{count}} hour',
+      forHours_other: 'For {{count}} hours',
+      untilResumed: 'Until resumed',
+      resume: 'Resume uploads',
+      recent: 'Recent uploads',
+      noUploads: 'No uploads yet',
+      restartToUpdate: 'Restart to update to {{version}}',
+      quit: 'Quit',
+    },
+    remoteUrl: {
+      // what is wrong with a link to import, completing a sentence whose subject is the link (the English `remoteUrlProblem`)
+      problem: {
+        tooLong: 'is longer than {{max}} characters',
+        notWebAddress: 'is not a web address (it should start with https://)',
+        scheme: 'uses {{scheme}}; only http and https links can be imported',
+        userInfo: 'contains a user name or password; remove them from the link',
+        notHttp: 'must be an http or https URL',
+        invalid: 'is not a valid link',
+      },
+      // the import box, about one line of the paste
+      line: {
+        tooLong: 'Line {{line}}: is longer than {{max}} characters.',
+        notWebAddress: 'Line {{line}}: is not a web address (it should start with https://).',
+        scheme: 'Line {{line}}: uses {{scheme}}; only http and https links can be imported.',
+        userInfo: 'Line {{line}}: contains a user name or password; remove them from the link.',
+        notHttp: 'Line {{line}}: must be an http or https URL.',
+        invalid: 'Line {{line}}: is not a valid link.',
+      },
+      // a media-sync://import link, about the address it carries
+      link: {
+        tooLong: 'The address to import is longer than {{max}} characters.',
+        notWebAddress: 'The address to import is not a web address (it should start with https://).',
+        scheme: 'The address to import uses {{scheme}}; only http and https links can be imported.',
+        userInfo: 'The address to import contains a user name or password; remove them from the link.',
+        notHttp: 'The address to import must be an http or https URL.',
+        invalid: 'The address to import is not a valid link.',
+      },
+    },
+    deepLink: {
+      tooLong: 'This link is longer than {{max, number}} characters, so it was not opened.',
+      empty: 'The link is empty.',
+      notMediaSync: 'This is not a Media Sync link: those start with media-sync://.',
+      notAddress:
+        'This link is not a valid address. Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.',
+      noSlashes:
+        'This link does not start with media-sync:// followed by what to open. Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.',
+      unknownAction:
+        'Media Sync does not know what this link asks for. Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.',
+      hash: 'This link has a # part, which Media Sync links do not use. An address inside the link must be encoded, # included.',
+      brokenEscape: 'This link has a broken %-escape, so it cannot be read.',
+      unknownPart:
+        'This link has a part Media Sync does not know (“{{name}}”). An address inside the link must be encoded, & and ? included.',
+      repeated: 'This link gives {{name}}= more than once, so it is not clear which one to use.',
+      noAddress: 'This import link has no address to import: it needs url= and an https link.',
+      searchTooLong: 'The search in this link is longer than {{max, number}} characters.',
+      searchControl: 'The search in this link contains control characters.',
+    },
+    folderPath: {
+      notAbsolute:
+        '“{{path}}” is not a full path. Type the full path of the folder, starting with / (or ~ for your home folder), for example {{example}}.',
+      notAbsoluteWindows:
+        '“{{path}}” is not a full path. Type the full path of the folder, starting with its drive letter, for example {{example}}.',
+      isFile: '“{{path}}” is a file, not a folder. Choose the folder that holds it instead.',
+      notAFolder: '“{{path}}” is not a folder. Choose a folder instead.',
+      notReadable:
+        'Media Sync is not allowed to open “{{path}}”. Let the user Media Sync runs as read this folder, or choose another one.',
+      notFound: 'There is no folder at “{{path}}”. Check the spelling, and that the disk it is on is connected.',
+    },
+    errors: {
+      notSignedIn: 'This account is not signed in. Sign in again with a token.',
+      noUpload: 'There is no upload #{{id}}.',
+      noDemo: 'The local demo server is not available here.',
+      unsafeLink: 'Only http(s) links are opened.',
+      noLogs: 'This app keeps no log files.',
+      noUpdate: 'No update has been downloaded yet: check for updates first.',
+      noFolderPicker:
+        'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
+      noLogsFolder: 'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
+      internal: 'Media Sync produced an answer it does not allow itself to send.',
+      tokenRefused: 'The server refused the token (HTTP {{status}}).',
+      conversionFailed: 'The service could not convert this video.',
+      cancelled: 'The request was cancelled.',
+      timeout: 'The server did not answer in time ({{detail}}).',
+      unreachable: 'Could not reach the server ({{detail}}).',
+      network: 'Network error: {{detail}}',
+      fileChanged: 'The file changed while it was being uploaded; starting it again.',
+      gaveUp_one: 'Gave up after {{count}} attempt: {{reason}}',
+      gaveUp_other: 'Gave up after {{count}} attempts: {{reason}}',
+    },
+    // how a token is kept, a phrase shown under "Token storage"
+    tokenStorage: {
+      file: 'a file only your user can read (0600)',
+      obfuscated: 'not encrypted: this desktop has no keyring (basic_text), the token is only obfuscated',
+      keychain: 'encrypted with the macOS Keychain',
+      dpapi: 'encrypted with Windows DPAPI',
+      keyring: 'encrypted with the desktop keyring ({{backend}})',
+    },
+    // the desktop app's menu bar (Electron names the standard items)
+    menu: {
+      view: 'View',
+      openLogsFolder: 'Open Logs Folder',
+    },
+    // why this app does not update itself (Settings → Updates)
+    updates: {
+      headless: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
+      inactive:
+        'This installation does not update itself: it is updated with the package manager or installer it came from.',
+      development: 'A development build does not update itself; installed builds check every 6 hours.',
+    },
+  },
 } as const;
 
 /** A catalog's shape: the English keys, any text. */

@@ -11,6 +11,7 @@ import {
   RemoteJobSchema,
   UpdateFileBodySchema,
 } from '../api/index.js';
+import { MessageSchema } from '../i18n/message.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
@@ -35,8 +36,11 @@ import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadI
 /** An error as it crosses the boundary: what a person reads, and the request id for support. */
 export const IpcErrorSchema = z.object({
   code: z.string(),
+  /** in English (the core's own sentences) or as the server sent it */
   message: z.string(),
   requestId: z.string().nullable(),
+  /** the core's own sentence as a catalog message, for the UI to show in its language; absent for a server's */
+  text: MessageSchema.optional(),
 });
 export type IpcError = z.infer<typeof IpcErrorSchema>;
 
@@ -53,8 +57,10 @@ export const AccountViewSchema = z.object({
   plan: z.enum(PLANS),
   /** why the server refused the token, when it did: the queue of this account waits */
   blocked: IpcErrorSchema.nullable(),
-  /** how the token is kept, said plainly (e.g. "a file only your user can read", "not encrypted: no keyring") */
+  /** how the token is kept, said plainly in English (e.g. "a file only your user can read", "not encrypted: no keyring") */
   tokenStorage: z.string(),
+  /** the same as a catalog message, for the UI to say in its language (a phrase, as `tokenStorage`) */
+  tokenStorageText: MessageSchema.optional(),
 });
 export type AccountView = z.infer<typeof AccountViewSchema>;
 
@@ -103,11 +109,26 @@ export const QueueStatusSchema = z.object({
 });
 export type QueueStatus = z.infer<typeof QueueStatusSchema>;
 
+/**
+ * What a notification says as catalog messages, so a page shows it in its
+ * own language (a browser's may differ from the headless daemon's) and a
+ * change of language reaches the feed. `body` null: the body is not the
+ * app's sentence (a server's reason, file names) and is shown as sent.
+ */
+export const NotificationTextSchema = z.object({
+  title: MessageSchema,
+  body: MessageSchema.nullable(),
+});
+export type NotificationText = z.infer<typeof NotificationTextSchema>;
+
 export const NotificationSchema = z.object({
   id: z.int().positive(),
   kind: NotificationKindSchema,
+  /** `text.title` in the core's language (OS notifications) */
   title: z.string(),
+  /** `text.body` in the core's language, or the server's reason or the file names as they are */
   body: z.string(),
+  text: NotificationTextSchema,
   /** epoch ms */
   at: z.number(),
   /** the file page it is about, opened on click */

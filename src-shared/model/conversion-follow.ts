@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageSchema } from '../i18n/message.js';
 
 /** What the last status answer said of the HLS conversion; `progress` only when the service gives one. */
 export const ConversionSeenSchema = z.object({
@@ -36,7 +37,8 @@ export const FollowStateSchema = z.discriminatedUnion('kind', [
     conversion: ConversionSeenSchema.nullable(),
   }),
   z.object({ kind: z.literal('ready'), at: z.number() }),
-  z.object({ kind: z.literal('failed'), reason: z.string(), at: z.number() }),
+  /** `reason`: the service's words, or the app's English one with `text` (a catalog message) when the service gave none */
+  z.object({ kind: z.literal('failed'), reason: z.string(), text: MessageSchema.optional(), at: z.number() }),
   z.object({ kind: z.literal('uploaded'), at: z.number() }),
   z.object({ kind: z.literal('deleted'), at: z.number() }),
   z.object({ kind: z.literal('stopped'), at: z.number() }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { API_LIMITS } from '../api/limits.js';
 import { RemoteUrlSchema } from '../api/requests.js';
-import { remoteUrlProblem } from './remote-url-problem.js';
+import { englishText, message, MessageSchema, type Message } from '../i18n/message.js';
+import { findRemoteUrlProblem, remoteUrlLinkMessage } from './remote-url-problem.js';
 import { parseWebUrl } from './web-url.js';
 
 /**
@@ -35,16 +36,19 @@ export const FilesLinkSchema = z.object({
   kind: z.literal('files'),
   search: z.string().min(1).max(SEARCH_MAX_CHARS).nullable(),
 });
-/** A link that does nothing but say why: `link` is the start of it, for display only (never an href). */
+/**
+ * A link that does nothing but say why: `link` is the start of it, for
+ * display only (never an href); `text` the reason as a catalog message, for
+ * the UI to show in its own language, and `message` the same in English.
+ */
 export const InvalidLinkSchema = z.object({
   kind: z.literal('invalidLink'),
   link: z.string().max(SHOWN_LINK_MAX_CHARS + 1),
   message: z.string().min(1),
+  text: MessageSchema.optional(),
 });
 export const DeepLinkSchema = z.discriminatedUnion('kind', [ImportLinkSchema, FilesLinkSchema, InvalidLinkSchema]);
 export type DeepLink = z.infer<typeof DeepLinkSchema>;
-
-const FORMS = 'Media Sync opens media-sync://import?url=… and media-sync://files?search=… links.';
 
 /** The parameters each action takes; any other is refused (`parameterProblem`). */
 const ACTIONS = { import: ['url'], files: ['search'] } as const;
@@ -53,51 +57,48 @@ type Action = keyof typeof ACTIONS;
 /**
  * What a `media-sync://` link asks for. Never throws: anything that is not
  * exactly one of the two forms becomes `invalidLink` with a whole sentence
- * saying what is wrong, and the import link's address passes the very rule
+ * saying what is wrong (a catalog message, and in English), and the import link's address passes the very rule
  * of the import box (`remoteUrlProblem`).
  */
 export function parseDeepLink(text: string): DeepLink {
   if (text.length > DEEP_LINK_MAX_CHARS) {
-    return invalid(text, `This link is longer than ${count(DEEP_LINK_MAX_CHARS)} characters, so it was not opened.`);
+    return invalid(text, message('core.deepLink.tooLong', { max: DEEP_LINK_MAX_CHARS }));
   }
   // a link copied with a line break or passed with a trailing space by a shell
   const link = text.trim();
-  if (!link) return invalid(link, 'The link is empty.');
+  if (!link) return invalid(link, message('core.deepLink.empty'));
   if (!link.toLowerCase().startsWith(`${DEEP_LINK_SCHEME}:`)) {
-    return invalid(link, 'This is not a Media Sync link: those start with media-sync://.');
+    return invalid(link, message('core.deepLink.notMediaSync'));
   }
   const url = parseWebUrl(link);
-  if (!url) return invalid(link, `This link is not a valid address. ${FORMS}`);
+  if (!url) return invalid(link, message('core.deepLink.notAddress'));
   if (!link.slice(DEEP_LINK_SCHEME.length + 1).startsWith('//') || !url.host) {
-    return invalid(link, `This link does not start with media-sync:// followed by what to open. ${FORMS}`);
+    return invalid(link, message('core.deepLink.noSlashes'));
   }
   const action = `${url.host}${url.pathname.replace(/\/$/, '')}`.toLowerCase();
   if (url.username || url.password || url.port || !Object.hasOwn(ACTIONS, action)) {
-    return invalid(link, `Media Sync does not know what this link asks for. ${FORMS}`);
+    return invalid(link, message('core.deepLink.unknownAction'));
   }
   if (url.hash) {
-    return invalid(
-      link,
-      'This link has a # part, which Media Sync links do not use. An address inside the link must be encoded, # included.',
-    );
+    return invalid(link, message('core.deepLink.hash'));
   }
   const params = queryParameters(url.search);
-  if (!params) return invalid(link, 'This link has a broken %-escape, so it cannot be read.');
+  if (!params) return invalid(link, message('core.deepLink.brokenEscape'));
   const problem = parameterProblem(action as Action, params);
   if (problem) return invalid(link, problem);
 
   if (action === 'import') {
     const address = (params.get('url')?.[0] ?? '').trim();
-    if (!address) return invalid(link, 'This import link has no address to import: it needs url= and an https link.');
-    const reason = remoteUrlProblem(address);
-    if (reason) return invalid(link, `The address to import ${reason}.`);
+    if (!address) return invalid(link, message('core.deepLink.noAddress'));
+    const problem = findRemoteUrlProblem(address);
+    if (problem) return invalid(link, remoteUrlLinkMessage(problem));
     return ImportLinkSchema.parse({ kind: 'import', url: address });
   }
   const search = (params.get('search')?.[0] ?? '').trim();
   if (search.length > SEARCH_MAX_CHARS) {
-    return invalid(link, `The search in this link is longer than ${count(SEARCH_MAX_CHARS)} characters.`);
+    return invalid(link, message('core.deepLink.searchTooLong', { max: SEARCH_MAX_CHARS }));
   }
-  if (CONTROL_CHARACTERS.test(search)) return invalid(link, 'The search in this link contains control characters.');
+  if (CONTROL_CHARACTERS.test(search)) return invalid(link, message('core.deepLink.searchControl'));
   return FilesLinkSchema.parse({ kind: 'files', search: search || null });
 }
 
@@ -134,19 +135,22 @@ function queryParameters(search: string): Map<string, string[]> | null {
  * purpose: an address with its own `?a=1&b=2` pasted without encoding would
  * otherwise be cut at `&` and another file imported without a word.
  */
-function parameterProblem(action: Action, params: Map<string, string[]>): string | null {
+function parameterProblem(action: Action, params: Map<string, string[]>): Message | null {
   const allowed: readonly string[] = ACTIONS[action];
   for (const [name, values] of params) {
-    if (!allowed.includes(name)) {
-      return `This link has a part Media Sync does not know (“${shorten(name, 40)}”). An address inside the link must be encoded, & and ? included.`;
-    }
-    if (values.length > 1) return `This link gives ${name}= more than once, so it is not clear which one to use.`;
+    if (!allowed.includes(name)) return message('core.deepLink.unknownPart', { name: shorten(name, 40) });
+    if (values.length > 1) return message('core.deepLink.repeated', { name });
   }
   return null;
 }
 
-function invalid(link: string, message: string): DeepLink {
-  return InvalidLinkSchema.parse({ kind: 'invalidLink', link: shorten(link, SHOWN_LINK_MAX_CHARS), message });
+function invalid(link: string, text: Message): DeepLink {
+  return InvalidLinkSchema.parse({
+    kind: 'invalidLink',
+    link: shorten(link, SHOWN_LINK_MAX_CHARS),
+    message: englishText(text),
+    text,
+  });
 }
 
 /** The start of `text`, safe to show: CONTROL_CHARACTERS become U+FFFD, and a cut never splits a character. */
@@ -155,8 +159,4 @@ function shorten(text: string, max: number): string {
   if (shown.length <= max) return shown;
   const cut = /[\uD800-\uDBFF]/.test(shown[max - 1]!) ? max - 1 : max;
   return `${shown.slice(0, cut)}…`;
-}
-
-function count(value: number): string {
-  return new Intl.NumberFormat('en').format(value);
 }

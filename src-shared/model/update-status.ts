@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MessageSchema } from '../i18n/message.js';
 
 /**
  * Where the desktop app stands with its own updates (electron-updater behind
@@ -7,7 +8,12 @@ import { z } from 'zod';
  */
 export const UpdateStatusSchema = z.discriminatedUnion('state', [
   /** this app does not update itself: the daemon, a development build, a package the OS updates */
-  z.object({ state: z.literal('unavailable'), reason: z.string() }),
+  z.object({
+    state: z.literal('unavailable'),
+    /** in English; `text` says it as a catalog message, for the UI's language */
+    reason: z.string(),
+    text: MessageSchema.optional(),
+  }),
   /** up to date as of `checkedAt` (null: not checked yet) */
   z.object({ state: z.literal('idle'), checkedAt: z.iso.datetime().nullable() }),
   z.object({ state: z.literal('checking') }),

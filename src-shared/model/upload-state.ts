@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { MessageSchema } from '../i18n/message.js';
 
 /** A failure as a person reads it: what happened and, for support, the request id. */
 export const UploadProblemSchema = z.object({
+  /** the server's words, or the app's own in English (then also `text`) */
   message: z.string(),
   code: z.string().nullable(),
   requestId: z.string().nullable(),
+  /** the app's own sentence as a catalog message, for the UI to say in its language */
+  text: MessageSchema.optional(),
 });
 export type UploadProblem = z.infer<typeof UploadProblemSchema>;
 

@@ -55,6 +55,7 @@ describe('AppCore: picking, browsing and adding folders', () => {
         code: 'NOT_A_FOLDER',
         message: `“${file}” is a file, not a folder. Choose the folder that holds it instead.`,
         requestId: null,
+        text: { key: 'core.folderPath.isFile', values: { path: file } },
       },
     });
     expect(await core.handle('folders:browse', { path: 'Videos' })).toMatchObject({
@@ -80,7 +81,7 @@ describe('AppCore: picking, browsing and adding folders', () => {
     for (const { path, code, message } of refusals) {
       expect(await core.handle('folders:add', { accountId, path })).toEqual({
         ok: false,
-        error: { code, message: expect.stringContaining(message), requestId: null },
+        error: { code, message: expect.stringContaining(message), requestId: null, text: expect.anything() },
       });
     }
     expect(await core.handle('folders:list', {})).toEqual({ ok: true, value: [] });
@@ -99,6 +100,7 @@ describe('AppCore: picking, browsing and adding folders', () => {
         message:
           'This Media Sync has no folder picker of its own; choose the folder with the page’s folder browser instead.',
         requestId: null,
+        text: { key: 'core.errors.noFolderPicker' },
       },
     });
 

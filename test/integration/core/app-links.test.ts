@@ -75,6 +75,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
         id: 1,
         link: 'media-sync://import?url=ftp%3A%2F%2Fmedia.example.com%2Fv.mp4',
         message: 'The address to import uses ftp; only http and https links can be imported.',
+        text: { key: 'core.remoteUrl.link.scheme', values: { scheme: 'ftp' } },
       },
     });
     expect(await take()).toHaveLength(1);

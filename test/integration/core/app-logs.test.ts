@@ -158,6 +158,7 @@ describe('the log of the app, on the reference server', () => {
         code: 'UNAVAILABLE',
         message: 'Media Sync cannot open folders from here; the log folder is shown in Settings, under Support.',
         requestId: null,
+        text: { key: 'core.errors.noLogsFolder' },
       },
     });
   });

@@ -7,7 +7,7 @@ import { Engine } from '../../../src-main/core/engine.js';
 import { registerContractHandlers } from '../../../src-main/electron/ipc-bridge.js';
 import { BRIDGE_GLOBAL, exposeBridge } from '../../../src-main/electron/preload-bridge.js';
 import { ElectronBridge, type PreloadApi } from '../../../src-renderer/bridge/electron-bridge.js';
-import type { IpcCommandName, IpcEventName } from '../../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, IpcError, IpcEventName } from '../../../src-shared/ipc/ipc-contract.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
@@ -96,8 +96,9 @@ describe('the contract over a fake Electron ipc pair', () => {
     try {
       return { ok: true, value: await pair.bridge.invoke(name as IpcCommandName, request as never) };
     } catch (error) {
-      const { code, message, requestId } = error as { code: string; message: string; requestId: string | null };
-      return { ok: false, error: { code, message, requestId } };
+      const { code, message, requestId, text } = error as IpcError;
+      // the core's own sentence reaches the page as a catalog message too, to be said in the page's language
+      return { ok: false, error: { code, message, requestId, ...(text ? { text } : {}) } };
     }
   }
 

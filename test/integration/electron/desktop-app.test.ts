@@ -148,6 +148,20 @@ describe('the desktop app on a fake Electron', () => {
     expect(desktop.fake.tray!.tooltip).toBe('Media Sync: up to date');
   });
 
+  it('speaks the OS language in the tray, and follows the language setting at once', async () => {
+    const desktop = launch({ locale: 'de-DE' });
+    await shown(desktop);
+    expect(desktop.fake.tray!.tooltip).toBe('Media Sync: auf dem neuesten Stand');
+    expect(menuItem(desktop.fake.tray!.menu, ['Beenden'])).toBeDefined();
+    expect(menuItem(desktop.fake.record.applicationMenu, ['Ansicht'])).toBeDefined();
+    await desktop.invoke('settings:update', { language: 'en' });
+    expect(desktop.fake.tray!.tooltip).toBe('Media Sync: up to date');
+    expect(menuItem(desktop.fake.tray!.menu, ['Quit'])).toBeDefined();
+    expect(menuItem(desktop.fake.record.applicationMenu, ['View'])).toBeDefined();
+    await desktop.invoke('settings:update', { language: 'system' });
+    expect(desktop.fake.tray!.tooltip).toBe('Media Sync: auf dem neuesten Stand');
+  });
+
   it('quits in order: the core stops before Electron closes the window, then the process ends', async () => {
     const desktop = launch();
     await shown(desktop);

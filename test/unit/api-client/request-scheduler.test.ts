@@ -532,6 +532,8 @@ describe('RequestScheduler after 401/403', () => {
       code: 'UNAUTHENTICATED',
       message: 'The server refused the token (HTTP 401).',
       requestId: null,
+      // the app's own sentence: the UI says it in its language
+      text: { key: 'core.errors.tokenRefused', values: { status: 401 } },
     });
   });
 

@@ -3,10 +3,16 @@ import { NotificationCenter } from '../../../src-main/core/notification-center.j
 import type { NotificationKind } from '../../../src-shared/model/settings.js';
 import type { Notification } from '../../../src-shared/ipc/ipc-contract.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { CoreLanguage } from '../../../src-main/common/i18n.js';
+import { NotificationSchema } from '../../../src-shared/ipc/ipc-contract.js';
 
-function setup(disabled: NotificationKind[] = []) {
+function setup(disabled: NotificationKind[] = [], language?: CoreLanguage) {
   const clock = new FakeClock({ wallStart: 1_000_000 });
-  const center = new NotificationCenter({ clock, isEnabled: (kind) => !disabled.includes(kind) });
+  const center = new NotificationCenter({
+    clock,
+    isEnabled: (kind) => !disabled.includes(kind),
+    translate: language?.translate,
+  });
   const shown: Notification[] = [];
   center.onDidAdd((n) => shown.push(n));
   return { clock, center, shown };
@@ -25,6 +31,13 @@ describe('NotificationCenter', () => {
         kind: 'uploadsDone',
         title: '12 files uploaded',
         body: 'clip-0.mp4, clip-1.mp4, clip-2.mp4 and 9 more',
+        text: {
+          title: { key: 'core.notifications.uploadedMany', values: { count: 12 } },
+          body: {
+            key: 'core.notifications.namesAndMore',
+            values: { names: 'clip-0.mp4, clip-1.mp4, clip-2.mp4', count: 9 },
+          },
+        },
         at: 1_005_000,
         link: null,
         requestId: null,
@@ -92,5 +105,46 @@ describe('NotificationCenter', () => {
     center.flush();
     await clock.advance(10_000);
     expect(shown.length).toBe(1);
+  });
+
+  it('speaks German when the core does, whole sentences with German plurals', async () => {
+    const { clock, center, shown } = setup([], new CoreLanguage(() => ['de-DE']));
+    for (let i = 0; i < 5; i++) center.uploaded(`clip-${i}.mp4`, null);
+    center.readyToWatch('holiday.mp4', 'http://files/abc/watch');
+    center.uploadFailed('a.mp4', 'The file is too large.', 'req-1');
+    center.importFailed('Clip', null);
+    await clock.advance(5_000);
+    expect(shown.map((n) => [n.title, n.body])).toEqual([
+      ['Upload fehlgeschlagen: a.mp4', 'The file is too large.'],
+      ['Import fehlgeschlagen: Clip', 'Der Import ist fehlgeschlagen.'],
+      ['5 Dateien hochgeladen', 'clip-0.mp4, clip-1.mp4, clip-2.mp4 und 2 weitere'],
+      ['Bereit zum Ansehen: holiday.mp4', 'Das Video ist fertig konvertiert. Öffnen Sie es, um es anzusehen.'],
+    ]);
+    // the app's own reason is said in German too; a server's stays as it was sent
+    center.uploadFailed('b.mp4', 'Could not reach the server (ECONNREFUSED).', null, {
+      key: 'core.errors.unreachable',
+      values: { detail: 'ECONNREFUSED' },
+    });
+    expect(shown.at(-1)!.body).toBe('Der Server ist nicht erreichbar (ECONNREFUSED).');
+    // what crosses the contract parses, messages included
+    for (const notification of shown) expect(NotificationSchema.parse(notification)).toEqual(notification);
+  });
+
+  it('switches language live: new notifications and the listed feed follow the setting', async () => {
+    const language = new CoreLanguage(() => ['en-US']);
+    const { clock, center, shown } = setup([], language);
+    center.uploaded('a.mp4', null);
+    center.uploaded('b.mp4', null);
+    await clock.advance(5_000);
+    expect(shown.map((n) => n.title)).toEqual(['2 files uploaded']);
+    language.apply('de');
+    center.importFailed('Clip', 'Not found.');
+    expect(shown.map((n) => n.title)).toEqual(['2 files uploaded', 'Import fehlgeschlagen: Clip']);
+    expect(center.list().map((n) => [n.title, n.body])).toEqual([
+      ['Import fehlgeschlagen: Clip', 'Not found.'],
+      ['2 Dateien hochgeladen', 'a.mp4, b.mp4'],
+    ]);
+    language.apply('system');
+    expect(center.list().map((n) => n.title)).toEqual(['Import failed: Clip', '2 files uploaded']);
   });
 });

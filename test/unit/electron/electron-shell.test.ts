@@ -17,6 +17,8 @@ import {
   secureWindowOptions,
 } from '../../../src-main/electron/security.js';
 import { TRAY_KINDS, trayIconPath, trayMenuTemplate, trayState } from '../../../src-main/electron/tray-menu.js';
+import { updateMenuItem } from '../../../src-main/electron/update-service.js';
+import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
 
@@ -262,19 +264,23 @@ describe('the tray', () => {
     expect(trayState(running, [], 'This token has been disabled.')).toEqual({
       kind: 'error',
       tooltip: 'Media Sync: uploads paused, This token has been disabled.',
+      status: 'uploads paused, This token has been disabled.',
     });
     expect(trayState({ ...running, paused: true }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused',
+      status: 'paused',
     });
     expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused while on battery',
+      status: 'paused while on battery',
       held: true,
     });
     expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, [], null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused (schedule)',
+      status: 'paused (schedule)',
       held: true,
     });
     expect(
@@ -286,13 +292,14 @@ describe('the tray', () => {
         ],
         null,
       ),
-    ).toEqual({ kind: 'uploading', tooltip: 'Media Sync: uploading 1 file(s), 50.0 MB of 100.0 MB, 1 waiting' });
+    ).toMatchObject({ kind: 'uploading', tooltip: 'Media Sync: uploading 1 file, 50.0 MB of 100.0 MB, 1 waiting' });
     expect(
       trayState(running, [item({ kind: 'failed', reason: { message: 'x', code: null, requestId: null } })], null).kind,
     ).toBe('error');
     expect(trayState(running, [item({ kind: 'done', fileId: 'f', finishedAt: 1 })], null)).toEqual({
       kind: 'idle',
       tooltip: 'Media Sync: up to date',
+      status: 'up to date',
     });
   });
 
@@ -306,7 +313,7 @@ describe('the tray', () => {
       quit: () => calls.push('quit'),
     };
     const menu = trayMenuTemplate(
-      { kind: 'idle', tooltip: 'Media Sync: up to date' },
+      { kind: 'idle', tooltip: 'Media Sync: up to date', status: 'up to date' },
       [{ name: 'a.mp4', link: `${FILE_HOST}/a/file` }],
       actions,
     );
@@ -330,11 +337,11 @@ describe('the tray', () => {
       ['pause', 8],
       ['link', `${FILE_HOST}/a/file`],
     ]);
-    const paused = trayMenuTemplate({ kind: 'paused', tooltip: 'Media Sync: paused' }, [], actions);
+    const paused = trayMenuTemplate({ kind: 'paused', tooltip: 'Media Sync: paused', status: 'paused' }, [], actions);
     expect(paused.map((entry) => entry.label)).toContain('Resume uploads');
     // held by the schedule: Resume would not lift it, so the person's own Pause is offered
     const held = trayMenuTemplate(
-      { kind: 'paused', tooltip: 'Media Sync: paused (schedule)', held: true },
+      { kind: 'paused', tooltip: 'Media Sync: paused (schedule)', status: 'paused (schedule)', held: true },
       [],
       actions,
     );
@@ -345,7 +352,7 @@ describe('the tray', () => {
   it('offers a downloaded update above Quit, which runs the update when clicked', () => {
     let clicked = 0;
     const noop = () => undefined;
-    const menu = trayMenuTemplate({ kind: 'idle', tooltip: 'Media Sync: up to date' }, [], {
+    const menu = trayMenuTemplate({ kind: 'idle', tooltip: 'Media Sync: up to date', status: 'up to date' }, [], {
       open: noop,
       pause: noop,
       resume: noop,
@@ -356,6 +363,64 @@ describe('the tray', () => {
     expect(menu.slice(-2).map((entry) => entry.label)).toEqual(['Restart to Update to 1.2.0', 'Quit']);
     (menu.at(-2)!.click as () => void)();
     expect(clicked).toBe(1);
+  });
+
+  it('speaks the core’s language: German tooltips and menu, sizes written the German way', () => {
+    const german = new CoreLanguage(() => ['de-DE']);
+    const uploading = trayState(
+      running,
+      [
+        item({ kind: 'uploading', attempt: 0, sentBytes: 1_500_000, totalBytes: 4_000_000 }, 4_000_000),
+        item({ kind: 'uploading', attempt: 0, sentBytes: 0, totalBytes: 1_000_000 }, 1_000_000),
+        item({ kind: 'queued' }),
+      ],
+      null,
+      german,
+    );
+    expect(uploading).toEqual({
+      kind: 'uploading',
+      tooltip: 'Media Sync: 2 Dateien werden hochgeladen, 1,50 MB von 5,00 MB, 1 in der Warteschlange',
+      status: '2 Dateien werden hochgeladen, 1,50 MB von 5,00 MB, 1 in der Warteschlange',
+    });
+    expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null, german).tooltip).toBe(
+      'Media Sync: pausiert im Akkubetrieb',
+    );
+    const noop = () => undefined;
+    const actions = { open: noop, pause: noop, resume: noop, openLink: noop, quit: noop };
+    const menu = trayMenuTemplate(trayState(running, [], null, german), [], actions, german);
+    expect(menu.map((entry) => entry.label ?? entry.type)).toEqual([
+      'auf dem neuesten Stand',
+      'separator',
+      'Media Sync öffnen',
+      'Uploads pausieren',
+      'Letzte Uploads',
+      'separator',
+      'Beenden',
+    ]);
+    const pause = menu[3]!.submenu as { label: string }[];
+    expect(pause.map((entry) => entry.label)).toEqual([
+      'Für 2 Stunden',
+      'Für 8 Stunden',
+      'Für 24 Stunden',
+      'Bis ich fortsetze',
+    ]);
+    expect(updateMenuItem({ state: 'ready', version: '1.2.0' }, german)?.label).toBe(
+      'Neu starten und auf 1.2.0 aktualisieren',
+    );
+  });
+
+  it('follows the language setting live: system follows the OS, a named language wins', () => {
+    const language = new CoreLanguage(() => ['de-AT']);
+    const changes: string[] = [];
+    language.onDidChange((changed) => changes.push(changed));
+    expect([language.language, language.locale]).toEqual(['de', 'de-AT']);
+    expect(trayState(running, [], null, language).tooltip).toBe('Media Sync: auf dem neuesten Stand');
+    language.apply('en');
+    expect(trayState(running, [], null, language).tooltip).toBe('Media Sync: up to date');
+    language.apply('system');
+    expect(trayState(running, [], null, language).tooltip).toBe('Media Sync: auf dem neuesten Stand');
+    language.apply('de');
+    expect(changes).toEqual(['en', 'de']);
   });
 
   it('shows a PNG of its own for each state, with a 2x version beside it', () => {

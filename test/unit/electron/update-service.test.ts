@@ -108,6 +108,7 @@ describe('UpdateService', () => {
     expect(await service.check()).toEqual({
       state: 'unavailable',
       reason: 'A development build does not update itself; installed builds check every 6 hours.',
+      text: { key: 'core.updates.development' },
     });
     expect(updateMenuItem(service.status())).toBeNull();
   });
@@ -182,6 +183,7 @@ describe('UpdateService', () => {
       state: 'unavailable',
       reason:
         'This installation does not update itself: it is updated with the package manager or installer it came from.',
+      text: { key: 'core.updates.inactive' },
     });
   });
 });

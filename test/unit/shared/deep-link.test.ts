@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseImportLines } from '../../../src-renderer/model/import-lines.js';
 import { DEEP_LINK_MAX_CHARS, parseDeepLink } from '../../../src-shared/model/deep-link.js';
+import { CoreLanguage } from '../../../src-main/common/i18n.js';
 
 const importLink = (url: string) => `media-sync://import?url=${encodeURIComponent(url)}`;
 const messageOf = (link: string) => {
@@ -149,11 +150,29 @@ describe('media-sync:// links', () => {
       kind: 'invalidLink',
       link: `${long.slice(0, 120)}…`,
       message: 'This link is longer than 4,096 characters, so it was not opened.',
+      text: { key: 'core.deepLink.tooLong', values: { max: 4096 } },
     });
     const spoofed = parseDeepLink('media-sync://nope?\u202Ecod.exe\n');
     expect(spoofed).toMatchObject({ kind: 'invalidLink', link: 'media-sync://nope?\uFFFDcod.exe' });
     // a cut never leaves half of an emoji behind
     const emoji = parseDeepLink(`media-sync://nope?${'a'.repeat(101)}${'🎬'.repeat(20)}`);
     expect(emoji.kind === 'invalidLink' && emoji.link).toBe(`media-sync://nope?${'a'.repeat(101)}…`);
+  });
+
+  it('gives its reason as a catalog message too, so the UI says it in its own language', () => {
+    const german = new CoreLanguage(() => ['de-DE']);
+    const refused = (link: string) => {
+      const parsed = parseDeepLink(link);
+      return parsed.kind === 'invalidLink' && parsed.text ? german.translate(parsed.text) : JSON.stringify(parsed);
+    };
+    expect(refused('x'.repeat(DEEP_LINK_MAX_CHARS + 1))).toBe(
+      'Dieser Link ist länger als 4.096 Zeichen und wurde deshalb nicht geöffnet.',
+    );
+    expect(refused(importLink('ftp://media.example.com/v.mp4'))).toBe(
+      'Die zu importierende Adresse verwendet ftp; importiert werden können nur http- und https-Links.',
+    );
+    expect(refused('media-sync://files?search=a&search=b')).toBe(
+      'Dieser Link gibt search= mehr als einmal an, daher ist unklar, welcher Wert gilt.',
+    );
   });
 });

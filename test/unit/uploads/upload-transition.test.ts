@@ -1,3 +1,5 @@
+import { CoreLanguage } from '../../../src-main/common/i18n.js';
+import type { Message } from '../../../src-shared/i18n/message.js';
 import { describe, expect, it } from 'vitest';
 import {
   FILE_BACKOFF,
@@ -238,6 +240,11 @@ describe('transition', () => {
           message: 'Gave up after 6 attempts: The server answered 502.',
           code: 'HTTP_ERROR',
           requestId: 'req-1',
+          // the app's own sentence, quoting the server's words as they were sent
+          text: {
+            key: 'core.errors.gaveUp',
+            values: { count: 6, reason: 'The server answered 502.' },
+          },
         },
       },
     ]);
@@ -253,8 +260,30 @@ describe('transition', () => {
     state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
     expect(state).toEqual({
       kind: 'failed',
-      reason: { ...PROBLEM, message: `Gave up after ${MAX_FILE_ATTEMPTS} attempts: The server answered 502.` },
+      reason: {
+        ...PROBLEM,
+        message: `Gave up after ${MAX_FILE_ATTEMPTS} attempts: The server answered 502.`,
+        text: { key: 'core.errors.gaveUp', values: { count: MAX_FILE_ATTEMPTS, reason: 'The server answered 502.' } },
+      },
     });
+  });
+
+  it('quotes the last problem as a message when it is the app’s own, so all of it is said in one language', () => {
+    const own = { ...PROBLEM, message: 'Could not reach the server (ECONNREFUSED).' };
+    const text = { key: 'core.errors.unreachable', values: { detail: 'ECONNREFUSED' } } as const;
+    const state: UploadState = { kind: 'uploading', attempt: MAX_FILE_ATTEMPTS - 1, sentBytes: 0, totalBytes: 1 };
+    const failed = transition(state, { type: 'fail', problem: { ...own, text }, retryable: true, now: NOW, random: 0 });
+    expect(failed).toMatchObject({
+      kind: 'failed',
+      reason: {
+        message: `Gave up after ${MAX_FILE_ATTEMPTS} attempts: Could not reach the server (ECONNREFUSED).`,
+        text: { key: 'core.errors.gaveUp', values: { count: MAX_FILE_ATTEMPTS, reason: text } },
+      },
+    });
+    const german = new CoreLanguage(() => ['de-DE']);
+    expect(german.translate((failed as { reason: { text: Message } }).reason.text)).toBe(
+      `Nach ${MAX_FILE_ATTEMPTS} Versuchen aufgegeben: Der Server ist nicht erreichbar (ECONNREFUSED).`,
+    );
   });
 
   it('starts the attempt count over when a chunk is acknowledged, not on mere progress', () => {
