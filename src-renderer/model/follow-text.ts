@@ -1,5 +1,6 @@
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { currentLocale, t } from '../i18n/i18n.js';
+import { translate } from '../i18n/translate.js';
 
 export interface FollowText {
   /** a short label: "Converting · transcoding", "Ready to watch" */
@@ -59,7 +60,12 @@ export function describeFollow(follow: ConversionFollow, locale: string = curren
         watchable: follow.watchUrl !== null,
       };
     case 'failed':
-      return { label: t('activity.follow.failed'), detail: state.reason, tone: 'warn', watchable: false };
+      return {
+        label: t('activity.follow.failed'),
+        detail: state.text ? translate(state.text) : state.reason,
+        tone: 'warn',
+        watchable: false,
+      };
     case 'uploaded':
       return {
         label: t('activity.follow.uploaded'),

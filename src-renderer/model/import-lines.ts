@@ -1,6 +1,11 @@
-import { remoteUrlProblem } from '../../src-shared/model/remote-url-problem.js';
+import {
+  findRemoteUrlProblem,
+  remoteUrlLineMessage,
+  remoteUrlProblemMessage,
+} from '../../src-shared/model/remote-url-problem.js';
 import { t } from '../i18n/i18n.js';
 import { formatCount } from './file-columns.js';
+import { translate } from '../i18n/translate.js';
 
 /**
  * The spec does not give a maximum number of URLs per POST /remote-uploads;
@@ -46,10 +51,10 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     const trimmed = raw.trim();
     if (!trimmed) return;
     // the rule media-sync://import links follow too: both refuse the same links with the same words
-    const problem = remoteUrlProblem(trimmed);
+    const problem = findRemoteUrlProblem(trimmed);
     if (problem) {
-      lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: problem });
-      errors.push(lineProblem(lineNumber, problem));
+      lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: translate(remoteUrlProblemMessage(problem)) });
+      errors.push(translate(remoteUrlLineMessage(problem, lineNumber)));
       return;
     }
     const seen = firstSeen.get(trimmed);

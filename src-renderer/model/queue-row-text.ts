@@ -5,6 +5,7 @@ import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
 import { formatDuration, formatRate } from './transfer-rate.js';
+import { errorText } from '../i18n/translate.js';
 
 /** What a person can do with one row; reveal / copy path is offered on every row by the view. */
 export type RowAction =
@@ -164,7 +165,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         state:
           waitS > 0.5 ? t('queue.row.retryingIn', { time: formatDuration(waitS, locale) }) : t('queue.row.retryingNow'),
         detail: t('queue.row.attemptAfterProblem', { attempt: state.attempt + 1 }),
-        problem: { message: state.lastError.message, requestId: state.lastError.requestId },
+        problem: { message: errorText(state.lastError), requestId: state.lastError.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'warn',
         actions: ['retryNow', 'pause', 'cancel'],
@@ -211,7 +212,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
       return {
         state: t('queue.row.failed'),
         detail: null,
-        problem: { message: state.reason.message, requestId: state.reason.requestId },
+        problem: { message: errorText(state.reason), requestId: state.reason.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'error',
         actions: ['retry'],

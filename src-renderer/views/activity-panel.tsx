@@ -6,6 +6,7 @@ import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-conte
 import { ErrorNote } from '../components/error-note.js';
 import { useLocale } from '../i18n/i18n.js';
 import { describeFollow } from '../model/follow-text.js';
+import { notificationText } from '../model/notification-text.js';
 import { formatRelativeTime } from '../model/relative-time.js';
 import './activity-panel.css';
 
@@ -127,31 +128,39 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
       {follows.data && follows.data.length > 0 && <FollowList follows={follows.data} now={now} />}
       {list.length > 0 && (
         <ol className="activity-list" aria-label={t('activity.listLabel')}>
-          {list.map((item) => (
-            <li key={item.id} className={`activity-item activity-item--${item.kind}`}>
-              <div className="activity-item__head">
-                <strong className="activity-item__title">{item.title}</strong>
-                <time dateTime={new Date(item.at).toISOString()} title={new Date(item.at).toLocaleString(locale)}>
-                  {formatRelativeTime(item.at, now, locale)}
-                </time>
-              </div>
-              {item.body && <p className="activity-item__body">{item.body}</p>}
-              {item.requestId && (
-                <p className="activity-item__request muted">
-                  <Trans i18nKey="activity.requestId" values={{ id: item.requestId }} components={{ code: <code /> }} />
-                </p>
-              )}
-              {item.link && (
-                <a href={item.link} target="_blank" rel="noreferrer noopener">
-                  <Trans
-                    i18nKey="activity.open"
-                    values={{ what: item.body || item.title }}
-                    components={{ hidden: <span className="visually-hidden" /> }}
-                  />
-                </a>
-              )}
-            </li>
-          ))}
+          {list.map((item) => {
+            // in the page's language: the daemon may speak another
+            const { title, body } = notificationText(item);
+            return (
+              <li key={item.id} className={`activity-item activity-item--${item.kind}`}>
+                <div className="activity-item__head">
+                  <strong className="activity-item__title">{title}</strong>
+                  <time dateTime={new Date(item.at).toISOString()} title={new Date(item.at).toLocaleString(locale)}>
+                    {formatRelativeTime(item.at, now, locale)}
+                  </time>
+                </div>
+                {body && <p className="activity-item__body">{body}</p>}
+                {item.requestId && (
+                  <p className="activity-item__request muted">
+                    <Trans
+                      i18nKey="activity.requestId"
+                      values={{ id: item.requestId }}
+                      components={{ code: <code /> }}
+                    />
+                  </p>
+                )}
+                {item.link && (
+                  <a href={item.link} target="_blank" rel="noreferrer noopener">
+                    <Trans
+                      i18nKey="activity.open"
+                      values={{ what: body || title }}
+                      components={{ hidden: <span className="visually-hidden" /> }}
+                    />
+                  </a>
+                )}
+              </li>
+            );
+          })}
         </ol>
       )}
     </aside>

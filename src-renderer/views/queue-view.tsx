@@ -25,6 +25,7 @@ import {
 } from '../model/queue-row-text.js';
 import { QueueRows } from '../model/queue-rows.js';
 import { bytesPerSecond, etaSeconds, formatRate, observe, type RateMeter } from '../model/transfer-rate.js';
+import { errorText } from '../i18n/translate.js';
 import './queue-view.css';
 
 /** The queue's rows, with the first page in when it arrived with the window's first answers. */
@@ -241,7 +242,9 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       limits,
       queuePaused,
       queueHold,
-      blockedBy: new Map(accounts.map((candidate) => [candidate.id, candidate.blocked?.message ?? null])),
+      blockedBy: new Map(
+        accounts.map((candidate) => [candidate.id, candidate.blocked ? errorText(candidate.blocked) : null]),
+      ),
       shell: bridge.shell,
       locale,
       onAction: onRowAction,

@@ -30,6 +30,7 @@ import { RadioOption } from '../components/radio-option.js';
 import { ScheduleSection } from '../components/schedule-settings.js';
 import { UpdatesSection } from '../components/update-settings.js';
 import { useLocale } from '../i18n/i18n.js';
+import { errorText, translate } from '../i18n/translate.js';
 import './settings-view.css';
 
 const NEW_FOLDER_OPTIONS = draftFromOptions({
@@ -219,7 +220,7 @@ function AddFolder(props: { account: AccountView; accounts: AccountView[]; onAdd
         hint={t('settings.folders.pathHint')}
         placeholder={t('settings.folders.pathPlaceholder')}
         value={path}
-        error={pathError?.message ?? null}
+        error={pathError ? errorText(pathError) : null}
         onChange={(value) => {
           setPath(value);
           if (pathError) action.clearError();
@@ -445,11 +446,13 @@ function TokenStorage({ accounts }: { accounts: AccountView[] }) {
       <h2 id="tokens-title">{t('settings.tokens.title')}</h2>
       <ul className="settings__tokens">
         {accounts.map((candidate) => {
+          // the English description decides (a sentence in the catalogs says the same in any language)
           const encrypted = tokenStorageEncrypted(candidate.tokenStorage);
+          const storage = candidate.tokenStorageText ? translate(candidate.tokenStorageText) : candidate.tokenStorage;
           return (
             <li key={candidate.id}>
               <strong>{accountLabel(candidate)}</strong>
-              <span>{t('settings.tokens.keptIn', { storage: candidate.tokenStorage })}</span>
+              <span>{t('settings.tokens.keptIn', { storage })}</span>
               {!encrypted && <p className="settings__warning">{t('settings.tokens.notEncrypted')}</p>}
             </li>
           );
