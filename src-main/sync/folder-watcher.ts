@@ -292,26 +292,54 @@ export class FolderWatcher {
   /**
    * A folder created or moved in after start: its files (and a moved-in
    * tree's subfolders) exist without having raised events, so walk it, which
-   * watches each folder before listing it.
+   * watches each folder before listing it. A watch still held under its name
+   * belonged to a folder deleted before its removal was heard: it went with
+   * that folder, so the new one is watched afresh.
    */
   private onFolderAdded(absPath: string): void {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined || !this.rules.entersFolder(relFolder)) return;
-    const trackIfNew = (relPath: string): void => {
-      if (this.known.has(relPath) || this.tracker.isTracking(relPath)) return;
-      this.tracker.track(relPath, this.absPathOf(relPath), 'change');
-    };
-    this.queueFolderTask(() => this.walkFolders(relFolder, trackIfNew));
+    this.queueFolderTask(() => this.watchAnew(relFolder));
   }
 
-  /** A folder moved away takes its files and subfolders with it without a word about each. */
+  /**
+   * A folder moved away takes its files and subfolders with it without a
+   * word about each. Its removal may be heard after a folder of the same name
+   * was created again (deleted and made anew at once; chokidar may then never
+   * say `addDir`): then that folder is watched afresh, and only what is not
+   * in it is reported gone.
+   */
   private onFolderRemoved(absPath: string): void {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined) return;
+    this.unwatchTree(relFolder);
+    this.queueFolderTask(async () => {
+      const again = await stat(absPath).then(
+        (stats) => stats.isDirectory(),
+        () => false,
+      );
+      const seen = again && this.rules.entersFolder(relFolder) ? await this.watchAnew(relFolder) : new Set<string>();
+      for (const relPath of [...this.known.keys()]) {
+        if (relPath.startsWith(`${relFolder}/`) && !seen.has(relPath)) this.forgetKnown(relPath);
+      }
+    });
+  }
+
+  /** Watches `relFolder` and its subfolders with new watches, tracks the files it holds that are new, and answers all it holds. */
+  private async watchAnew(relFolder: string): Promise<Set<string>> {
+    this.unwatchTree(relFolder);
+    const seen = new Set<string>();
+    await this.walkFolders(relFolder, (relPath) => {
+      seen.add(relPath);
+      if (this.known.has(relPath) || this.tracker.isTracking(relPath)) return;
+      this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+    });
+    return seen;
+  }
+
+  /** Drops the watches of `relFolder` and every folder under it. */
+  private unwatchTree(relFolder: string): void {
     const prefix = `${relFolder}/`;
-    for (const relPath of this.known.keys()) {
-      if (relPath.startsWith(prefix)) this.forgetKnown(relPath);
-    }
     for (const relWatched of [...this.watchedFolders.keys()]) {
       if (relWatched === relFolder || relWatched.startsWith(prefix)) this.unwatchFolder(relWatched);
     }

@@ -242,6 +242,25 @@ describe('FolderWatcher', () => {
     expect(foundPaths()).toEqual(['album/a.jpg', 'album/c.jpg', 'album/d.jpg', 'album/day 2/b.jpg']);
   });
 
+  it('watches a folder deleted and created again at once, before its removal was heard', async () => {
+    await put('album/a.jpg');
+    await put('album/day 2/b.jpg');
+    const { removed, waitForFound, foundPaths } = await watchRoot();
+    await waitForFound('album/a.jpg');
+    await waitForFound('album/day 2/b.jpg');
+    // no wait between: the old folder's removal and the new one's creation reach the watcher in any order
+    await rm(path.join(root, 'album'), { recursive: true });
+    await mkdir(path.join(root, 'album'));
+    await put('album/c.jpg');
+    await waitForFound('album/c.jpg');
+    await waitFor(() => (removed.length >= 2 ? true : undefined), 10_000, 'two removals');
+    await put('album/d.jpg');
+    await waitForFound('album/d.jpg');
+    await sleep(QUIET_MS);
+    expect(removed.sort()).toEqual(['album/a.jpg', 'album/day 2/b.jpg']);
+    expect(foundPaths()).toEqual(['album/a.jpg', 'album/c.jpg', 'album/d.jpg', 'album/day 2/b.jpg']);
+  });
+
   it('finds, on start, a file that arrived while no watcher was running', async () => {
     await put('before.mp4');
     const first = await watchRoot();
