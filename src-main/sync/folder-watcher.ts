@@ -86,6 +86,8 @@ export class FolderWatcher {
   private readonly known = new Map<string, KnownFile>();
   /** Each watched folder ('' is the root) and the chokidar instance that watches it. */
   private readonly watchedFolders = new Map<string, FSWatcher>();
+  /** The inode each watched folder had when its watch began: another one under that name is a new folder. */
+  private readonly folderInodes = new Map<string, number>();
   /** How many folders each instance still watches: one that watches none is closed. */
   private readonly instanceFolders = new Map<FSWatcher, number>();
   private readonly closing = new AbortController();
@@ -228,7 +230,13 @@ export class FolderWatcher {
     );
     for (const relFolder of fresh) this.watchedFolders.set(relFolder, instance);
     this.instanceFolders.set(instance, fresh.length);
-    instance.on('raw', (_event, name, details) => this.onRawEvent(name as string | null | undefined, details));
+    await Promise.all(
+      fresh.map(async (relFolder) => {
+        const stats = await stat(this.watchPathOf(relFolder)).catch(() => undefined);
+        if (stats) this.folderInodes.set(relFolder, stats.ino);
+      }),
+    );
+    instance.on('raw', (event, name, details) => this.onRawEvent(event, name as string | null | undefined, details));
     instance.on('addDir', (absPath) => this.onFolderAdded(absPath));
     instance.on('unlinkDir', (absPath) => this.onFolderRemoved(absPath));
     instance.on('error', (error) => this.errors.fire(toError(error)));
@@ -248,6 +256,7 @@ export class FolderWatcher {
     const instance = this.watchedFolders.get(relFolder);
     if (instance === undefined) return;
     this.watchedFolders.delete(relFolder);
+    this.folderInodes.delete(relFolder);
     const left = (this.instanceFolders.get(instance) ?? 1) - 1;
     if (left > 0) {
       this.instanceFolders.set(instance, left);
@@ -267,7 +276,7 @@ export class FolderWatcher {
   }
 
   /** A folder watcher says a child changed; `name` is that child, or missing on platforms that cannot tell. */
-  private onRawEvent(name: string | null | undefined, details: unknown): void {
+  private onRawEvent(event: string, name: string | null | undefined, details: unknown): void {
     const folder = (details as { watchedPath?: unknown } | undefined)?.watchedPath;
     if (typeof folder !== 'string' || this.closing.signal.aborted) return;
     if (name == null || name === '') {
@@ -284,7 +293,11 @@ export class FolderWatcher {
       return;
     }
     const relPath = this.toRelPath(path.resolve(folder, name));
-    if (relPath === undefined || this.rules.isIgnoredFile(relPath)) return;
+    if (relPath === undefined) return;
+    // a child created or deleted may be a folder made again under a name just deleted, which chokidar may not
+    // report (no addDir), or report gone after the new one came: its watch is checked (a stat per such event)
+    if (event === 'rename' && this.rules.entersFolder(relPath)) this.queueFolderTask(() => this.checkFolder(relPath));
+    if (this.rules.isIgnoredFile(relPath)) return;
     // Folders get here too (their parent saw them change); the tracker's stat drops them.
     this.tracker.track(relPath, this.absPathOf(relPath), 'change');
   }
@@ -313,16 +326,27 @@ export class FolderWatcher {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined) return;
     this.unwatchTree(relFolder);
-    this.queueFolderTask(async () => {
-      const again = await stat(absPath).then(
-        (stats) => stats.isDirectory(),
-        () => false,
-      );
-      const seen = again && this.rules.entersFolder(relFolder) ? await this.watchAnew(relFolder) : new Set<string>();
-      for (const relPath of [...this.known.keys()]) {
-        if (relPath.startsWith(`${relFolder}/`) && !seen.has(relPath)) this.forgetKnown(relPath);
-      }
-    });
+    this.queueFolderTask(() => this.reconcileFolder(relFolder));
+  }
+
+  /** A folder not watched, or watched under its name but another one now, is watched afresh. */
+  private async checkFolder(relFolder: string): Promise<void> {
+    const stats = await stat(this.watchPathOf(relFolder)).catch(() => undefined);
+    if (!stats?.isDirectory()) return;
+    if (this.watchedFolders.has(relFolder) && this.folderInodes.get(relFolder) === stats.ino) return;
+    await this.reconcileFolder(relFolder);
+  }
+
+  /** Watches afresh what is under `relFolder` now (nothing if it is gone) and reports gone what is not there. */
+  private async reconcileFolder(relFolder: string): Promise<void> {
+    const there = await stat(this.watchPathOf(relFolder)).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    );
+    const seen = there && this.rules.entersFolder(relFolder) ? await this.watchAnew(relFolder) : new Set<string>();
+    for (const relPath of [...this.known.keys()]) {
+      if (relPath.startsWith(`${relFolder}/`) && !seen.has(relPath)) this.forgetKnown(relPath);
+    }
   }
 
   /** Watches `relFolder` and its subfolders with new watches, tracks the files it holds that are new, and answers all it holds. */
