@@ -159,8 +159,8 @@ describe('languages', () => {
     await page
       .getByRole('textbox', { name: 'Links, einer pro Zeile' })
       .fill('ftp://example.com/a.mp4\nhttps://example.com/b.mp4');
-    // the line's reason is the core's rule (remote-url-problem), said in its own words
-    await page.getByText(/^Zeile 1: .+\.$/).waitFor();
+    // the line's reason is the core's rule (remote-url-problem), said as one German sentence of the catalog
+    await page.getByText('Zeile 1 verwendet ftp; importiert werden können nur http- und https-Links.').waitFor();
     await page.getByText('1 Link bereit zum Import, 1 Zeile muss korrigiert werden').waitFor();
     await page.getByRole('button', { name: 'Link importieren' }).waitFor();
     await page.getByRole('textbox', { name: 'Ordner-ID' }).fill('0');
