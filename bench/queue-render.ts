@@ -60,6 +60,8 @@ const PROGRESS_BATCHES = 50;
 const PROGRESS_INTERVAL_MS = 100;
 const PROGRESS_ITEMS = 3;
 const TRACE_DIR = process.env['BENCH_TRACE_DIR'];
+/** the JavaScript samples a kept trace has too; they slow the page, so a traced run's figures are not the run's */
+const JS_SAMPLES = ['disabled-by-default-v8.cpu_profiler'];
 const ROOT = resolve(import.meta.dirname, '..');
 
 const scratch = await mkdtemp(join(tmpdir(), 'bench-queue-render-'));
@@ -106,6 +108,7 @@ try {
     const breakdown = loads.find((load) => load.cold.paintMs === median)?.cold.breakdown;
 
     // one screenful per frame, measured inside the page with requestAnimationFrame
+    if (TRACE_DIR) await browser.startTracing(page, { categories: [...TRACE_CATEGORIES, ...JS_SAMPLES] });
     const frames = await page.evaluate(async (count) => {
       const box = document.querySelector<HTMLElement>('.virtual-list')!;
       const deltas: number[] = [];
@@ -119,6 +122,7 @@ try {
       }
       return deltas;
     }, SCROLL_FRAMES);
+    if (TRACE_DIR) await writeFile(join(TRACE_DIR, 'queue-scroll.json'), await browser.stopTracing());
 
     const jumpStarted = performance.now();
     await page.evaluate(() => {
@@ -135,8 +139,7 @@ try {
     });
     await rows.first().getByText('clip-00000.mp4').waitFor({ timeout: 30_000 });
     const traceProgress = async (send: boolean) => {
-      // a kept trace has the JavaScript samples too (which slow the page: its figures are not the run's)
-      const categories = TRACE_DIR ? [...TRACE_CATEGORIES, 'disabled-by-default-v8.cpu_profiler'] : TRACE_CATEGORIES;
+      const categories = TRACE_DIR ? [...TRACE_CATEGORIES, ...JS_SAMPLES] : TRACE_CATEGORIES;
       await browser.startTracing(page, { categories });
       await page.evaluate(injectProgress, {
         ids: progressIds,

@@ -1,5 +1,6 @@
 import i18next from 'i18next';
-import { initReactI18next, useTranslation } from 'react-i18next';
+import { useSyncExternalStore } from 'react';
+import { initReactI18next } from 'react-i18next';
 import type { LanguageSetting } from '../../src-shared/model/settings.js';
 import { de } from '../../src-shared/i18n/de.js';
 import { en } from '../../src-shared/i18n/en.js';
@@ -51,7 +52,7 @@ export function currentLocale(): string {
   return formatLocale(currentLanguage());
 }
 
-/** Applies the language setting at once (every `useTranslation` renders again) and remembers it for the next load. */
+/** Applies the language setting at once (every `useLocale` renders again) and remembers it for the next load. */
 export function applyLanguageSetting(setting: LanguageSetting): void {
   try {
     if (setting === 'system') globalThis.localStorage?.removeItem(LANGUAGE_KEY);
@@ -63,12 +64,39 @@ export function applyLanguageSetting(setting: LanguageSetting): void {
   if (language !== i18n.language) void i18n.changeLanguage(language);
 }
 
-/** `t` and the locale to format in, for a component: it renders again when the language changes. */
+/**
+ * `t` and the locale to format in, for a component: it renders again when
+ * the language changes. Not react-i18next's `useTranslation`, which gives
+ * each component that mounts a copy of the i18next instance's properties
+ * (v17): with it, a fifth more of the main thread's work went into scrolling
+ * the Queue, which mounts a screenful of rows each frame (traces of
+ * `npm run bench -- queue-render`, 240 frames: 3.8-4.0 s of CPU, 3.1-3.3 s
+ * without). One subscription to the language and one `t` per language do the same.
+ */
 export function useLocale(): { t: typeof i18n.t; locale: string } {
-  const { t } = useTranslation();
-  return { t, locale: currentLocale() };
+  const language = useSyncExternalStore(onLanguageChange, currentLanguage, currentLanguage);
+  return { t: fixedT(language), locale: formatLocale(language) };
+}
+
+function onLanguageChange(listener: () => void): () => void {
+  i18n.on('languageChanged', listener);
+  return () => i18n.off('languageChanged', listener);
+}
+
+// a `t` of its own per language, so that memoized components see a new one when the language changes; each
+// calls the instance's `t` (the language of the moment, which is this one while they render) rather than
+// i18next's getFixedT, which copies all of i18next's options for every string
+const fixedTs = new Map<Language, typeof i18n.t>();
+function fixedT(language: Language): typeof i18n.t {
+  let found = fixedTs.get(language);
+  if (!found) fixedTs.set(language, (found = instanceT()));
+  return found;
 }
 
 /** `t` outside React (the model's text helpers): the language of the moment. */
-export const t = ((...args: unknown[]) =>
-  (i18n.t as unknown as (...given: unknown[]) => string)(...args)) as unknown as typeof i18n.t;
+export const t = instanceT();
+
+function instanceT(): typeof i18n.t {
+  return ((...args: unknown[]) =>
+    (i18n.t as unknown as (...given: unknown[]) => string)(...args)) as unknown as typeof i18n.t;
+}
