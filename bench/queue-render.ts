@@ -53,7 +53,7 @@ import {
  */
 const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 10_000);
 /** page loads measured, each in a fresh browser context, then reloaded once in it */
-const LOADS = Number(process.env['BENCH_LOADS'] ?? 5);
+const LOADS = Number(process.env['BENCH_LOADS'] ?? 9);
 const SCROLL_FRAMES = 240;
 /** progress batches at 10 Hz for 5 s, each moving the first rows that are queued (3, the default concurrency) */
 const PROGRESS_BATCHES = 50;
