@@ -1,6 +1,26 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { de } from '../../../src-shared/i18n/de.js';
+import { en } from '../../../src-shared/i18n/en.js';
 import { i18n, t, useLocale } from '../../../src-renderer/i18n/i18n.js';
+
+type Tree = { readonly [key: string]: string | Tree };
+
+/** Every message of a catalog by its key as the views ask for it: plural forms under their base key. */
+function messages(tree: Tree, prefix = ''): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') found.set(path.replace(/_(zero|one|two|few|many|other)$/, ''), value);
+    else for (const [inner, text] of messages(value, path)) found.set(inner, text);
+  }
+  return found;
+}
+
+/** i18next's own answer, without the shortcut of the UI's `t`. */
+function i18nextSays(key: string): string {
+  return (i18n.t as unknown as (key: string) => string)(key);
+}
 
 function Label({ name }: { name: string }) {
   const { t: translate, locale } = useLocale();
@@ -33,6 +53,23 @@ describe('the UI’s t and useLocale', () => {
     expect(t('queue.actionLabels.retry', { name: 'b.mp4' })).toContain('b.mp4');
     expect(t('queue.actionLabels.retry', { name: 'b.mp4' })).not.toBe(t('queue.actionLabels.retry', { name: 'c.mp4' }));
     expect(t('imports.fixing', { count: 1 })).not.toBe(t('imports.fixing', { count: 2 }));
+  });
+
+  it('says every message of both catalogs as i18next does, in each language, asked again or not', async () => {
+    let compared = 0;
+    for (const [language, catalog] of [
+      ['en', messages(en)],
+      ['de', messages(de)],
+    ] as const) {
+      await i18n.changeLanguage(language);
+      for (const key of catalog.keys()) {
+        const ask = t as unknown as (key: string) => string;
+        expect(ask(key)).toBe(i18nextSays(key));
+        expect(ask(key)).toBe(i18nextSays(key));
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(1_000);
   });
 
   it('draws a component in the language set, with its locale', async () => {
