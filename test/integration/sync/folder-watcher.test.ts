@@ -44,6 +44,16 @@ async function watchRoot(options: Partial<FolderWatcherOptions> = {}) {
   return { watcher, found, removed, errors, foundPaths, waitForFound };
 }
 
+/** The root with album/a.jpg and album/day 2/b.jpg, watched, both found. */
+async function watchAlbum() {
+  await put('album/a.jpg');
+  await put('album/day 2/b.jpg');
+  const watched = await watchRoot();
+  await watched.waitForFound('album/a.jpg');
+  await watched.waitForFound('album/day 2/b.jpg');
+  return watched;
+}
+
 async function put(relPath: string, content: string | Buffer = 'media'): Promise<void> {
   const absPath = path.join(root, relPath);
   await mkdir(path.dirname(absPath), { recursive: true });
@@ -224,11 +234,7 @@ describe('FolderWatcher', () => {
   });
 
   it('says when a folder with its subfolders is deleted, and watches a folder created again under that name', async () => {
-    await put('album/a.jpg');
-    await put('album/day 2/b.jpg');
-    const { removed, waitForFound, foundPaths } = await watchRoot();
-    await waitForFound('album/a.jpg');
-    await waitForFound('album/day 2/b.jpg');
+    const { removed, waitForFound, foundPaths } = await watchAlbum();
     await rm(path.join(root, 'album'), { recursive: true });
     await waitFor(() => (removed.length >= 2 ? true : undefined), 10_000, 'two removals');
     expect(removed.sort()).toEqual(['album/a.jpg', 'album/day 2/b.jpg']);
@@ -243,11 +249,7 @@ describe('FolderWatcher', () => {
   });
 
   it('watches a folder deleted and created again at once, before its removal was heard', async () => {
-    await put('album/a.jpg');
-    await put('album/day 2/b.jpg');
-    const { removed, waitForFound, foundPaths } = await watchRoot();
-    await waitForFound('album/a.jpg');
-    await waitForFound('album/day 2/b.jpg');
+    const { removed, waitForFound, foundPaths } = await watchAlbum();
     // no wait between: the old folder's removal and the new one's creation reach the watcher in any order
     await rm(path.join(root, 'album'), { recursive: true });
     await mkdir(path.join(root, 'album'));
