@@ -461,6 +461,8 @@ interface RowActionsProps {
 const RowActions = memo(
   function RowActions({ actions, name, shell, current, onAction }: RowActionsProps) {
     const { t } = useLocale();
+    // the file itself: shown in its folder by the desktop app, its path copied in a browser
+    const local = shell === 'electron' ? 'reveal' : 'copyPath';
     return (
       <div className="queue-row__actions">
         {actions.map((action) => (
@@ -474,25 +476,14 @@ const RowActions = memo(
             {t(`queue.actions.${action}`)}
           </button>
         ))}
-        {shell === 'electron' ? (
-          <button
-            type="button"
-            className="button button--small button--quiet"
-            aria-label={t('queue.actionLabels.reveal', { name })}
-            onClick={() => onAction(current(), 'reveal')}
-          >
-            {t('queue.actions.reveal')}
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="button button--small button--quiet"
-            aria-label={t('queue.actionLabels.copyPath', { name })}
-            onClick={() => onAction(current(), 'copyPath')}
-          >
-            {t('queue.actions.copyPath')}
-          </button>
-        )}
+        <button
+          type="button"
+          className="button button--small button--quiet"
+          aria-label={t(`queue.actionLabels.${local}`, { name })}
+          onClick={() => onAction(current(), local)}
+        >
+          {t(`queue.actions.${local}`)}
+        </button>
       </div>
     );
   },
