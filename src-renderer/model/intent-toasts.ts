@@ -1,7 +1,7 @@
 import type { AppIntent, SkipReason } from '../../src-shared/ipc/ipc-contract.js';
 import { currentLanguage, currentLocale, t } from '../i18n/i18n.js';
 import { accountLabel } from './account-label.js';
-import { translate } from '../i18n/translate.js';
+import { errorText } from '../i18n/translate.js';
 
 /** A toast as the Toaster shows it: every line a whole sentence. */
 export interface ToastContent {
@@ -38,7 +38,7 @@ export function intentToast(intent: AppIntent): ToastContent | null {
     case 'invalidLink':
       return {
         title: t('queue.intents.linkNotOpened'),
-        lines: [intent.text ? translate(intent.text) : intent.message],
+        lines: [errorText(intent)],
         detail: intent.link,
         tone: 'problem',
       };
