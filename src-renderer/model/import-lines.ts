@@ -65,7 +65,7 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     if (urls.length >= maxUrls) {
       const reason = t('imports.tooMany', { max: formatCount(maxUrls) });
       lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason });
-      errors.push(lineProblem(lineNumber, reason));
+      errors.push(t('imports.lineProblem', { line: lineNumber, problem: reason }));
       return;
     }
     firstSeen.set(trimmed, lineNumber);
@@ -73,11 +73,6 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     urls.push(trimmed);
   });
   return { lines, urls, errors };
-}
-
-/** "Line 2: uses ftp; …": the reason completes a sentence whose subject is the line's link. */
-function lineProblem(line: number, problem: string): string {
-  return t('imports.lineProblem', { line, problem });
 }
 
 /**
