@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef } from 'react';
+import { useLayoutEffect, useRef, type Ref } from 'react';
 import './progress-bar.css';
 
 export interface ProgressBarProps {
@@ -12,18 +12,21 @@ export interface ProgressBarProps {
    * bar moves. The next render catches up with the latest.
    */
   watch?: (move: (value: number, max: number) => void) => () => void;
+  /** the `progressbar` element, for a caller that updates its `aria-valuenow` between renders (`progressPercent`) */
+  ref?: Ref<HTMLDivElement>;
 }
 
 /**
  * A progress bar that can move at 10 Hz for almost nothing: `<progress>` is
  * repainted and laid out with each value, here only the fill's transform
  * changes. Screen readers get a `progressbar` with the percentage of the last
- * render (once a second in the queue), not ten announcements a second.
+ * render, or of the caller's own update (once a second in the queue), not ten
+ * announcements a second.
  *
  * In the daemon's picture of the Queue (first-paint.tsx) the page's CSP
  * drops style attributes: there the fill is empty, or full by its class.
  */
-export function ProgressBar({ value, max, label, watch }: ProgressBarProps) {
+export function ProgressBar({ value, max, label, watch, ref }: ProgressBarProps) {
   const fill = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     if (!watch) return;
@@ -33,12 +36,13 @@ export function ProgressBar({ value, max, label, watch }: ProgressBarProps) {
   }, [watch]);
   return (
     <div
+      ref={ref}
       className="progress-bar"
       role="progressbar"
       aria-label={label}
       aria-valuemin={0}
       aria-valuemax={100}
-      aria-valuenow={Math.floor(fraction(value, max) * 100)}
+      aria-valuenow={progressPercent(value, max)}
     >
       <div
         ref={fill}
@@ -47,6 +51,11 @@ export function ProgressBar({ value, max, label, watch }: ProgressBarProps) {
       />
     </div>
   );
+}
+
+/** The whole percent a bar's `aria-valuenow` says, rounded down: not 100 before the last byte. */
+export function progressPercent(value: number, max: number): number {
+  return Math.floor(fraction(value, max) * 100);
 }
 
 function fraction(value: number, max: number): number {

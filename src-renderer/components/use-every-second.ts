@@ -1,36 +1,27 @@
-import { useSyncExternalStore } from 'react';
-
-// One timer for every component that shows a countdown or a speed, however many rows do.
-const listeners = new Set<() => void>();
-let second = 0;
-let timer: ReturnType<typeof setInterval> | null = null;
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  timer ??= setInterval(() => {
-    second++;
-    for (const told of listeners) told();
-  }, 1_000);
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0 && timer) {
-      clearInterval(timer);
-      timer = null;
-    }
-  };
-}
+import { useEffect, useReducer } from 'react';
+import { SecondClock } from '../model/second-clock.js';
 
 /**
- * Renders the component again every second while `active` (a countdown, a
- * speed that falls when an upload stalls); while not, the clock does not
- * render it at all, so a list re-renders only its rows that change with time.
- * The component reads the time itself (`Date.now()`) when it renders.
+ * The one clock of every component that shows a speed, a time left or a
+ * countdown, however many rows do. The Queue beats it with each progress
+ * batch (`secondClock.beat()`), so that what changes with time is drawn in
+ * the batches' frames.
+ */
+export const secondClock = new SecondClock({
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+});
+
+/**
+ * Renders the component again about every second while `active` (a
+ * countdown, a speed that falls when an upload stalls); while not, the clock
+ * does not render it at all, so a list re-renders only its rows that change
+ * with time. The component reads the time itself (`Date.now()`) when it
+ * renders. The daemon draws the Queue with react-dom/server
+ * (first-paint.tsx), where effects never run: no clock there.
  */
 export function useEverySecond(active: boolean): void {
-  // the daemon draws the Queue with react-dom/server (first-paint.tsx): no clock there
-  useSyncExternalStore(
-    subscribe,
-    () => (active ? second : -1),
-    () => -1,
-  );
+  const [, render] = useReducer((count: number) => count + 1, 0);
+  useEffect(() => (active ? secondClock.add(render) : undefined), [active]);
 }

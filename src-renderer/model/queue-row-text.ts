@@ -46,11 +46,17 @@ export interface RowText {
 
 /** True when two rows read the same: a row whose text did not change need not be rendered again. */
 export function sameRowText(a: RowText, b: RowText): boolean {
+  return sameRowShape(a, b) && a.state === b.state && a.detail === b.detail && a.progress.value === b.progress.value;
+}
+
+/**
+ * True when two rows differ at most in what moves with time: the state's and
+ * the detail line's words and the bar's value. The Queue writes those into a
+ * row each second without rendering it; anything else renders the row.
+ */
+export function sameRowShape(a: RowText, b: RowText): boolean {
   return (
-    a.state === b.state &&
-    a.detail === b.detail &&
     a.tone === b.tone &&
-    a.progress.value === b.progress.value &&
     a.progress.max === b.progress.max &&
     a.problem?.message === b.problem?.message &&
     a.problem?.requestId === b.problem?.requestId &&

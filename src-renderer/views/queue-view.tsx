@@ -1,4 +1,14 @@
-import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useReducer,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react';
 import { Trans } from 'react-i18next';
 import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
@@ -9,9 +19,10 @@ import { toIpcError } from '../bridge/bridge-error.js';
 import { AddFilesButton } from '../components/drop-upload.js';
 import { ErrorNote } from '../components/error-note.js';
 import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
-import { ProgressBar } from '../components/progress-bar.js';
+import { LiveText, writeText } from '../components/live-text.js';
+import { ProgressBar, progressPercent } from '../components/progress-bar.js';
 import { gateLeftMs, RateLimitIndicator, useRateLimits } from '../components/rate-limit-indicator.js';
-import { useEverySecond } from '../components/use-every-second.js';
+import { secondClock, useEverySecond } from '../components/use-every-second.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
@@ -19,6 +30,7 @@ import {
   describeRow,
   queueHoldText,
   queuePausedText,
+  sameRowShape,
   sameRowText,
   type RowAction,
   type RowText,
@@ -139,6 +151,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     rows.current.applyProgress(batch);
     // the first upload running: the speed starts to move with the clock
     if (wasIdle && meters.current.size > 0) changed();
+    // what changes with time is written now, into the frame that draws the bars' move
+    secondClock.beat();
   });
 
   async function act(action: () => Promise<unknown>) {
@@ -329,30 +343,39 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
       id === undefined ? () => undefined : store.watchProgress(id, (state) => move(state.sentBytes, state.totalBytes)),
     [store, id],
   );
+  const [, render] = useReducer((count: number) => count + 1, 0);
+  const text = item ? rowText(item, context) : null;
+  // what the clock's ticks start from: this render's words, then each tick's
+  const shown = useRef(text);
+  shown.current = text;
+  const latestContext = useRef(context);
+  latestContext.current = context;
+  // a speed, a time left or a countdown: the row's words change every second
   const gate = item ? context.limits.get(item.accountId) : undefined;
-  // a speed, a time left or a countdown: the row's text changes every second
-  useEverySecond(
-    item?.state.kind === 'uploading' || item?.state.kind === 'retrying' || gateLeftMs(gate, performance.now()) > 0,
+  const changesWithTime =
+    item?.state.kind === 'uploading' || item?.state.kind === 'retrying' || gateLeftMs(gate, performance.now()) > 0;
+  const watchText = useCallback(
+    (write: (next: RowText) => void) => {
+      if (!changesWithTime) return () => undefined;
+      return secondClock.add(() => {
+        const now = store.at(index);
+        const before = shown.current;
+        if (!now || !before) return;
+        const next = rowText(now, latestContext.current);
+        if (!sameRowShape(before, next)) return render();
+        shown.current = next;
+        write(next);
+      });
+    },
+    [changesWithTime, store, index],
   );
-  if (!item) {
+  if (!item || !text) {
     return (
       <div className="queue-row queue-row--loading" aria-busy="true">
         <span className="muted">{t('common.loading')}</span>
       </div>
     );
   }
-  const perfNow = performance.now();
-  const meter = context.meters.get(item.id);
-  const text = describeRow(item, {
-    now: Date.now(),
-    queuePaused: context.queuePaused,
-    queueHold: context.queueHold,
-    accountBlocked: context.blockedBy.get(item.accountId) ?? null,
-    accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
-    speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
-    eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
-    locale,
-  });
   return (
     <QueueRow
       item={item}
@@ -361,9 +384,27 @@ const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: num
       locale={locale}
       onAction={context.onAction}
       watchProgress={watchBar}
+      watchText={watchText}
     />
   );
 });
+
+/** A row's words as of now: its item, the queue's and account's holds, its speed and time left. */
+function rowText(item: UploadItemView, context: RowContext): RowText {
+  const perfNow = performance.now();
+  const gate = context.limits.get(item.accountId);
+  const meter = context.meters.get(item.id);
+  return describeRow(item, {
+    now: Date.now(),
+    queuePaused: context.queuePaused,
+    queueHold: context.queueHold,
+    accountBlocked: context.blockedBy.get(item.accountId) ?? null,
+    accountGate: gateLeftMs(gate, perfNow) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
+    speed: item.state.kind === 'uploading' ? bytesPerSecond(meter, perfNow) : null,
+    eta: item.state.kind === 'uploading' ? etaSeconds(meter, perfNow, item.state.totalBytes) : null,
+    locale: context.locale,
+  });
+}
 
 interface QueueRowProps {
   item: UploadItemView;
@@ -373,6 +414,8 @@ interface QueueRowProps {
   onAction(item: UploadItemView, action: RowAction | 'reveal' | 'copyPath'): void;
   /** progress batches that only move the bytes: they move the bar, the text follows each second */
   watchProgress(move: (value: number, max: number) => void): () => void;
+  /** each second's words, when only they and the bar's value changed: written into the row, not rendered */
+  watchText(write: (text: RowText) => void): () => void;
 }
 
 /**
@@ -381,9 +424,20 @@ interface QueueRowProps {
  * not every row on screen.
  */
 const QueueRow = memo(
-  function QueueRow({ item, text, shell, locale, onAction, watchProgress }: QueueRowProps) {
+  function QueueRow({ item, text, shell, locale, onAction, watchProgress, watchText }: QueueRowProps) {
     const { t } = useLocale();
     const name = item.fileName;
+    const state = useRef<HTMLSpanElement>(null);
+    const detail = useRef<HTMLParagraphElement>(null);
+    const bar = useRef<HTMLDivElement>(null);
+    const write = useCallback((next: RowText) => {
+      writeText(state.current, next.state);
+      writeText(detail.current, next.detail ?? '\u00a0');
+      bar.current?.setAttribute('aria-valuenow', String(progressPercent(next.progress.value, next.progress.max)));
+    }, []);
+    useLayoutEffect(() => watchText(write), [watchText, write]);
+    // a tick may have written newer words since React last did: React writes only what changed between its renders
+    useLayoutEffect(() => write(text));
     // the buttons act on the item as it is when clicked, without rendering again each time it moves
     const latest = useRef(item);
     useLayoutEffect(() => {
@@ -399,9 +453,12 @@ const QueueRow = memo(
               {item.fileName}
             </span>
             <span className="queue-row__size muted">{formatBytes(item.size, locale)}</span>
-            <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
+            <span ref={state} className={`queue-row__state queue-row__state--${text.tone}`}>
+              {text.state}
+            </span>
           </div>
           <ProgressBar
+            ref={bar}
             value={text.progress.value}
             max={text.progress.max}
             label={t('queue.progressOf', { name })}
@@ -421,7 +478,9 @@ const QueueRow = memo(
               )}
             </p>
           ) : (
-            <p className="queue-row__detail muted">{text.detail ?? '\u00a0'}</p>
+            <p ref={detail} className="queue-row__detail muted">
+              {text.detail ?? '\u00a0'}
+            </p>
           )}
         </div>
         <RowActions
@@ -441,6 +500,7 @@ const QueueRow = memo(
     a.locale === b.locale &&
     a.onAction === b.onAction &&
     a.watchProgress === b.watchProgress &&
+    a.watchText === b.watchText &&
     sameRowText(a.text, b.text),
 );
 
@@ -531,22 +591,32 @@ function HoldNote({ status }: { status: QueueStatus | undefined }) {
   );
 }
 
-/** The queue's speed, summed over the running items' meters, again every second. */
+/** The queue's speed, summed over the running items' meters, written again every second. */
 function BandwidthIndicator({ meters, status }: { meters: Map<number, RateMeter>; status: QueueStatus | undefined }) {
-  // nothing running: the speed stays 0 and the clock need not render it
-  useEverySecond(meters.size > 0);
-  const now = performance.now();
-  const speed = [...meters.values()].reduce((sum, meter) => sum + (bytesPerSecond(meter, now) ?? 0), 0);
+  const { locale } = useLocale();
+  // nothing running: the speed stays 0 and the clock need not write it
+  const running = meters.size > 0;
+  const speedNow = useCallback(() => {
+    const now = performance.now();
+    const speed = [...meters.values()].reduce((sum, meter) => sum + (bytesPerSecond(meter, now) ?? 0), 0);
+    return formatRate(speed, locale);
+  }, [meters, locale]);
+  const watchSpeed = useCallback(
+    (write: (text: string) => void) => (running ? secondClock.add(() => write(speedNow())) : () => undefined),
+    [running, speedNow],
+  );
   const limit = status?.bandwidthBytesPerSecond ?? null;
   const bySchedule = status?.bandwidthBySchedule ?? false;
-  const { locale } = useLocale();
   const key = limit === null ? 'queue.speedNoLimit' : bySchedule ? 'queue.speedLimitBySchedule' : 'queue.speedLimit';
   return (
     <p className="queue__bandwidth">
       <Trans
         i18nKey={key}
-        values={{ speed: formatRate(speed, locale), limit: limit === null ? '' : formatRate(limit, locale) }}
-        components={{ label: <span className="muted" />, speed: <strong /> }}
+        values={{ speed: speedNow(), limit: limit === null ? '' : formatRate(limit, locale) }}
+        components={{
+          label: <span className="muted" />,
+          speed: <LiveText className="queue__speed" watch={watchSpeed} />,
+        }}
       />
     </p>
   );

@@ -187,10 +187,16 @@ describe('the queue', () => {
         bar.locator('.progress-bar__fill').evaluate((fill) => new DOMMatrix(getComputedStyle(fill).transform).a);
       const first = await filled();
       await expect.poll(filled, { timeout: 5_000 }).toBeGreaterThan(first);
-      await clip.getByText(/ of 8\.00 MB · [\d.]+ [KM]B\/s · .+ left$/).waitFor({ timeout: 5_000 });
+      const detail = clip.getByText(/ of 8\.00 MB · [\d.]+ [KM]B\/s · .+ left$/);
+      await detail.waitFor({ timeout: 5_000 });
       await expect
         .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 5_000 })
         .toBeGreaterThan(0);
+      // the words keep moving each second (the bytes sent, the percent), and the toolbar says the speed
+      const [words, percent] = [await detail.textContent(), await clip.getByText(/^Uploading \d+%$/).textContent()];
+      await expect.poll(() => detail.textContent(), { timeout: 3_000 }).not.toBe(words);
+      await expect.poll(() => clip.getByText(/^Uploading \d+%$/).textContent(), { timeout: 3_000 }).not.toBe(percent);
+      await page.getByText(/^Speed [1-9][\d.]* [KM]B\/s · limit 1\.00 MB\/s$/).waitFor({ timeout: 3_000 });
 
       await clip.getByRole('button', { name: 'Cancel slow.mp4' }).click();
       await clip.getByText('Cancelled', { exact: true }).waitFor();
