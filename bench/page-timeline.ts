@@ -190,6 +190,56 @@ export async function injectProgress(input: {
   }
 }
 
+/**
+ * The floor's page: the Queue's moving parts alone, in plain HTML (three rows
+ * of a name, a bar and a line of words, and a speed), for `bareProgress`.
+ */
+export const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/1.45 system-ui, sans-serif">
+<p>Speed <strong class="speed">0 B/s</strong></p>
+<ul style="list-style: none; padding: 0">${[0, 1, 2]
+  .map(
+    (row) => `<li style="height: 88px; contain: strict; position: relative">
+  <div>clip-${row}.mp4 <span class="state">Uploading 0%</span></div>
+  <div style="height: 8px; border-radius: 4px; overflow: hidden; background: #eee">
+    <div class="fill" style="height: 100%; background: #2557d6; transform-origin: left; transform: scaleX(0)"></div>
+  </div>
+  <p class="detail" style="margin: 0">0 B of 1.00 MB · estimating time left</p>
+</li>`,
+  )
+  .join('')}</ul></body></html>`;
+
+/**
+ * Page function, on `BARE_QUEUE_HTML`: what the Queue draws for `batches`
+ * progress batches at `intervalMs`, with no app behind it: each batch moves
+ * the three bars, and each second the three rows' words and the speed change,
+ * one of them a batch (as the Queue's clock spreads them). Each batch after a
+ * mark, as `injectProgress` does: the main thread's floor for those changes.
+ */
+export async function bareProgress(input: { batches: number; intervalMs: number }): Promise<void> {
+  const text = (element: Element | null) => element!.firstChild!;
+  const fills = [...document.querySelectorAll<HTMLElement>('.fill')];
+  const rows = [...document.querySelectorAll('li')].map((row) => ({
+    state: text(row.querySelector('.state')),
+    detail: text(row.querySelector('.detail')),
+  }));
+  const speed = text(document.querySelector('.speed'));
+  for (let batch = 1; batch <= input.batches; batch++) {
+    performance.mark('bench:progress');
+    performance.clearMarks('bench:progress');
+    const done = batch / input.batches;
+    for (const fill of fills) fill.style.transform = `scaleX(${done})`;
+    const turn = batch % 10;
+    const row = rows[turn];
+    if (row) {
+      row.state.nodeValue = `Uploading ${Math.floor(done * 100)}%`;
+      row.detail.nodeValue = `${Math.round(done * 1_000)} KB of 1.00 MB · 3.2${turn} MB/s · ${batch} s left`;
+    } else if (turn === rows.length) {
+      speed.nodeValue = `${(9 + done).toFixed(2)} MB/s`;
+    }
+    await new Promise((next) => setTimeout(next, input.intervalMs));
+  }
+}
+
 interface TraceEvent {
   name: string;
   ph: string;
