@@ -35,14 +35,22 @@ export function roundOrder<T>(contenders: readonly T[], round: number): T[] {
 
 /**
  * Runs every contender once per round, rotating the order, and returns the
- * samples by name, in round order. `between` runs after each run (e.g. to
- * delete what was uploaded, so the disk does not fill).
+ * samples by name, in round order. A round of warm-up comes first and is not
+ * counted: the first run of a process is slower (code not yet compiled, a
+ * server's first requests), and it would always be the first contender's
+ * (a first client upload ran at 135 MB/s, the next ones at 240-370). `between`
+ * runs after each run (e.g. to delete what was uploaded, so the disk does not
+ * fill).
  */
 export async function interleave(
   contenders: ReadonlyArray<{ name: string; run(): Promise<Sample> }>,
   rounds: number,
   between: () => Promise<void> = async () => undefined,
 ): Promise<Map<string, Sample[]>> {
+  for (const contender of contenders) {
+    await contender.run();
+    await between();
+  }
   const samples = new Map(contenders.map((contender) => [contender.name, [] as Sample[]]));
   for (let round = 0; round < rounds; round++) {
     for (const contender of roundOrder(contenders, round)) {

@@ -11,7 +11,7 @@ describe('interleaved benchmark rounds', () => {
     ]);
   });
 
-  it('runs each contender once per round in that order and keeps its samples in round order', async () => {
+  it('warms each contender up once, uncounted, then runs each once per round in that order, keeping its samples in round order', async () => {
     const ran: string[] = [];
     const contender = (name: string) => ({
       name,
@@ -21,8 +21,8 @@ describe('interleaved benchmark rounds', () => {
       },
     });
     const samples = await interleave([contender('a'), contender('b')], 3, async () => void ran.push('|'));
-    expect(ran.join('')).toBe('a|b|b|a|a|b|');
-    expect(samples.get('a')!.map((sample) => sample.seconds)).toEqual([1, 7, 9]);
+    expect(ran.join('')).toBe('a|b|a|b|b|a|a|b|');
+    expect(samples.get('a')!.map((sample) => sample.seconds)).toEqual([5, 11, 13]);
   });
 
   it('takes medians, and ratios within each round', () => {
