@@ -127,7 +127,7 @@ describe('RequestScheduler pacing', () => {
       inFlight: 0,
     });
     await clock.advance(5_000);
-    expect(server.calls).toEqual([0, 0, 0, 2_020, 2_020, 2_020]);
+    expect(server.calls).toEqual([0, 0, 0, ...Array(3).fill(2_000 + WINDOW_MARGIN_MS)]);
     expect(server.statuses).toEqual([200, 200, 200, 200, 200, 200]);
     expect(burst.map((request) => request.value?.status)).toEqual([200, 200, 200, 200, 200]);
   });
@@ -202,13 +202,13 @@ describe('RequestScheduler after a 429', () => {
     const other = new Script(clock, []);
     await clock.advance(1_000);
     const second = send('interactive', other.execute);
-    await clock.advance(4_269);
+    await clock.advance(4_249 + WINDOW_MARGIN_MS);
     expect(script.calls).toEqual([0]);
     expect(other.calls).toEqual([]);
     await clock.advance(1);
     // 5 s + 0.5 * 500 ms of jitter, then the margin into the new window
-    expect(other.calls).toEqual([5_270]);
-    expect(script.calls).toEqual([0, 5_270]);
+    expect(other.calls).toEqual([5_250 + WINDOW_MARGIN_MS]);
+    expect(script.calls).toEqual([0, 5_250 + WINDOW_MARGIN_MS]);
     await flushMicrotasks();
     expect(first).toEqual({ settled: true, value: OK, error: undefined });
     expect(second).toEqual({ settled: true, value: OK, error: undefined });
@@ -243,9 +243,9 @@ describe('RequestScheduler after a 429', () => {
     expect(scheduler.state()).toMatchObject({ gateOpensInMs: 3_250, gateReason: 'rate-limited' });
     await clock.advance(3_250);
     expect(scheduler.state()).toMatchObject({ gateOpensInMs: 0, gateReason: null });
-    await clock.advance(20);
+    await clock.advance(WINDOW_MARGIN_MS);
     expect(scheduler.state()).toMatchObject({ gateOpensInMs: 0, gateReason: null, queued: 0, inFlight: 0 });
-    expect(script.calls).toEqual([0, 5_270]);
+    expect(script.calls).toEqual([0, 5_250 + WINDOW_MARGIN_MS]);
   });
 
   it('reads Retry-After as an HTTP date against the wall clock', async () => {
@@ -275,7 +275,7 @@ describe('RequestScheduler after a 429', () => {
     const script = new Script(clock, [answer, answer, answer]);
     const request = send('upload', script.execute);
     await clock.advance(10_000);
-    expect(script.calls).toEqual([0, 1_270, 2_540]);
+    expect(script.calls).toEqual([0, 1_250 + WINDOW_MARGIN_MS, 2 * (1_250 + WINDOW_MARGIN_MS)]);
     expect(request.value).toBe(answer);
   });
 });
@@ -300,11 +300,12 @@ describe('RequestScheduler priorities', () => {
     ] as const) {
       send(priority, labelled(label));
     }
-    await clock.advance(2_169);
+    await clock.advance(2_149 + WINDOW_MARGIN_MS);
     expect(log).toEqual([]);
     await clock.advance(1);
     // the rate-limited probe was asked for first, so it leads the background requests
-    expect(log).toEqual(['ui1@2270', 'ui2@2270', 'up1@2270', 'up2@2270', 'probe@2270', 'bg1@2270', 'bg2@2270']);
+    const at = 2_250 + WINDOW_MARGIN_MS;
+    expect(log).toEqual(['ui1', 'ui2', 'up1', 'up2', 'probe', 'bg1', 'bg2'].map((label) => `${label}@${at}`));
   });
 });
 
@@ -647,7 +648,7 @@ describe('RequestScheduler cancellation', () => {
     expect(scheduler.state().queued).toBe(1);
     await clock.advance(60_000);
     expect(cancelled.calls).toEqual([]);
-    expect(gate.calls).toEqual([0, 5_270]);
+    expect(gate.calls).toEqual([0, 5_250 + WINDOW_MARGIN_MS]);
   });
 
   it('rejects at once a request whose signal is already aborted', async () => {
