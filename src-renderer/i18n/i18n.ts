@@ -134,8 +134,8 @@ function label(key: string): string {
  * format, no nesting) is split at its gaps once per language and filled by
  * joining: i18next takes ~18 µs to interpolate one in code that runs seldom
  * (the Queue's rows each second: their bytes, speed and time left), this
- * ~1 µs. Any other message or call (a plural, options, a missing value) is
- * i18next's. `parts` alternate text and gap names: text, name, text, …
+ * ~1 µs. Any other message or call (a plural, options, a value that is not a
+ * string or a number) is i18next's. `parts` alternate text and gap names: text, name, text, …
  */
 const templates = new Map<string, { parts: readonly string[]; names: number } | null>();
 function fill(key: string, values: Record<string, unknown>): string | undefined {
@@ -147,7 +147,8 @@ function fill(key: string, values: Record<string, unknown>): string | undefined 
   let text = parts[0]!;
   for (let i = 1; i < parts.length; i += 2) {
     const value = values[parts[i]!];
-    if (value === undefined || (typeof value === 'object' && value !== null)) return undefined;
+    // i18next's own ways with anything else (a missing or null value is left empty, an object formatted)
+    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
     text += String(value) + parts[i + 1]!;
   }
   return text;

@@ -84,10 +84,15 @@ describe('the UI’s t and useLocale', () => {
         if (gaps.length === 0) continue;
         const ask = t as unknown as (key: string, values: Record<string, unknown>) => string;
         const say = i18n.t as unknown as (key: string, values: Record<string, unknown>) => string;
-        // strings with characters a template could trip on, then numbers; then one value too many, one missing
+        // strings with characters a template could trip on, then numbers; then one value too many, one missing, one null
         const strings = Object.fromEntries(gaps.map((gap, i) => [gap, `$&{{x}} ${gap}-${i}`]));
         const numbers = Object.fromEntries(gaps.map((gap, i) => [gap, i + 1]));
-        for (const values of [strings, numbers, { ...numbers, extra: 'x' }, { ...numbers, [gaps[0]!]: undefined }]) {
+        const odd = [
+          { ...numbers, extra: 'x' },
+          { ...numbers, [gaps[0]!]: undefined },
+          { ...numbers, [gaps[0]!]: null },
+        ];
+        for (const values of [strings, numbers, ...odd]) {
           expect(ask(key, values)).toBe(say(key, values));
           expect(ask(key, values)).toBe(say(key, values));
         }
