@@ -11,26 +11,21 @@ export function writeText(element: HTMLElement | null, text: string): void {
 /**
  * Words that change more often than their component renders (the Queue's
  * speed, each second): each text `watch` hands over is written straight
- * into the element, with no React render. A render writes its own words.
+ * into the element (a `<strong>`), with no React render. A render writes its
+ * own words.
  */
 export function LiveText({
   children,
   watch,
-  className,
 }: {
   /** the words as of this render (a `<Trans>` slot passes them as children) */
   children?: ReactNode;
   watch: (write: (text: string) => void) => () => void;
-  className?: string;
 }) {
   const element = useRef<HTMLElement>(null);
   useLayoutEffect(() => watch((text) => writeText(element.current, text)), [watch]);
   // a tick may have written newer words since React last did: React writes only what changed between its renders
   const words = Children.toArray(children).join('');
   useLayoutEffect(() => writeText(element.current, words));
-  return (
-    <strong ref={element} className={className}>
-      {children}
-    </strong>
-  );
+  return <strong ref={element}>{children}</strong>;
 }

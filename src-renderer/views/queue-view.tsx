@@ -324,9 +324,10 @@ interface RowContext {
 }
 
 /**
- * The row at `index`, watching its own item: a progress batch renders the
- * rows it moved and nothing else (10 Hz while uploading). Memoized on its
- * props, so scrolling renders only the rows that came into view.
+ * The row at `index`, watching its own item: a change of its state renders
+ * it and nothing else; bytes that move (10 Hz while uploading) move its bar
+ * and, each second, its words, without a render. Memoized on its props, so
+ * scrolling renders only the rows that came into view.
  */
 const LiveQueueRow = memo(function LiveQueueRow({ index, context }: { index: number; context: RowContext }) {
   const { store, locale } = context;
@@ -615,7 +616,7 @@ function BandwidthIndicator({ meters, status }: { meters: Map<number, RateMeter>
         values={{ speed: speedNow(), limit: limit === null ? '' : formatRate(limit, locale) }}
         components={{
           label: <span className="muted" />,
-          speed: <LiveText className="queue__speed" watch={watchSpeed} />,
+          speed: <LiveText watch={watchSpeed} />,
         }}
       />
     </p>

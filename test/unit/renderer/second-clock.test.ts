@@ -41,6 +41,21 @@ function listeners(clock: SecondClock, count: number, time: () => number) {
   return { told, stops };
 }
 
+/** `count` progress batches `everyMs` apart, each beating the clock; `after` runs after each beat. */
+function beats(
+  fake: ReturnType<typeof fakeTimers>,
+  clock: SecondClock,
+  everyMs: number,
+  count: number,
+  after = () => {},
+) {
+  for (let beat = 0; beat < count; beat++) {
+    fake.advance(everyMs);
+    clock.beat();
+    after();
+  }
+}
+
 describe('SecondClock', () => {
   it('tells each listener once a second by its timer while nothing beats, and stops when the last one leaves', () => {
     const fake = fakeTimers();
@@ -64,12 +79,11 @@ describe('SecondClock', () => {
     const clock = new SecondClock(fake.timers);
     const { told } = listeners(clock, 4, fake.timers.now);
     const toldPerBeat: number[] = [];
-    for (let beat = 0; beat < 50; beat++) {
-      fake.advance(100);
-      const before = told.flat().length;
-      clock.beat();
+    let before = 0;
+    beats(fake, clock, 100, 50, () => {
       toldPerBeat.push(told.flat().length - before);
-    }
+      before = told.flat().length;
+    });
     // the four listeners' seconds are spread over four beats, never stacked in one
     expect(Math.max(...toldPerBeat)).toBe(1);
     for (const times of told) {
@@ -86,10 +100,7 @@ describe('SecondClock', () => {
     const fake = fakeTimers();
     const clock = new SecondClock(fake.timers);
     const { told } = listeners(clock, 4, fake.timers.now);
-    for (let beat = 0; beat < 10; beat++) {
-      fake.advance(500);
-      clock.beat();
-    }
+    beats(fake, clock, 500, 10);
     // 5 s at 2 Hz: two listeners a beat, each told every second
     for (const times of told) expect(times.length).toBeGreaterThanOrEqual(4);
   });
@@ -98,10 +109,7 @@ describe('SecondClock', () => {
     const fake = fakeTimers();
     const clock = new SecondClock(fake.timers);
     const { told } = listeners(clock, 1, fake.timers.now);
-    for (let beat = 0; beat < 15; beat++) {
-      fake.advance(100);
-      clock.beat();
-    }
+    beats(fake, clock, 100, 15);
     expect(told[0]).toEqual([1_000]);
     fake.advance(2_600);
     // the last beat was at 1.5 s: the timer tells at 2.5 s, then each second

@@ -17,6 +17,12 @@ function messages(tree: Tree, prefix = ''): Map<string, string> {
   return found;
 }
 
+/** Both catalogs, each message by the key the views ask for. */
+const CATALOGS = [
+  ['en', messages(en)],
+  ['de', messages(de)],
+] as const;
+
 /** i18next's own answer, without the shortcut of the UI's `t`. */
 function i18nextSays(key: string): string {
   return (i18n.t as unknown as (key: string) => string)(key);
@@ -57,10 +63,7 @@ describe('the UI’s t and useLocale', () => {
 
   it('says every message of both catalogs as i18next does, in each language, asked again or not', async () => {
     let compared = 0;
-    for (const [language, catalog] of [
-      ['en', messages(en)],
-      ['de', messages(de)],
-    ] as const) {
+    for (const [language, catalog] of CATALOGS) {
       await i18n.changeLanguage(language);
       for (const key of catalog.keys()) {
         const ask = t as unknown as (key: string) => string;
@@ -74,10 +77,7 @@ describe('the UI’s t and useLocale', () => {
 
   it('fills every message with values of both catalogs as i18next does, whatever the values', async () => {
     let compared = 0;
-    for (const [language, catalog] of [
-      ['en', messages(en)],
-      ['de', messages(de)],
-    ] as const) {
+    for (const [language, catalog] of CATALOGS) {
       await i18n.changeLanguage(language);
       for (const [key, message] of catalog) {
         const gaps = [...message.matchAll(/\{\{(\w+)/g)].map((gap) => gap[1]!);
