@@ -25,11 +25,13 @@ export async function quickFingerprint(path: string): Promise<FileIdentity> {
     const size = stats.size;
     const hash = createHash('sha256').update(`${size}:`);
     if (size <= 3 * FINGERPRINT_SAMPLE_BYTES) {
-      hash.update(await readAt(handle, 0, size));
+      hash.update(await readAt(handle, 0, Buffer.allocUnsafe(size)));
     } else {
+      // one buffer for the three samples: it is checked before every chunk of an upload, so it stays small
+      const sample = Buffer.allocUnsafe(FINGERPRINT_SAMPLE_BYTES);
       const middle = Math.floor(size / 2 - FINGERPRINT_SAMPLE_BYTES / 2);
       for (const offset of [0, middle, size - FINGERPRINT_SAMPLE_BYTES]) {
-        hash.update(await readAt(handle, offset, FINGERPRINT_SAMPLE_BYTES));
+        hash.update(await readAt(handle, offset, sample));
       }
     }
     return { size, mtimeMs: stats.mtimeMs, fingerprint: hash.digest('hex') };
@@ -38,8 +40,9 @@ export async function quickFingerprint(path: string): Promise<FileIdentity> {
   }
 }
 
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
+/** Fills `buffer` from `position` on; answers the part read (less at the end of the file). */
+async function readAt(handle: FileHandle, position: number, buffer: Buffer): Promise<Buffer> {
+  const length = buffer.length;
   let read = 0;
   while (read < length) {
     const { bytesRead } = await handle.read(buffer, read, length - read, position + read);

@@ -69,6 +69,46 @@ describe('multipartFileBody', () => {
     expect(new Set(held.map(({ piece }) => piece.buffer)).size).toBeLessThanOrEqual(3);
   });
 
+  it('a body sent whole leaves its buffers to the next one; one stopped early (an abort) keeps them out', async () => {
+    const range = { path, start: 0, end: content.length, fileName: 'clip.mp4' };
+    const buffersOf = async (stopAfter = Infinity) => {
+      const buffers = new Set<ArrayBufferLike>();
+      const sent: Buffer[] = [];
+      for await (const piece of multipartFileBody({}, range).stream(() => undefined)) {
+        sent.push(Buffer.from(piece));
+        if (piece.length === MiB) buffers.add(piece.buffer);
+        if (buffers.size >= stopAfter) break;
+      }
+      return { buffers, sent: Buffer.concat(sent) };
+    };
+    const first = await buffersOf();
+    const second = await buffersOf();
+    // each body has a boundary of its own: the file's bytes are what must be the same
+    expect(second.sent.includes(content)).toBe(true);
+    expect([...second.buffers].every((buffer) => first.buffers.has(buffer))).toBe(true);
+    const stopped = await buffersOf(2);
+    const after = await buffersOf();
+    expect([...after.buffers].some((buffer) => stopped.buffers.has(buffer))).toBe(false);
+    expect(after.sent.includes(content)).toBe(true);
+  });
+
+  it('bodies sent at once (chunks in flight) never share a buffer', async () => {
+    const ranges = [0, 2 * MiB, 4 * MiB].map((start) => ({ path, start, end: start + 2 * MiB, fileName: 'clip.mp4' }));
+    const streams = ranges.map((range) => multipartFileBody({}, range).stream(() => undefined));
+    const sent = ranges.map(() => [] as Buffer[]);
+    for (let done = 0; done < streams.length;) {
+      done = 0;
+      for (const [i, stream] of streams.entries()) {
+        const next = await stream.next();
+        if (next.done) done++;
+        else sent[i]!.push(Buffer.from(next.value));
+      }
+    }
+    for (const [i, range] of ranges.entries()) {
+      expect(Buffer.concat(sent[i]!).includes(content.subarray(range.start, range.end))).toBe(true);
+    }
+  });
+
   it('a file that shrank under the upload fails with FileChangedError instead of sending short', async () => {
     const body = multipartFileBody({}, { path, start: 0, end: content.length, fileName: 'clip.mp4' });
     await truncate(path, 2 * MiB);

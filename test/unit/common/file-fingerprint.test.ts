@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,23 @@ describe('quickFingerprint', () => {
     );
     expect(one!.fingerprint).not.toBe(two!.fingerprint);
     expect(three!.fingerprint).not.toBe(four!.fingerprint);
+  });
+
+  it('is sha256 of the size and the three samples, as the queue and the sync index stored it before', async () => {
+    const content = randomBytes(10 * FINGERPRINT_SAMPLE_BYTES + 123);
+    await writeFile(join(dir, 'clip.mp4'), content);
+    const size = content.length;
+    const middle = Math.floor(size / 2 - FINGERPRINT_SAMPLE_BYTES / 2);
+    const expected = createHash('sha256').update(`${size}:`);
+    for (const offset of [0, middle, size - FINGERPRINT_SAMPLE_BYTES]) {
+      expected.update(content.subarray(offset, offset + FINGERPRINT_SAMPLE_BYTES));
+    }
+    expect((await quickFingerprint(join(dir, 'clip.mp4'))).fingerprint).toBe(expected.digest('hex'));
+    const small = randomBytes(1_000);
+    await writeFile(join(dir, 'small.jpg'), small);
+    expect((await quickFingerprint(join(dir, 'small.jpg'))).fingerprint).toBe(
+      createHash('sha256').update('1000:').update(small).digest('hex'),
+    );
   });
 
   it('fingerprints an empty file and fails clearly for a missing one', async () => {
