@@ -155,14 +155,11 @@ export function markdownTable(results: Results, targets: readonly Target[] = TAR
   const rows = verdicts(results, targets).map((verdict) => {
     const figures = results.runs[verdict.bench]?.figures;
     const beside = verdict.beside && figures ? figureAt(figures, verdict.beside.figure) : null;
-    const measured = !figures
-      ? 'not run'
-      : beside === null
-        ? shown(figures, verdict.figure)
-        : `${shown(figures, verdict.figure)}; ${verdict.beside!.label}: ${beside}`;
+    const measured = figures ? shown(figures, verdict.figure) : 'not run';
+    const scale = beside === null ? '' : `; ${verdict.beside!.label}: ${beside}`;
     const met = verdict.measured === null ? '–' : verdict.met ? 'met' : '**missed**';
     const ranOn = verdict.ranAt?.slice(0, 10) ?? '';
-    return `| \`${verdict.bench}\` | ${verdict.label} | ${measured} | ${OP_SIGN[verdict.op]} ${verdict.value} | ${met} | ${ranOn} |`;
+    return `| \`${verdict.bench}\` | ${verdict.label} | ${measured}${scale} | ${OP_SIGN[verdict.op]} ${verdict.value} | ${met} | ${ranOn} |`;
   });
   return [
     '| benchmark | figure | last run: median (min–max) | target | | run on |',
