@@ -34,8 +34,8 @@ const RING_SIZE = 3;
  * (three chunks in flight). Three new 1 MiB buffers per 90 MB chunk made V8
  * collect its old generation every couple of gigabytes (it counts external
  * memory): with them kept, the client's user CPU per uploaded GB about
- * halved (0.16-0.30 s to 0.08-0.14 s). A body stopped early (an abort) keeps its buffers out: the writer
- * may not be done with its last piece.
+ * halved (0.16-0.30 s to 0.08-0.14 s). A body stopped early (an abort)
+ * keeps its buffers out: the writer may not be done with its last piece.
  */
 const spareBuffers: Buffer[] = [];
 const MAX_SPARE_BUFFERS = 3 * RING_SIZE;

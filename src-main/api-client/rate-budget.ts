@@ -40,8 +40,9 @@ export const FALLBACK_WINDOW_MS = 60_000;
  * window. The hint is counted from when its answer arrived, so the end it
  * gives is already late by the answer's trip; the margin only covers the
  * hint's rounding (to the millisecond) and a timer that fires a millisecond
- * early. Each window of a server that opens windows at their first request
- * starts this much later than the last ended (20 ms: 1 % of a 2 s window).
+ * early. With a server that opens a window at its first request, each window
+ * starts this much later than the last ended: 20 ms, as it was, is 1 % of a
+ * 2 s window.
  */
 export const WINDOW_MARGIN_MS = 5;
 /** Two hints further apart than this describe different windows. */

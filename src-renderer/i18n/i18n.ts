@@ -135,7 +135,8 @@ function label(key: string): string {
  * joining: i18next takes ~18 µs to interpolate one in code that runs seldom
  * (the Queue's rows each second: their bytes, speed and time left), this
  * ~1 µs. Any other message or call (a plural, options, a value that is not a
- * string or a number) is i18next's. `parts` alternate text and gap names: text, name, text, …
+ * string or a number) is i18next's. `parts` alternate text and gap names:
+ * text, name, text, …
  */
 const templates = new Map<string, { parts: readonly string[]; names: number } | null>();
 function fill(key: string, values: Record<string, unknown>): string | undefined {

@@ -22,8 +22,9 @@ interface Entry {
  * waiting first (a tenth of them at 10 Hz): a second's text updates are
  * spread over its frames rather than stacked in one (three rows and the
  * speed at once took 5 ms of the main thread in a frame of their own; one
- * row's words add ~0.8 ms to the bars' frame). Without beats (nothing uploading, or a stalled upload), a
- * timer tells each listener when its second is up.
+ * row's words add ~0.8 ms to the bars' frame). Without beats (nothing
+ * uploading, or a stalled upload), a timer tells each listener when its
+ * second is up.
  *
  * ```
  *   beat ──> the due listeners (told ≥ 0.95 period ago), oldest first, at
@@ -63,7 +64,7 @@ export class SecondClock {
     // slower beats tell more at a time, so that each listener is still told about once a period
     const share = Math.ceil((this.entries.size * sinceLast) / this.periodMs);
     const due = this.due(now).sort((a, b) => a.last - b.last);
-    for (const entry of due.slice(0, share)) if (this.entries.has(entry)) this.tell(entry, now);
+    for (const entry of due.slice(0, share)) this.tell(entry, now);
     this.arm();
   }
 
@@ -72,6 +73,8 @@ export class SecondClock {
   }
 
   private tell(entry: Entry, now: number): void {
+    // a listener removed by another one's tell is not told
+    if (!this.entries.has(entry)) return;
     entry.last = now;
     entry.tell();
   }
@@ -87,8 +90,7 @@ export class SecondClock {
       () => {
         this.timer = null;
         const firedAt = this.timers.now();
-        // a listener removed by another one's tell is not told
-        for (const entry of this.due(firedAt)) if (this.entries.has(entry)) this.tell(entry, firedAt);
+        for (const entry of this.due(firedAt)) this.tell(entry, firedAt);
         this.arm();
       },
       Math.max(0, at - now),
