@@ -29,9 +29,13 @@ interface Entry {
  * ```
  *   beat ──> the due listeners (told ≥ 0.95 period ago), oldest first, at
  *            most ceil(listeners × time since the last beat / period)
- *   timer ─> every due listener; armed a period after the last beat,
- *            else for the next listener's second
+ *   timer ─> beats within the last period: nothing (armed again a period
+ *            after the last beat); else every due listener, and armed for
+ *            the next listener's second
  * ```
+ *
+ * The timer is armed once and moves itself on: a beat never touches it,
+ * so ten batches a second cost no timer cleared and set again each.
  */
 export class SecondClock {
   private readonly entries = new Set<Entry>();
@@ -49,7 +53,8 @@ export class SecondClock {
   add(tell: () => void): () => void {
     const entry: Entry = { tell, last: this.timers.now() };
     this.entries.add(entry);
-    this.arm();
+    // an armed timer fires by this one's second: it is armed for another's, or a period after a beat
+    if (this.timer === null) this.arm();
     return () => {
       this.entries.delete(entry);
       if (this.entries.size === 0) this.disarm();
@@ -65,7 +70,7 @@ export class SecondClock {
     const share = Math.ceil((this.entries.size * sinceLast) / this.periodMs);
     const due = this.due(now).sort((a, b) => a.last - b.last);
     for (const entry of due.slice(0, share)) this.tell(entry, now);
-    this.arm();
+    if (this.timer === null) this.arm();
   }
 
   private due(now: number): Entry[] {
@@ -80,21 +85,19 @@ export class SecondClock {
   }
 
   private arm(): void {
-    this.disarm();
     if (this.entries.size === 0) return;
     const now = this.timers.now();
     // beats are coming: the timer only stands in if they stop; else the oldest listener's second
     const oldest = Math.min(...[...this.entries].map((entry) => entry.last));
     const at = Math.max(this.lastBeat, oldest) + this.periodMs;
-    this.timer = this.timers.setTimeout(
-      () => {
-        this.timer = null;
-        const firedAt = this.timers.now();
-        for (const entry of this.due(firedAt)) this.tell(entry, firedAt);
-        this.arm();
-      },
-      Math.max(0, at - now),
-    );
+    this.timer = this.timers.setTimeout(() => this.fire(), Math.max(0, at - now));
+  }
+
+  private fire(): void {
+    this.timer = null;
+    const now = this.timers.now();
+    if (now - this.lastBeat >= this.periodMs) for (const entry of this.due(now)) this.tell(entry, now);
+    this.arm();
   }
 
   private disarm(): void {

@@ -5,6 +5,7 @@ import { SecondClock, type ClockTimers } from '../../../src-renderer/model/secon
 function fakeTimers() {
   let now = 0;
   let next = 1;
+  let cleared = 0;
   const pending = new Map<number, { at: number; run: () => void }>();
   const timers: ClockTimers = {
     now: () => now,
@@ -13,11 +14,16 @@ function fakeTimers() {
       pending.set(id, { at: now + ms, run });
       return id;
     },
-    clearTimeout: (id) => pending.delete(id as number),
+    clearTimeout: (id) => {
+      cleared++;
+      pending.delete(id as number);
+    },
   };
   return {
     timers,
     pending: () => pending.size,
+    /** timers set and cleared so far */
+    churn: () => ({ set: next - 1, cleared }),
     advance(ms: number) {
       const until = now + ms;
       for (;;) {
@@ -74,7 +80,7 @@ describe('SecondClock', () => {
     expect(fake.pending()).toBe(0);
   });
 
-  it('at 10 Hz of batches tells one listener in four per beat, each about once a second, and no timer fires meanwhile', () => {
+  it('at 10 Hz of batches tells one listener in four per beat, each about once a second, and its timer tells none meanwhile', () => {
     const fake = fakeTimers();
     const clock = new SecondClock(fake.timers);
     const { told } = listeners(clock, 4, fake.timers.now);
@@ -94,6 +100,9 @@ describe('SecondClock', () => {
     }
     // every tell came from a beat (at a multiple of 100 ms), none from the timer between them
     expect(told.flat().every((at) => at % 100 === 0)).toBe(true);
+    // the stand-in timer moves itself on about once a second, not at every beat
+    expect(fake.churn()).toEqual({ set: expect.any(Number), cleared: 0 });
+    expect(fake.churn().set).toBeLessThanOrEqual(6);
   });
 
   it('at slower beats tells more listeners per beat, so that each is still told about once a second', () => {
