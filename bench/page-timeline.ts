@@ -9,11 +9,11 @@
 /** An init script: the `__name` helper tsx's output calls in the page functions below. */
 export const PAGE_HELPERS = 'globalThis.__name = (fn) => fn;';
 
-/** The user-timing mark set just before each injected progress batch. */
+/** The `console.timeStamp` a page sets as each progress batch (or tick) arrives on its socket: a window's start. */
 export const PROGRESS_MARK = 'bench:progress';
 
-/** Enough for the renderer's top-level tasks and the user-timing marks. */
-export const TRACE_CATEGORIES = ['toplevel', 'blink.user_timing', 'devtools.timeline'];
+/** Enough for the renderer's top-level tasks and the marks (`TimeStamp` events). */
+export const TRACE_CATEGORIES = ['toplevel', 'devtools.timeline'];
 
 interface ProbeRecord {
   socketCreated: number | null;
@@ -31,7 +31,6 @@ interface ProbeRecord {
   firstRowPaint: number | null;
   /** when the app's own first row was painted: the rows work from then on */
   liveRowPaint: number | null;
-  socket: WebSocket | null;
 }
 
 /**
@@ -52,7 +51,6 @@ export function installPageProbe(): void {
     firstRowFrame: null,
     firstRowPaint: null,
     liveRowPaint: null,
-    socket: null,
   };
   (window as unknown as { __probe: ProbeRecord }).__probe = probe;
   const send = WebSocket.prototype.send;
@@ -64,12 +62,17 @@ export function installPageProbe(): void {
   window.WebSocket = new Proxy(WebSocket, {
     construct(target, args: [string]) {
       const socket = Reflect.construct(target, args) as WebSocket;
-      probe.socket = socket;
       probe.socketCreated ??= performance.now();
       socket.addEventListener('open', () => (probe.socketOpen ??= performance.now()));
       // registered before the bridge's onmessage: the time a message arrived, not when it was handled
       socket.addEventListener('message', (event: MessageEvent) => {
         const text = String(event.data);
+        // a batch or tick of bench/progress-feed.ts (PROGRESS_PREFIX, TICK_PREFIX) opens its window
+        if (text.startsWith('{"event":"uploads:progress"') || text.startsWith('{"event":"bench:tick"')) {
+          console.timeStamp('bench:progress');
+        }
+        // what came before the first rows, for the breakdown; afterwards nothing, in the windows measured
+        if (probe.firstRowFrame !== null) return;
         const head = /^\{"(id|event)":(\d+|"[^"]+")/.exec(text.slice(0, 120));
         probe.received.push({
           t: performance.now(),
@@ -154,92 +157,6 @@ export function readBreakdown() {
   };
 }
 
-/**
- * Page function: `batches` uploads:progress events at `intervalMs`, each
- * moving `ids`, handed to the page's socket as if the daemon had sent them
- * (the bridge parses and dispatches them as any other), each after a mark;
- * or the marks alone.
- */
-export async function injectProgress(input: {
-  ids: number[];
-  batches: number;
-  intervalMs: number;
-  /** false: the marks alone, for the main thread's work when no batch arrives (timers, the trace itself) */
-  send: boolean;
-}): Promise<void> {
-  const socket = (window as unknown as { __probe: ProbeRecord }).__probe.socket!;
-  const total = 1_000_000;
-  for (let batch = 1; batch <= input.batches; batch++) {
-    const payload = input.ids.map((id) => ({
-      id,
-      state: {
-        kind: 'uploading',
-        attempt: 0,
-        sentBytes: Math.round((total * batch) / input.batches),
-        totalBytes: total,
-      },
-    }));
-    performance.mark('bench:progress');
-    performance.clearMarks('bench:progress');
-    if (input.send) {
-      socket.dispatchEvent(
-        new MessageEvent('message', { data: JSON.stringify({ event: 'uploads:progress', payload }) }),
-      );
-    }
-    await new Promise((next) => setTimeout(next, input.intervalMs));
-  }
-}
-
-/**
- * The floor's page: the Queue's moving parts alone, in plain HTML (three rows
- * of a name, a bar and a line of words, and a speed), for `bareProgress`.
- */
-export const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/1.45 system-ui, sans-serif">
-<p>Speed <strong class="speed">0 B/s</strong></p>
-<ul style="list-style: none; padding: 0">${[0, 1, 2]
-  .map(
-    (row) => `<li style="height: 88px; contain: strict; position: relative">
-  <div>clip-${row}.mp4 <span class="state">Uploading 0%</span></div>
-  <div style="height: 8px; border-radius: 4px; overflow: hidden; background: #eee">
-    <div class="fill" style="height: 100%; background: #2557d6; transform-origin: left; transform: scaleX(0)"></div>
-  </div>
-  <p class="detail" style="margin: 0">0 B of 1.00 MB · estimating time left</p>
-</li>`,
-  )
-  .join('')}</ul></body></html>`;
-
-/**
- * Page function, on `BARE_QUEUE_HTML`: what the Queue draws for `batches`
- * progress batches at `intervalMs`, with no app behind it: each batch moves
- * the three bars, and each second the three rows' words and the speed change,
- * one of them a batch (as the Queue's clock spreads them). Each batch after a
- * mark, as `injectProgress` does: the main thread's floor for those changes.
- */
-export async function bareProgress(input: { batches: number; intervalMs: number }): Promise<void> {
-  const text = (element: Element | null) => element!.firstChild!;
-  const fills = [...document.querySelectorAll<HTMLElement>('.fill')];
-  const rows = [...document.querySelectorAll('li')].map((row) => ({
-    state: text(row.querySelector('.state')),
-    detail: text(row.querySelector('.detail')),
-  }));
-  const speed = text(document.querySelector('.speed'));
-  for (let batch = 1; batch <= input.batches; batch++) {
-    performance.mark('bench:progress');
-    performance.clearMarks('bench:progress');
-    const done = batch / input.batches;
-    for (const fill of fills) fill.style.transform = `scaleX(${done})`;
-    const turn = batch % 10;
-    const row = rows[turn];
-    if (row) {
-      row.state.nodeValue = `Uploading ${Math.floor(done * 100)}%`;
-      row.detail.nodeValue = `${Math.round(done * 1_000)} KB of 1.00 MB · 3.2${turn} MB/s · ${batch} s left`;
-    } else if (turn === rows.length) {
-      speed.nodeValue = `${(9 + done).toFixed(2)} MB/s`;
-    }
-    await new Promise((next) => setTimeout(next, input.intervalMs));
-  }
-}
-
 interface TraceEvent {
   name: string;
   ph: string;
@@ -250,6 +167,7 @@ interface TraceEvent {
   /** the thread's own CPU time in the event (µs): what it worked, not what it waited for a core */
   tdur?: number;
   cat?: string;
+  args?: { data?: { message?: string } };
 }
 
 /** Main-thread work in each window after a mark, in ms. */
@@ -261,18 +179,21 @@ export interface WindowWork {
 }
 
 /**
- * Main-thread work after each `mark` in a Chromium trace: the top-level tasks
- * of the thread that set the marks in [mark, next mark) (the last one to
- * `windowMs`). Everything the batch caused on the main thread (the message,
- * the handler, React's render, style, layout and paint) falls in its window;
- * so does anything else that ran then, such as a timer. Wall time is clipped
- * to the window; thread time, which the trace gives per task only, counts a
- * task in the window it ended in (the task that sets the mark runs the batch
- * after it; tasks last milliseconds, windows 100).
+ * Main-thread work after each `mark` (a `console.timeStamp`) in a Chromium
+ * trace: the top-level tasks of the thread that set the marks in [mark, next
+ * mark) (the last one to `windowMs`). Everything the batch caused on the main
+ * thread (the message, the handler, React's render, style, layout and paint)
+ * falls in its window; so does anything else that ran then, such as a timer.
+ * Wall time is clipped to the window; thread time, which the trace gives per
+ * task only, counts a task in the window it ended in (the message's task
+ * sets the mark as its handlers begin, so it counts whole in its own window;
+ * tasks last milliseconds, windows 100).
  */
 export function mainThreadMsAfterMarks(trace: unknown, options: { mark: string; windowMs: number }): WindowWork {
   const events = ((trace as { traceEvents?: TraceEvent[] }).traceEvents ?? trace) as TraceEvent[];
-  const marks = events.filter((event) => event.name === options.mark).sort((a, b) => a.ts - b.ts);
+  const marks = events
+    .filter((event) => event.name === 'TimeStamp' && event.args?.data?.message === options.mark)
+    .sort((a, b) => a.ts - b.ts);
   if (marks.length === 0) throw new Error(`the trace holds no ${options.mark} mark`);
   const { pid, tid } = marks[0]!;
   const tasks = events

@@ -11,10 +11,8 @@ import { buildUi } from '../scripts/build-ui.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { round } from './bench-support.js';
 import { spread, type Spread } from './interleave.js';
+import { feedProgress, startFloorPage, startSocketProxy, type FeedTarget } from './progress-feed.js';
 import {
-  BARE_QUEUE_HTML,
-  bareProgress,
-  injectProgress,
   installPageProbe,
   mainThreadMsAfterMarks,
   PAGE_HELPERS,
@@ -91,6 +89,7 @@ const server = await startReferenceServer({
   rateLimit: 10_000,
 });
 let daemon: ChildProcess | undefined;
+let proxy: FeedTarget | undefined;
 try {
   await buildUi(uiDir);
   const progressIds = await seedQueue();
@@ -125,6 +124,13 @@ try {
         reopened: await firstRows(page, () => page.reload()),
       });
     }
+    await page.context().close();
+    // from here the page's socket passes through a proxy, so that progress batches reach it as the daemon's do
+    const proxied = await startSocketProxy(url);
+    proxy = proxied;
+    const { pathname, search } = new URL(url);
+    page = await newWindow(browser);
+    await firstRows(page, () => page.goto(`${proxied.origin}${pathname}${search}`));
     const rows = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
     const renderedRows = await rows.count();
     const inPage = (which: 'cold' | 'reopened' | 'newWindow', of: 'paintMs' | 'livePaintMs' = 'paintMs') =>
@@ -134,12 +140,11 @@ try {
 
     // one screenful per frame while uploads' progress comes at 10 Hz, measured inside the page with requestAnimationFrame
     if (TRACE_DIR) await browser.startTracing(page, { categories: [...TRACE_CATEGORIES, ...JS_SAMPLES] });
-    const progressWhileScrolling = page.evaluate(injectProgress, {
+    const progressWhileScrolling = feedProgress(proxied, {
       ids: progressIds,
       // a frame is 1/60 s at best: batches for as long as the scrolling can take
       batches: Math.ceil(SCROLL_FRAMES / 4),
       intervalMs: PROGRESS_INTERVAL_MS,
-      send: true,
     });
     const frames = await page.evaluate(async (count) => {
       const box = document.querySelector<HTMLElement>('.virtual-list')!;
@@ -174,12 +179,14 @@ try {
     const traceProgress = async (send: boolean) => {
       const categories = TRACE_DIR ? [...TRACE_CATEGORIES, ...JS_SAMPLES] : TRACE_CATEGORIES;
       await browser.startTracing(page, { categories });
-      await page.evaluate(injectProgress, {
+      await feedProgress(proxied, {
         ids: progressIds,
         batches: PROGRESS_BATCHES,
         intervalMs: PROGRESS_INTERVAL_MS,
-        send,
+        ticks: !send,
       });
+      // the last window's frame
+      await new Promise((drawn) => setTimeout(drawn, PROGRESS_INTERVAL_MS));
       const trace = (await browser.stopTracing()).toString('utf8');
       // BENCH_TRACE_DIR keeps the traces, to see where a batch's time goes (Perfetto, DevTools)
       if (TRACE_DIR) await writeFile(join(TRACE_DIR, `queue-progress-${send ? 'batches' : 'idle'}.json`), trace);
@@ -188,10 +195,11 @@ try {
         windowMs: PROGRESS_INTERVAL_MS,
       });
     };
-    // the same windows without batches first: what the main thread does anyway (the 1 s clock, the trace)
+    // the same windows with a message the app ignores first: what the main thread does anyway (the 1 s clock,
+    // a message's arrival, the trace)
     const idle = await traceProgress(false);
     const progress = await traceProgress(true);
-    const floor = await bareFloor(browser);
+    const floor = await bareFloor(browser, progressIds);
 
     const sorted = [...frames].sort((a, b) => a - b);
     const at = (q: number) => quantile(frames, q);
@@ -235,6 +243,7 @@ try {
     daemon.kill('SIGTERM');
     await once(daemon, 'exit');
   }
+  await proxy?.close();
   await server.close();
   await rm(scratch, { recursive: true, force: true });
 }
@@ -308,21 +317,25 @@ async function newWindow(browser: Browser): Promise<Page> {
 /**
  * The floor: the main thread's CPU in the same windows for the same changes
  * on screen (three bars each batch, each second the rows' and the speed's
- * words, one a batch) in a bare page with no app, in the same browser.
+ * words, one a batch) in a bare page with no app, in the same browser, its
+ * batches coming on a socket as the app's do.
  */
-async function bareFloor(browser: Browser): Promise<number[]> {
+async function bareFloor(browser: Browser, ids: readonly number[]): Promise<number[]> {
+  const floor = await startFloorPage();
   const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
   try {
     const page = await context.newPage();
-    await page.setContent(BARE_QUEUE_HTML);
-    await page.evaluate(PAGE_HELPERS);
+    await page.goto(floor.url);
+    await page.waitForFunction(() => (window as unknown as { __open?: boolean }).__open === true);
     await new Promise((settled) => setTimeout(settled, WINDOW_SETTLE_MS));
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
-    await page.evaluate(bareProgress, { batches: PROGRESS_BATCHES, intervalMs: PROGRESS_INTERVAL_MS });
+    await feedProgress(floor, { ids, batches: PROGRESS_BATCHES, intervalMs: PROGRESS_INTERVAL_MS });
+    await new Promise((drawn) => setTimeout(drawn, PROGRESS_INTERVAL_MS));
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as unknown;
     return mainThreadMsAfterMarks(trace, { mark: PROGRESS_MARK, windowMs: PROGRESS_INTERVAL_MS }).threadMs;
   } finally {
     await context.close();
+    await floor.close();
   }
 }
 
