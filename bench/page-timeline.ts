@@ -67,7 +67,7 @@ export function installPageProbe(): void {
       // registered before the bridge's onmessage: the time a message arrived, not when it was handled
       socket.addEventListener('message', (event: MessageEvent) => {
         const text = String(event.data);
-        // a batch or tick of bench/progress-feed.ts (PROGRESS_PREFIX, TICK_PREFIX) opens its window
+        // a batch or a tick of bench/progress-feed.ts opens its window
         if (text.startsWith('{"event":"uploads:progress"') || text.startsWith('{"event":"bench:tick"')) {
           console.timeStamp('bench:progress');
         }

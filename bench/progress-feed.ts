@@ -11,9 +11,8 @@ import { WebSocket, WebSocketServer } from 'ws';
  * 100 ms window here, in the app and the floor alike.
  */
 
-/** The first bytes of every batch and tick the feed sends: what the pages set their window's mark on. */
-export const PROGRESS_PREFIX = '{"event":"uploads:progress"';
-export const TICK_PREFIX = '{"event":"bench:tick"';
+/** An event no page acts on: the windows' marks alone (the page probe marks it as it marks a batch). */
+const TICK = '{"event":"bench:tick"}';
 
 export interface FeedTarget {
   /** sends `text` to every page connected */
@@ -80,7 +79,7 @@ export async function startSocketProxy(daemon: string): Promise<SocketProxy> {
 }
 
 /**
- * The floor's page (`bareQueuePage`) on 127.0.0.1, with a socket to it:
+ * The floor's page (`BARE_QUEUE_HTML`) on 127.0.0.1, with a socket to it:
  * `url` loads the page, `send` reaches its socket.
  */
 export async function startFloorPage(): Promise<FeedTarget & { url: string }> {
@@ -116,7 +115,7 @@ export async function feedProgress(
   const total = 1_000_000;
   const started = performance.now();
   for (let batch = 1; batch <= input.batches; batch++) {
-    if (input.ticks) target.send(`${TICK_PREFIX}}`);
+    if (input.ticks) target.send(TICK);
     else {
       const sentBytes = Math.round((total * batch) / input.batches);
       const payload = input.ids.map((id) => ({
