@@ -104,7 +104,8 @@ export async function startFloorPage(): Promise<FeedTarget & { url: string }> {
 
 /**
  * `batches` messages every `intervalMs`, scheduled against the start (a late
- * one does not push the rest back): uploads:progress batches moving `ids`
+ * one does not push the rest back), resolving once the last one's interval is
+ * over (its window drawn): uploads:progress batches moving `ids`
  * (each batch a hundredth more of 1 MB, as a running upload's), or with
  * `ticks` an event no page acts on, for the windows' marks alone.
  */

@@ -185,8 +185,6 @@ try {
         intervalMs: PROGRESS_INTERVAL_MS,
         ticks: !send,
       });
-      // the last window's frame
-      await new Promise((drawn) => setTimeout(drawn, PROGRESS_INTERVAL_MS));
       const trace = (await browser.stopTracing()).toString('utf8');
       // BENCH_TRACE_DIR keeps the traces, to see where a batch's time goes (Perfetto, DevTools)
       if (TRACE_DIR) await writeFile(join(TRACE_DIR, `queue-progress-${send ? 'batches' : 'idle'}.json`), trace);
@@ -330,7 +328,6 @@ async function bareFloor(browser: Browser, ids: readonly number[]): Promise<numb
     await new Promise((settled) => setTimeout(settled, WINDOW_SETTLE_MS));
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await feedProgress(floor, { ids, batches: PROGRESS_BATCHES, intervalMs: PROGRESS_INTERVAL_MS });
-    await new Promise((drawn) => setTimeout(drawn, PROGRESS_INTERVAL_MS));
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as unknown;
     return mainThreadMsAfterMarks(trace, { mark: PROGRESS_MARK, windowMs: PROGRESS_INTERVAL_MS }).threadMs;
   } finally {
