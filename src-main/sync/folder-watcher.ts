@@ -228,6 +228,15 @@ export class FolderWatcher {
         depth: 0,
       },
     );
+    // Listened for before anything is awaited: chokidar says 'ready' once, and a slow stat below (a busy thread
+    // pool) could otherwise let it go unheard and the walk wait for ever.
+    const closing = this.closing.signal;
+    let onClose = (): void => undefined;
+    const ready = new Promise<void>((resolve) => {
+      onClose = resolve;
+      instance.once('ready', resolve);
+      closing.addEventListener('abort', onClose, { once: true });
+    });
     for (const relFolder of fresh) this.watchedFolders.set(relFolder, instance);
     this.instanceFolders.set(instance, fresh.length);
     await Promise.all(
@@ -240,14 +249,8 @@ export class FolderWatcher {
     instance.on('addDir', (absPath) => this.onFolderAdded(absPath));
     instance.on('unlinkDir', (absPath) => this.onFolderRemoved(absPath));
     instance.on('error', (error) => this.errors.fire(toError(error)));
-    // Its listener goes once ready: a long session adds one batch per new folder tree.
-    const closing = this.closing.signal;
-    let onClose = (): void => undefined;
-    await new Promise<void>((resolve) => {
-      onClose = resolve;
-      instance.once('ready', resolve);
-      closing.addEventListener('abort', onClose, { once: true });
-    });
+    await ready;
+    // The abort listener goes once ready: a long session adds one batch per new folder tree.
     closing.removeEventListener('abort', onClose);
   }
 
