@@ -167,7 +167,7 @@ interface TraceEvent {
   /** the thread's own CPU time in the event (µs): what it worked, not what it waited for a core */
   tdur?: number;
   cat?: string;
-  args?: { data?: { message?: string } };
+  args?: { data?: { message?: string; url?: string } };
 }
 
 /** Main-thread work in each window after a mark, in ms. */
@@ -176,6 +176,31 @@ export interface WindowWork {
   wallMs: number[];
   /** the thread's CPU time in those tasks: the work itself, whatever else the machine runs */
   threadMs: number[];
+  /**
+   * the thread's CPU time in the page's own JavaScript: the browser's calls into scripts whose URL
+   * `scriptUrl` matches (a socket's onmessage, a timer, a frame callback) and the microtasks run after a
+   * task's script (promises, React's batched renders); empty without `scriptUrl`
+   */
+  scriptMs: number[];
+}
+
+interface Span {
+  start: number;
+  end: number;
+  /** thread time (µs) */
+  thread: number;
+}
+
+/** Complete events that nest (a RunTask in a RunTask, a call in a call) as their outermost spans, so none counts twice. */
+function outermost(events: readonly TraceEvent[]): Span[] {
+  const spans: Span[] = [];
+  for (const event of [...events].sort((a, b) => a.ts - b.ts)) {
+    const end = event.ts + (event.dur ?? 0);
+    const last = spans.at(-1);
+    if (last && event.ts < last.end) last.end = Math.max(last.end, end);
+    else spans.push({ start: event.ts, end, thread: event.tdur ?? event.dur ?? 0 });
+  }
+  return spans;
 }
 
 /**
@@ -187,47 +212,44 @@ export interface WindowWork {
  * Wall time is clipped to the window; thread time, which the trace gives per
  * task only, counts a task in the window it ended in (the message's task
  * sets the mark as its handlers begin, so it counts whole in its own window;
- * tasks last milliseconds, windows 100).
+ * tasks last milliseconds, windows 100). Script time is counted the same way.
  */
-export function mainThreadMsAfterMarks(trace: unknown, options: { mark: string; windowMs: number }): WindowWork {
+export function mainThreadMsAfterMarks(
+  trace: unknown,
+  options: { mark: string; windowMs: number; scriptUrl?: RegExp },
+): WindowWork {
   const events = ((trace as { traceEvents?: TraceEvent[] }).traceEvents ?? trace) as TraceEvent[];
   const marks = events
     .filter((event) => event.name === 'TimeStamp' && event.args?.data?.message === options.mark)
     .sort((a, b) => a.ts - b.ts);
   if (marks.length === 0) throw new Error(`the trace holds no ${options.mark} mark`);
   const { pid, tid } = marks[0]!;
-  const tasks = events
-    .filter(
-      (event) =>
-        event.pid === pid &&
-        event.tid === tid &&
-        event.ph === 'X' &&
-        (event.name === 'ThreadControllerImpl::RunTask' || event.name === 'RunTask'),
-    )
-    .sort((a, b) => a.ts - b.ts);
-  // RunTask and ThreadControllerImpl::RunTask nest: only the outermost count, so none counts twice
-  const outermost: { start: number; end: number; thread: number }[] = [];
-  for (const task of tasks) {
-    const end = task.ts + (task.dur ?? 0);
-    const last = outermost.at(-1);
-    if (last && task.ts < last.end) last.end = Math.max(last.end, end);
-    else outermost.push({ start: task.ts, end, thread: task.tdur ?? task.dur ?? 0 });
-  }
-  const wallMs: number[] = [];
-  const threadMs: number[] = [];
+  const onThread = events.filter((event) => event.pid === pid && event.tid === tid && event.ph === 'X');
+  const tasks = outermost(
+    onThread.filter((event) => event.name === 'ThreadControllerImpl::RunTask' || event.name === 'RunTask'),
+  );
+  const { scriptUrl } = options;
+  const scripts = scriptUrl
+    ? outermost(
+        onThread.filter(
+          (event) =>
+            (event.name === 'FunctionCall' && scriptUrl.test(event.args?.data?.url ?? '')) ||
+            event.name === 'BlinkScheduler_PerformMicrotaskCheckpoint',
+        ),
+      )
+    : undefined;
+  const work: WindowWork = { wallMs: [], threadMs: [], scriptMs: [] };
+  const threadIn = (spans: Span[], from: number, to: number) =>
+    spans.reduce((sum, span) => (span.end > from && span.end <= to ? sum + span.thread : sum), 0) / 1_000;
   marks.forEach((mark, i) => {
     const from = mark.ts;
     const to = marks[i + 1]?.ts ?? from + options.windowMs * 1_000;
-    let wall = 0;
-    let thread = 0;
-    for (const task of outermost) {
-      wall += Math.max(0, Math.min(task.end, to) - Math.max(task.start, from));
-      if (task.end > from && task.end <= to) thread += task.thread;
-    }
-    wallMs.push(wall / 1_000);
-    threadMs.push(thread / 1_000);
+    const wall = tasks.reduce((sum, task) => sum + Math.max(0, Math.min(task.end, to) - Math.max(task.start, from)), 0);
+    work.wallMs.push(wall / 1_000);
+    work.threadMs.push(threadIn(tasks, from, to));
+    if (scripts) work.scriptMs.push(threadIn(scripts, from, to));
   });
-  return { wallMs, threadMs };
+  return work;
 }
 
 /** The value at quantile `q` (nearest rank below) of unsorted numbers. */

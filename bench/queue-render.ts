@@ -34,7 +34,9 @@ import {
  * target is on; `_wall_` beside it also counts time the thread waited for a
  * core, which on a busy 2-core machine is most of it), the 1 s clock's
  * words included when they fall in a window, and the same windows with no
- * batch (`progress_idle_*`); beside them the floor, the same windows for the
+ * batch (`progress_idle_*`); of that CPU, the app's own JavaScript (its
+ * bundle's handlers and the microtasks after them: `progress_app_js_*`);
+ * beside them the floor, the same windows for the
  * same changes on screen in a bare page with no app (`progress_floor_*`). The
  * queue is seeded straight into the daemon's database and paused, so nothing
  * uploads while it is measured.
@@ -76,6 +78,8 @@ const PROGRESS_ITEMS = 3;
 const TRACE_DIR = process.env['BENCH_TRACE_DIR'];
 /** the JavaScript samples a kept trace has too; they slow the page, so a traced run's figures are not the run's */
 const JS_SAMPLES = ['disabled-by-default-v8.cpu_profiler'];
+/** The app's bundle as the daemon serves it: its JavaScript apart from the bench's probe. */
+const APP_SCRIPT_URL = /\/assets\/[^/]+\.js$/;
 const ROOT = resolve(import.meta.dirname, '..');
 
 const scratch = await mkdtemp(join(tmpdir(), 'bench-queue-render-'));
@@ -191,6 +195,7 @@ try {
       return mainThreadMsAfterMarks(JSON.parse(trace), {
         mark: PROGRESS_MARK,
         windowMs: PROGRESS_INTERVAL_MS,
+        scriptUrl: APP_SCRIPT_URL,
       });
     };
     // the same windows with a message the app ignores first: what the main thread does anyway (the 1 s clock,
@@ -226,6 +231,8 @@ try {
         progress_update_ms_max: round(Math.max(...progress.threadMs), 2),
         progress_update_wall_ms_p50: round(quantile(progress.wallMs, 0.5), 2),
         progress_update_wall_ms_p95: round(quantile(progress.wallMs, 0.95), 2),
+        progress_app_js_ms_p50: round(quantile(progress.scriptMs, 0.5), 2),
+        progress_app_js_ms_p95: round(quantile(progress.scriptMs, 0.95), 2),
         progress_idle_ms_p50: round(quantile(idle.threadMs, 0.5), 2),
         progress_idle_ms_p95: round(quantile(idle.threadMs, 0.95), 2),
         progress_floor_ms_p50: round(quantile(floor, 0.5), 2),

@@ -45,6 +45,41 @@ describe('main-thread work per progress window', () => {
     expect(work.wallMs).toEqual([1.79, 0.3]);
   });
 
+  it("counts the app's own JavaScript apart: its calls and the microtasks, not the page's other scripts", () => {
+    const call = (ts: number, tdur: number, url: string) => ({
+      ...MAIN,
+      name: 'FunctionCall',
+      ph: 'X',
+      ts,
+      dur: tdur,
+      tdur,
+      args: { data: { url } },
+    });
+    const app = 'http://127.0.0.1:4000/assets/index-abc.js';
+    const trace = {
+      traceEvents: [
+        mark(1_000),
+        task(990, 2_000, 1_800),
+        // the bench's probe (an init script) is not the app
+        call(995, 100, ''),
+        call(1_100, 400, app),
+        // a call the app's handler made (a listener of an event it dispatched) is part of it, not a second one
+        call(1_200, 50, app),
+        { ...MAIN, name: 'BlinkScheduler_PerformMicrotaskCheckpoint', ph: 'X', ts: 1_600, dur: 30, tdur: 30 },
+        mark(101_000),
+        task(120_000, 500, 500),
+        call(120_100, 200, app),
+        // another thread's script is not the page's
+        { ...call(120_100, 900, app), tid: 2 },
+      ],
+    };
+    const work = mainThreadMsAfterMarks(trace, { mark: 'bench:progress', windowMs: 100, scriptUrl: /\/assets\// });
+    expect(work.scriptMs).toEqual([0.43, 0.2]);
+    expect(work.threadMs).toEqual([1.8, 0.5]);
+    // without a script to look for, no script time
+    expect(mainThreadMsAfterMarks(trace, { mark: 'bench:progress', windowMs: 100 }).scriptMs).toEqual([]);
+  });
+
   it('says so when the trace holds no mark', () => {
     expect(() =>
       mainThreadMsAfterMarks({ traceEvents: [task(0, 10, 10)] }, { mark: 'bench:progress', windowMs: 100 }),
