@@ -1,11 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { feedProgress, startSocketProxy, type SocketProxy } from '../../../bench/progress-feed.js';
-import type { AppCore } from '../../../src-main/core/app-core.js';
-import { Engine } from '../../../src-main/core/engine.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
 import { IPC_EVENTS } from '../../../src-shared/ipc/ipc-contract.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { openCoreFixture, type CoreFixture } from '../../helpers/app-core-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { connectContract, type WsContractClient } from '../../helpers/ws-client.js';
 
@@ -13,19 +10,14 @@ const KEY = 'k'.repeat(32);
 
 /** bench/queue-render.ts loads the Queue through this proxy and hands it progress batches as the daemon would. */
 describe('the bench proxy in front of the daemon', () => {
-  let data: Awaited<ReturnType<typeof tempDir>>;
-  let engine: Engine;
-  let core: AppCore;
+  let fixture: CoreFixture;
   let daemon: Daemon;
   let proxy: SocketProxy;
   let page: WsContractClient | undefined;
 
   beforeEach(async () => {
-    data = await tempDir('media-sync-bench-proxy-');
-    engine = await Engine.open({ dataDir: data.path });
-    core = createAppCore(engine, data.path);
-    await core.start();
-    daemon = await startDaemon({ core, port: 0, sessionKey: KEY, dropDir: data.path });
+    fixture = await openCoreFixture('media-sync-bench-proxy-');
+    daemon = await startDaemon({ core: fixture.core, port: 0, sessionKey: KEY, dropDir: fixture.files.path });
     proxy = await startSocketProxy(daemon.url);
   });
 
@@ -34,9 +26,7 @@ describe('the bench proxy in front of the daemon', () => {
     page = undefined;
     await proxy.close();
     await daemon.close();
-    await core.dispose();
-    await engine.close();
-    await data.remove();
+    await fixture.close();
   });
 
   const pageSocket = () =>
