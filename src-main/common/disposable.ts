@@ -23,3 +23,25 @@ export class Emitter<T> {
     this.listeners.clear();
   }
 }
+
+/**
+ * What one owner must undo, kept together (VS Code's DisposableStore): `add`
+ * takes a Disposable or an unsubscribe function; `dispose` undoes each once,
+ * newest first, and whatever is added after that is undone at once.
+ */
+export class DisposableStore implements Disposable {
+  private readonly items: Disposable[] = [];
+  private disposed = false;
+
+  add<T extends Disposable | (() => unknown)>(item: T): T {
+    const disposable: Disposable = typeof item === 'function' ? { dispose: () => void item() } : item;
+    if (this.disposed) disposable.dispose();
+    else this.items.push(disposable);
+    return item;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    for (const item of this.items.splice(0).reverse()) item.dispose();
+  }
+}

@@ -17,6 +17,7 @@ import {
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
+import { fieldReasons } from '../../src-shared/model/field-reasons.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
@@ -656,7 +657,8 @@ function failure(error: IpcError): IpcResult<never> {
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof ApiError) {
     const { code, message, requestId, text } = error;
-    return { code, message, requestId, ...(text ? { text } : {}) };
+    const fields = code === 'VALIDATION_ERROR' ? fieldReasons(error.details) : undefined;
+    return { code, message, requestId, ...(text ? { text } : {}), ...(fields ? { fields } : {}) };
   }
   if (error instanceof CoreError) {
     return { code: error.code, message: error.message, requestId: null, ...(error.text ? { text: error.text } : {}) };

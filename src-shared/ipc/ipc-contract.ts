@@ -41,6 +41,12 @@ export const IpcErrorSchema = z.object({
   requestId: z.string().nullable(),
   /** the core's own sentence as a catalog message, for the UI to show in its language; absent for a server's */
   text: MessageSchema.optional(),
+  /**
+   * A refusal's reasons per field of the request, as the service gave them
+   * (`urls.2` → ["The target address is not allowed."]); only when it gave
+   * them as field paths and sentences (model/field-reasons.ts)
+   */
+  fields: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type IpcError = z.infer<typeof IpcErrorSchema>;
 
