@@ -31,7 +31,12 @@ describe('contractClient', () => {
   });
 
   it("rejects with the core's error: code, message, request id and catalog text kept", async () => {
-    const error = { code: 'NOT_FOUND', message: 'There is no upload #4.', requestId: 'r-1', text: { key: 'x' } };
+    const error = {
+      code: 'NOT_FOUND',
+      message: 'There is no upload #4.',
+      requestId: 'r-1',
+      text: { key: 'core.errors.noUpload' as const, values: { id: 4 } },
+    };
     const { transport } = scripted(() => ({ ok: false, error }));
     const failure = await contractClient(transport)
       .invoke('uploads:cancel', { id: 4 })
