@@ -19,7 +19,7 @@ import {
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { fieldReasons } from '../../src-shared/model/field-reasons.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
-import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
+import { readSettings, SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
@@ -133,7 +133,11 @@ export class AppCore {
   constructor(private readonly options: AppCoreOptions) {
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
-    this.settingsValue = SettingsSchema.safeParse(options.settings.read()).data ?? SettingsSchema.parse({});
+    const { settings, dropped } = readSettings(options.settings.read());
+    this.settingsValue = settings;
+    if (dropped.length > 0) {
+      options.log?.warn(`Settings that could not be read took their defaults: ${dropped.join(', ')}.`);
+    }
     this.language = new CoreLanguage(options.systemLocales);
     this.language.apply(this.settingsValue.language);
     this.notifications = new NotificationCenter({

@@ -74,3 +74,39 @@ export const SettingsChangeSchema = z
 export type SettingsChange = z.infer<typeof SettingsChangeSchema>;
 
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
+
+/**
+ * Settings as a file holds them, field by field: a field that does not parse
+ * (a hand edit, a value an older or newer version wrote) takes its default
+ * and is named in `dropped`; every other field is kept. Whatever is not an
+ * object of fields is no settings at all: the defaults.
+ */
+export function readSettings(raw: unknown): { settings: Settings; dropped: string[] } {
+  const given = typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
+  const fields = SettingsSchema.shape;
+  const kept: Record<string, unknown> = {};
+  const dropped: string[] = [];
+  for (const name of Object.keys(fields) as Array<keyof typeof fields>) {
+    if (!Object.hasOwn(given, name)) continue;
+    if (name === 'notifications') {
+      const switches = readSwitches(given[name]);
+      kept[name] = switches.kept;
+      dropped.push(...switches.dropped.map((kind) => `notifications.${kind}`));
+    } else if (fields[name].safeParse(given[name]).success) kept[name] = given[name];
+    else dropped.push(name);
+  }
+  return { settings: SettingsSchema.parse(kept), dropped };
+}
+
+/** The notification switches one by one: a switch that is not a boolean is on, as by default. */
+function readSwitches(raw: unknown): { kept: Partial<Record<NotificationKind, boolean>>; dropped: string[] } {
+  const given = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  const kept: Partial<Record<NotificationKind, boolean>> = {};
+  const dropped: string[] = [];
+  for (const kind of NOTIFICATION_KINDS) {
+    if (!Object.hasOwn(given, kind)) continue;
+    if (typeof given[kind] === 'boolean') kept[kind] = given[kind];
+    else dropped.push(kind);
+  }
+  return { kept, dropped };
+}

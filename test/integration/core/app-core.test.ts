@@ -1,6 +1,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileLog } from '../../../src-main/common/file-log.js';
 import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
@@ -173,6 +174,32 @@ describe('AppCore against the reference server', () => {
       Buffer.concat(stored).toString('latin1');
     expect(everything).not.toContain(server.token);
     expect(diagnostics.ok && (diagnostics.value as { json: string }).json).toContain('"done": 1');
+  });
+
+  it('a settings file with one bad field loses that field only, and the log names it', async () => {
+    const log = createFileLog({ dir: join(data.path, 'logs') });
+    const saved = { concurrency: 5, bandwidthBytesPerSecond: -3, language: 'de', pauseOnBattery: true };
+    const other = new AppCore({
+      engine,
+      settings: { read: () => saved, write: () => undefined },
+      shell: NO_DESKTOP,
+      info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
+      tokenStorage: 'a file only your user can read (0600)',
+      log,
+    });
+    try {
+      const settings = await other.handle('settings:get', {});
+      expect(settings).toMatchObject({
+        ok: true,
+        value: { concurrency: 5, bandwidthBytesPerSecond: null, language: 'de', pauseOnBattery: true },
+      });
+      const lines = await log.recent(10);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain('Settings that could not be read took their defaults: bandwidthBytesPerSecond.');
+    } finally {
+      await other.dispose();
+      await log.close();
+    }
   });
 
   it('follows imports with one list request per poll, notifies completed (with its link) and failed, then stops polling', async () => {
