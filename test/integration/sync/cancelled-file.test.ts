@@ -40,8 +40,8 @@ describe('a cancelled file of a watched folder', () => {
    * The folder is watched and `name` queued while the queue does not run yet
    * (nothing is sent), then the person cancels the item.
    */
-  async function queueAndCancel(name: string, content = `the bytes of ${name}`): Promise<UploadItem> {
-    await writeFile(join(folder.path, name), content);
+  async function queueAndCancel(name: string): Promise<UploadItem> {
+    await writeFile(join(folder.path, name), `the bytes of ${name}`);
     await engine.sync.addFolder(fixture.accountId, folder.path);
     const queued = await waitFor(
       () => engine.queue.list().find((item) => item.fileName === name),
