@@ -15,6 +15,7 @@ import { ConversionFollower } from '../conversions/conversion-follower.js';
 import { ConversionStore } from '../conversions/conversion-store.js';
 import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
+import { DeclinedFiles } from '../sync/declined-files.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
@@ -122,6 +123,7 @@ export class Engine {
     this.sync = new SyncService({
       folders: this.folders,
       index: this.index,
+      declines: new DeclinedFiles(db, now),
       queue: this.queue,
       clock,
       settleMs: options.settleMs,

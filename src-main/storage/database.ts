@@ -4,8 +4,10 @@ export type Db = Database.Database;
 
 /**
  * The app's one SQLite file: upload queue, sync index, watched folders,
- * accounts (never tokens) and the files followed until their conversion is
- * final. Migrations are numbered by position and recorded in `PRAGMA user_version`. Append only: never edit a migration that has shipped.
+ * accounts (never tokens), the files followed until their conversion is
+ * final and the watched folders' files the person cancelled. Migrations are
+ * numbered by position and recorded in `PRAGMA user_version`. Append only:
+ * never edit a migration that has shipped.
  */
 const MIGRATIONS: readonly string[] = [
   `
@@ -85,6 +87,24 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (account_id, file_id)
   );
   CREATE INDEX conversion_follows_upload ON conversion_follows(upload_id);
+  `,
+  // issue 22: files of watched folders the person cancelled, not queued again until they change or are retried
+  `
+  CREATE TABLE sync_declined (
+    path TEXT PRIMARY KEY,
+    folder_id INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    fingerprint TEXT NOT NULL,
+    declined_at INTEGER NOT NULL
+  );
+  CREATE INDEX sync_declined_content ON sync_declined(folder_id, size, fingerprint);
+  -- what was cancelled before this table existed: a path whose latest item is a cancelled one of a watched folder
+  INSERT INTO sync_declined (path, folder_id, size, mtime_ms, fingerprint, declined_at)
+    SELECT path, folder_id, size, mtime_ms, fingerprint, updated_at FROM upload_items AS item
+    WHERE json_extract(state, '$.kind') = 'cancelled'
+      AND folder_id IN (SELECT id FROM watched_folders)
+      AND id = (SELECT MAX(id) FROM upload_items WHERE path = item.path);
   `,
 ];
 

@@ -42,10 +42,11 @@ export class FolderStore {
     return (this.db.prepare('SELECT * FROM watched_folders ORDER BY id').all() as Row[]).map(toFolder);
   }
 
-  /** Forgets the folder and what was uploaded from it; the files on the service stay. */
+  /** Forgets the folder, what was uploaded from it and what was declined; the files on the service stay. */
   remove(id: number): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM sync_index WHERE folder_id = ?').run(id);
+      this.db.prepare('DELETE FROM sync_declined WHERE folder_id = ?').run(id);
       this.db.prepare('DELETE FROM watched_folders WHERE id = ?').run(id);
     })();
   }

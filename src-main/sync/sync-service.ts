@@ -8,9 +8,10 @@ import {
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import type { Disposable } from '../common/disposable.js';
-import { quickFingerprint } from '../common/file-fingerprint.js';
+import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
+import { sameVersion, type DeclinedFiles } from './declined-files.js';
 import { checkFolderPath } from './folder-path.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
@@ -18,6 +19,7 @@ import type { SyncIndex } from './sync-index.js';
 export interface SyncServiceOptions {
   folders: FolderStore;
   index: SyncIndex;
+  declines: DeclinedFiles;
   queue: UploadQueue;
   clock?: Clock;
   settleMs?: number;
@@ -36,6 +38,11 @@ export interface SyncServiceOptions {
  * with the same size and mtime; or at the same path with the same fingerprint
  * (touched, not changed); or under another path that no longer exists with
  * the same size and fingerprint (renamed or moved within the folder).
+ *
+ * Nor is a file whose item the person cancelled (DeclinedFiles): at the same
+ * path with the same size, mtime and fingerprint, or renamed or moved within
+ * the folder since. Retrying that item takes the mark away; a new version of
+ * the file is queued like any new file.
  */
 export class SyncService {
   private readonly watchers = new Map<number, { watcher: FolderWatcher; subscriptions: Disposable[] }>();
@@ -50,7 +57,11 @@ export class SyncService {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? (() => undefined);
     this.queueSubscription = options.queue.onDidChangeItem((item) => {
-      if (item.state.kind === 'done' && item.folderId !== null) void this.afterUpload(item);
+      if (item.folderId === null) return;
+      if (item.state.kind === 'done') void this.afterUpload(item);
+      if (item.state.kind === 'cancelled') this.decline(item, item.folderId);
+      // retried, or a new version queued: the folder wants this path again
+      if (item.state.kind === 'queued') options.declines.forget(item.path);
     });
   }
 
@@ -163,15 +174,12 @@ export class SyncService {
         return;
       }
       for (const candidate of index.findByContent(folder.id, identity.size, identity.fingerprint)) {
-        const gone = await stat(join(folder.path, candidate.relPath)).then(
-          () => false,
-          () => true,
-        );
-        if (gone) {
+        if (await isGone(join(folder.path, candidate.relPath))) {
           index.move(folder.id, candidate.relPath, file.relPath, identity.mtimeMs);
           return;
         }
       }
+      if (await this.isDeclined(folder, file.absPath, identity)) return;
       const { item, outcome } = await this.options.queue.enqueue({
         accountId: folder.accountId,
         path: file.absPath,
@@ -187,6 +195,35 @@ export class SyncService {
     } finally {
       this.inspecting.delete(file.absPath);
     }
+  }
+
+  /**
+   * Whether the person cancelled this version of the file: at this path, or
+   * at one it was renamed or moved from within the folder (the mark follows it).
+   */
+  private async isDeclined(folder: WatchedFolder, absPath: string, identity: FileIdentity): Promise<boolean> {
+    const declines = this.options.declines;
+    const here = declines.lookup(absPath);
+    if (here && sameVersion(here, identity)) return true;
+    for (const candidate of declines.findByIdentity(folder.id, identity)) {
+      if (await isGone(candidate.path)) {
+        declines.move(candidate.path, absPath);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Remembers a cancelled item of a folder as declined, as it was when queued (or last restarted). */
+  private decline(item: UploadItem, folderId: number): void {
+    if (!this.options.folders.get(folderId)) return;
+    this.options.declines.record({
+      path: item.path,
+      folderId,
+      size: item.size,
+      mtimeMs: item.mtimeMs,
+      fingerprint: item.fingerprint,
+    });
   }
 
   /** Records an uploaded file in the index, then moves or deletes it if the folder says so. */
@@ -235,6 +272,13 @@ export class SyncService {
     };
     loop().catch(() => undefined);
   }
+}
+
+function isGone(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => false,
+    () => true,
+  );
 }
 
 /** The watcher's ignore settings for a folder: its globs, and its after-upload subfolder. */
