@@ -1,5 +1,5 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import {
   FolderOptionsSchema,
   type FolderOptionsInput,
@@ -57,7 +57,10 @@ export class SyncService {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? (() => undefined);
     this.queueSubscription = options.queue.onDidChangeItem((item) => {
-      if (item.folderId === null) return;
+      if (item.folderId === null) {
+        if (item.state.kind === 'done') this.recordInWatchedFolders(item);
+        return;
+      }
       if (item.state.kind === 'done') void this.afterUpload(item);
       if (item.state.kind === 'cancelled') this.decline(item, item.folderId);
       // retried, or a new version queued: the folder wants this path again
@@ -188,7 +191,8 @@ export class SyncService {
           folder.options.allowOnlineWatch === null ? {} : { allow_online_watch: folder.options.allowOnlineWatch },
         folderId: folder.id,
       });
-      if (outcome === 'done') await this.afterUpload(item);
+      // uploaded before: by this folder (its after-upload action may still be owed), or by the person themselves
+      if (outcome === 'done') await (item.folderId === null ? this.record(folder, item) : this.afterUpload(item));
     } catch (error) {
       // gone or unreadable since it settled: the next event or rescan brings it back
       this.log(`Skipped ${file.absPath}: ${(error as Error).message}`);
@@ -231,22 +235,9 @@ export class SyncService {
     if (item.state.kind !== 'done' || item.folderId === null) return;
     const folder = this.options.folders.get(item.folderId);
     if (!folder) return;
-    const relPath = relative(folder.path, item.path).split(sep).join('/');
-    if (relPath.startsWith('..')) return;
-    const index = this.options.index;
-    const known = index.lookup(folder.id, relPath);
-    if (known?.fileId === item.state.fileId) return;
-    index.record({
-      folderId: folder.id,
-      relPath,
-      size: item.size,
-      mtimeMs: item.mtimeMs,
-      fingerprint: item.fingerprint,
-      fileId: item.state.fileId,
-      origin: 'uploaded',
-    });
+    const relPath = this.record(folder, item);
     // found on the service by name and size, not sent: a guess is no reason to move or delete the person's file
-    if (item.state.existing) return;
+    if (relPath === null || item.state.existing) return;
     const action = folder.options.afterUpload;
     try {
       if (action.kind === 'delete') await rm(item.path, { force: true });
@@ -258,6 +249,40 @@ export class SyncService {
     } catch (error) {
       this.log(`Uploaded ${item.path}, but could not ${action.kind} it: ${(error as Error).message}`);
     }
+  }
+
+  /**
+   * A file the person uploaded themselves (a drop, `media-sync upload`) that
+   * lies in a folder watched for the same account: the folder counts it as
+   * sent, so it is not uploaded a second time once its item leaves the queue.
+   * The folder's after-upload action is not the person's choice here: none runs.
+   */
+  private recordInWatchedFolders(item: UploadItem): void {
+    for (const folder of this.options.folders.list()) {
+      if (folder.accountId === item.accountId) this.record(folder, item);
+    }
+  }
+
+  /**
+   * Records a done item in the folder's index: its path in the folder, or
+   * null when the file is not in the folder or was recorded already.
+   */
+  private record(folder: WatchedFolder, item: UploadItem): string | null {
+    if (item.state.kind !== 'done') return null;
+    const relPath = relative(folder.path, item.path).split(sep).join('/');
+    if (relPath.startsWith('..') || isAbsolute(relPath)) return null;
+    const index = this.options.index;
+    if (index.lookup(folder.id, relPath)?.fileId === item.state.fileId) return null;
+    index.record({
+      folderId: folder.id,
+      relPath,
+      size: item.size,
+      mtimeMs: item.mtimeMs,
+      fingerprint: item.fingerprint,
+      fileId: item.state.fileId,
+      origin: 'uploaded',
+    });
+    return relPath;
   }
 
   private scheduleRescan(): void {

@@ -133,6 +133,35 @@ describe('folder sync against the reference server', () => {
     expect(server.server.uploadLog.entries().length).toBe(3);
   });
 
+  it('counts a file the person uploaded themselves as sent: not uploaded again once the queue is cleared', async () => {
+    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });
+    const engine = fixture.engine;
+    engine.queue.start();
+    // a drop on the window, before the folder was watched; then one while it is
+    await writeFile(join(folder.path, 'dropped.mp4'), 'dropped on the window');
+    await engine.queue.enqueue({ accountId: fixture.accountId, path: join(folder.path, 'dropped.mp4') });
+    await uploadsDone(engine, 1);
+    await engine.sync.addFolder(fixture.accountId, folder.path);
+    await writeFile(join(folder.path, 'mine.mp4'), 'uploaded with media-sync upload');
+    await engine.queue.enqueue({ accountId: fixture.accountId, path: join(folder.path, 'mine.mp4') });
+    await uploadsDone(engine, 2);
+    await engine.sync.rescan();
+    await engine.sync.whenSettled();
+    expect(engine.queue.clearFinished()).toBe(2);
+    const dataDir = fixture.dataDir;
+    await engine.close();
+
+    const reopened = await Engine.open({ dataDir, settleMs: SETTLE_MS });
+    fixture = { ...fixture, engine: reopened };
+    reopened.queue.start();
+    await reopened.sync.start();
+    await reopened.sync.rescan();
+    await reopened.sync.whenSettled();
+    await reopened.queue.whenIdle();
+    expect(reopened.queue.list()).toEqual([]);
+    expect(server.server.uploadLog.entries().length).toBe(2);
+  });
+
   it('does not upload a renamed or moved file again', async () => {
     const engine = await watch();
     await mkdir(join(folder.path, 'sorted'));
