@@ -57,9 +57,12 @@ export type ServerOptionsInput = z.input<typeof ServerOptionsSchema> & {
   clock?: Clock;
   /** DNS for remote imports; tests give names their own addresses */
   resolveHost?: HostResolver;
+  /** where the log goes instead of stderr; tests read what the server logged */
+  logStream?: NodeJS.WritableStream;
 };
 
 export type ServerOptions = z.output<typeof ServerOptionsSchema> & {
   clock: Clock;
   resolveHost?: HostResolver;
+  logStream?: NodeJS.WritableStream;
 };

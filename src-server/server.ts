@@ -59,6 +59,7 @@ export async function startReferenceServer(input: ServerOptionsInput): Promise<R
     ...ServerOptionsSchema.parse(input),
     clock: input.clock ?? systemClock,
     resolveHost: input.resolveHost,
+    logStream: input.logStream,
   };
   const paths = new DataPaths(options.dataDir);
   paths.ensure();
@@ -76,7 +77,11 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     logger:
       options.logLevel === false
         ? false
-        : { level: options.logLevel, stream: process.stderr, redact: ['req.headers.authorization'] },
+        : {
+            level: options.logLevel,
+            stream: options.logStream ?? process.stderr,
+            redact: ['req.headers.authorization'],
+          },
     // Our own one-line access log below: no query strings (file passwords), no headers (tokens).
     logController: new LogController({ disableRequestLogging: true }),
     genReqId: () => randomUUID(),
@@ -188,7 +193,8 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     },
     { prefix: API_PREFIX },
   );
-  fileHostRoutes(app, ctx);
+  // A scope of its own: the password form's parser is no part of the API.
+  await app.register(async (host) => fileHostRoutes(host, ctx));
 
   const sweep = () => ctx.chunked.sweep();
   ctx.chunked.recover();

@@ -9,6 +9,7 @@ import { verifyPassword } from '../auth/passwords.js';
 import type { FileRow } from '../db/files.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { ServerContext } from '../http/context.js';
+import { isInertMedia } from '../uploads/media-type.js';
 import { noticePage, passwordPage, playerPage, type PageKind } from './pages.js';
 
 const require = createRequire(import.meta.url);
@@ -27,9 +28,9 @@ const ASSETS: Readonly<Record<string, { path: string; type: string }>> = {
 const HLS_FILE = /^(master\.m3u8|v0\/index\.m3u8|v0\/segment_\d{5}\.ts)$/;
 const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src 'self' blob:; connect-src 'self'; worker-src 'self' blob:; form-action 'self'; base-uri 'none'";
-const INLINE_TYPES = /^(video|audio|image)\/|^application\/pdf$|^text\/plain$/;
-
-const QuerySchema = z.object({ password: z.string().max(255).optional() });
+/** Holds the longest password (255 characters, at most 12 bytes each once UTF-8 and percent-encoded). */
+const FORM_LIMIT_BYTES = 4096;
+const PasswordFormSchema = z.object({ password: z.string().max(255) });
 
 type Range = { start: number; end: number } | 'unsatisfiable' | null;
 
@@ -54,7 +55,9 @@ export function parseRange(header: string | undefined, size: number): Range {
  * The file host: `<file_host>/<id>/file` (the bytes, with Range),
  * `/watch` and `/embed` (a player page, HLS when converted), and the HLS
  * rendition. Links are shareable; a password-protected file asks for its
- * password once and remembers it in a cookie scoped to that file.
+ * password once (a form POSTed to the same address, never a query string that
+ * history and logs would keep) and remembers it in a cookie scoped to that file.
+ * Register it in a scope of its own: the form parser is no part of the API.
  */
 export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const secret = ctx.accounts.serverSecret();
@@ -78,34 +81,66 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  /** Sends the refusal page and returns false when the visitor may not have the file. */
-  async function admit(request: FastifyRequest, reply: FastifyReply, file: FileRow, action: string): Promise<boolean> {
+  /** Sends the 451 page and returns true when the file is blocked where the visitor is. */
+  function refuseCountry(request: FastifyRequest, reply: FastifyReply, file: FileRow): boolean {
     const blocked = JSON.parse(file.blocked_countries) as string[];
     const country = String(request.headers['cf-ipcountry'] ?? '').toUpperCase();
-    if (country && blocked.includes(country)) {
-      sendPage(reply, 451, noticePage(file, 'This file is not available in your country.'));
-      return false;
-    }
+    if (!country || !blocked.includes(country)) return false;
+    sendPage(reply, 451, noticePage(file, 'This file is not available in your country.'));
+    return true;
+  }
+
+  /** Sends the refusal page and returns false when the visitor may not have the file. */
+  function admit(request: FastifyRequest, reply: FastifyReply, file: FileRow, action: string): boolean {
+    if (refuseCountry(request, reply, file)) return false;
     if (file.password_hash === null || hasAccessCookie(request, file)) return true;
-    const { password } = QuerySchema.parse(request.query);
-    if (password !== undefined && (await verifyPassword(password, file.password_hash))) {
+    sendPage(reply, 401, passwordPage(file, action, false));
+    return false;
+  }
+
+  /**
+   * A form posted from another site. The access cookie is SameSite=Lax, so such
+   * a post cannot use a visitor's access, but it could still give a visitor
+   * someone else's; browsers send Origin on every POST, so refusing a foreign
+   * one (or `null`, from a sandboxed or no-referrer page) costs a person
+   * nothing. Without Origin (not a browser) it is allowed.
+   */
+  function postedFromElsewhere(request: FastifyRequest): boolean {
+    const origin = request.headers.origin;
+    if (origin === undefined) return false;
+    return origin !== ctx.fileHost && origin !== `${request.protocol}://${request.headers.host}`;
+  }
+
+  /** The password form: sets the access cookie and sends the visitor back to the address, without the password. */
+  async function unlock(request: FastifyRequest, reply: FastifyReply, page: 'file' | PageKind) {
+    const file = fileOf(request);
+    const action = `/${file.public_id}/${page}`;
+    if (refuseCountry(request, reply, file)) return reply;
+    if (postedFromElsewhere(request)) {
+      return sendPage(reply, 403, noticePage(file, 'This password form was sent from another site.'));
+    }
+    if (file.password_hash !== null) {
+      const form = PasswordFormSchema.safeParse(request.body);
+      if (!form.success || !(await verifyPassword(form.data.password, file.password_hash))) {
+        return sendPage(reply, 401, passwordPage(file, action, true));
+      }
       reply.header(
         'Set-Cookie',
         `${cookieName(file)}=${cookieValue(file)}; Path=/${file.public_id}; HttpOnly; SameSite=Lax`,
       );
-      return true;
     }
-    sendPage(reply, 401, passwordPage(file, action, password !== undefined));
-    return false;
+    // 303: the browser follows with a GET, so reloading the file does not post the password again
+    return reply.code(303).header('Location', action).send();
   }
 
   function sendPage(reply: FastifyReply, status: number, html: string, frameable = false): FastifyReply {
+    // same-origin, not no-referrer: under no-referrer a browser posts the password form with `Origin: null`
     return reply
       .code(status)
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Content-Security-Policy', `${PAGE_CSP}; frame-ancestors ${frameable ? '*' : "'self'"}`)
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Referrer-Policy', 'no-referrer')
+      .header('Referrer-Policy', 'same-origin')
       .send(html);
   }
 
@@ -126,18 +161,28 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
       .send(createReadStream(asset.path));
   });
 
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
   app.get('/:id/file', async (request, reply) => {
     const file = fileOf(request);
-    if (!(await admit(request, reply, file, `/${file.public_id}/file`))) return reply;
+    if (!admit(request, reply, file, `/${file.public_id}/file`)) return reply;
     const range = parseRange(request.headers.range, file.size_bytes);
+    // Media goes out unsandboxed: a sandboxed document has an opaque origin, and
+    // Chromium's own player page for a video then refuses to load it ("origin 'null'", CORS).
+    // Anything that could run script keeps the sandbox and is downloaded, plain text aside.
+    const inert = isInertMedia(file.mime);
+    if (!inert) reply.header('Content-Security-Policy', 'sandbox');
     reply
       .header('Accept-Ranges', 'bytes')
       .header('Content-Type', file.mime)
       .header('X-Content-Type-Options', 'nosniff')
-      .header('Content-Security-Policy', 'sandbox')
       .header(
         'Content-Disposition',
-        `${INLINE_TYPES.test(file.mime) ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+        `${inert || file.mime === 'text/plain' ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
       );
     if (range === 'unsatisfiable') {
       return reply.code(416).header('Content-Range', `bytes */${file.size_bytes}`).send();
@@ -156,7 +201,7 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   async function player(request: FastifyRequest, reply: FastifyReply, kind: PageKind) {
     const file = fileOf(request);
-    if (!(await admit(request, reply, file, `/${file.public_id}/${kind}`))) return reply;
+    if (!admit(request, reply, file, `/${file.public_id}/${kind}`)) return reply;
     if (file.allow_online_watch !== 1) {
       return sendPage(reply, 403, noticePage(file, 'The owner has turned off online watching for this file.'));
     }
@@ -168,12 +213,15 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
 
   app.get('/:id/watch', (request, reply) => player(request, reply, 'watch'));
   app.get('/:id/embed', (request, reply) => player(request, reply, 'embed'));
+  for (const page of ['file', 'watch', 'embed'] as const) {
+    app.post(`/:id/${page}`, (request, reply) => unlock(request, reply, page));
+  }
 
   app.get('/:id/hls/*', async (request, reply) => {
     const file = fileOf(request);
     const rest = (request.params as { '*': string })['*'];
     if (!HLS_FILE.test(rest) || file.allow_online_watch !== 1) throw ApiProblem.notFound('Stream');
-    if (!(await admit(request, reply, file, `/${file.public_id}/watch`))) return reply;
+    if (!admit(request, reply, file, `/${file.public_id}/watch`)) return reply;
     const path = `${ctx.paths.hlsDir(file.public_id)}/${rest}`;
     if (
       !(await access(path).then(

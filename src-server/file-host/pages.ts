@@ -60,7 +60,7 @@ export function playerPage(file: FileRow, kind: PageKind, hlsUrl: string | null)
   return page(file.name, kind, `${media}\n${details}`, scripts);
 }
 
-/** Asks for the password of a protected file; `wrong` after a failed attempt. */
+/** Asks for the password of a protected file, posted to `action`; `wrong` after a failed attempt. */
 export function passwordPage(file: FileRow, action: string, wrong: boolean): string {
   const message = wrong ? '<p role="alert">That password is not right.</p>' : '';
   return page(
@@ -68,9 +68,9 @@ export function passwordPage(file: FileRow, action: string, wrong: boolean): str
     'watch',
     `<h1>${escapeHtml(file.name)} is password protected</h1>
 ${message}
-<form method="get" action="${action}">
+<form method="post" action="${action}">
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required>
+<input id="password" name="password" type="password" autocomplete="current-password" maxlength="255" required>
 <button type="submit">Open</button>
 </form>`,
   );

@@ -71,6 +71,16 @@ export function isVideo(mime: string): boolean {
   return mime.startsWith('video/');
 }
 
+/**
+ * Types a browser plays or shows as the file itself, with nothing in them that
+ * can run script in the file host's origin: video, audio, raster images, PDF.
+ * HTML, SVG, XML and whatever the host cannot tell (`application/octet-stream`)
+ * are not among them.
+ */
+export function isInertMedia(mime: string): boolean {
+  return /^(video|audio)\/|^image\/(jpeg|png|gif|webp|avif|bmp)$|^application\/pdf$/.test(mime);
+}
+
 /** A stored filename: no path, no control characters, at most 255 characters. */
 export function safeFilename(original: string, fallback = 'file'): string {
   const base = original.split(/[\\/]/).pop() ?? '';

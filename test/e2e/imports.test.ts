@@ -83,7 +83,7 @@ describe('imports', () => {
     for (const file of ['one.mp4', 'two.mp4']) {
       const row = job(page, file);
       await row.getByText('Completed', { exact: true }).waitFor({ timeout: JOB_WAIT_MS });
-      const link = row.getByRole('link', { name: `Open file page of ${file}` });
+      const link = row.getByRole('link', { name: `Open file ${file}` });
       await link.waitFor();
       const href = (await link.getAttribute('href'))!;
       expect(href).toMatch(new RegExp(`^${app.server.fileHost}/[A-Za-z0-9_-]+/file$`));
@@ -107,7 +107,7 @@ describe('imports', () => {
     await row.getByRole('button', { name: 'Cancel import of slow.mp4' }).waitFor();
     slow.release();
     await row.getByText('Completed', { exact: true }).waitFor({ timeout: JOB_WAIT_MS });
-    await row.getByRole('link', { name: 'Open file page of slow.mp4' }).waitFor();
+    await row.getByRole('link', { name: 'Open file slow.mp4' }).waitFor();
     await page.close();
   });
 

@@ -36,7 +36,7 @@ describe('the queue', () => {
     await app?.close();
   });
 
-  it('adds a watched folder in Settings; a file written into it goes from queued to done with a copyable page link', async () => {
+  it('adds a watched folder in Settings; a file written into it goes from queued to done with a copyable file link', async () => {
     const watched = join(app.scratch, 'watched');
     await mkdir(watched);
     const page = await app.open();
@@ -55,12 +55,12 @@ describe('the queue', () => {
     const clip = row(page, 'holiday.mp4');
     await clip.waitFor({ timeout: 15_000 });
     await clip.getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
-    await clip.getByRole('button', { name: 'Copy link holiday.mp4' }).click();
+    await clip.getByRole('button', { name: 'Copy file link holiday.mp4' }).click();
 
     const files = await app.server.api('/files');
     const file = (JSON.parse(files.body.toString()) as { data: { id: string; name: string }[] }).data[0]!;
     const link = `${app.server.fileHost}/${file.id}/file`;
-    await page.getByText(`Copied the link to holiday.mp4: ${link}`).waitFor();
+    await page.getByText(`Copied the file link of holiday.mp4: ${link}`).waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
     expect(file.name).toBe('holiday.mp4');
     await page.close();

@@ -47,6 +47,19 @@ export function rawRequest(url: string, request: RawRequest = {}): Promise<RawRe
   });
 }
 
+/** A form POSTed as a browser sends it (`application/x-www-form-urlencoded`). */
+export function postForm(
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  return rawRequest(url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
 export interface FilePart {
   filename: string;
   content: Buffer;

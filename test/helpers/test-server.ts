@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { runAdmin, type AdminFlags } from '../../src-server/admin/admin-commands.js';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { startReferenceServer, type ReferenceServer } from '../../src-server/server.js';
-import { multipart, rawRequest, type FilePart, type RawRequest, type RawResponse } from './raw-http.js';
+import { multipart, postForm, rawRequest, type FilePart, type RawRequest, type RawResponse } from './raw-http.js';
 
 export interface TestServer {
   server: ReferenceServer;
@@ -71,4 +71,20 @@ export async function startTestServer(options: Partial<ServerOptionsInput> = {})
 
 export function sha256(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Opens a password-protected file host address as a browser does: posts the
+ * password form, then follows the redirect with the access cookie. Answers the
+ * form's own response when it does not redirect (a wrong password, a refusal).
+ */
+export async function openWithPassword(
+  url: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const posted = await postForm(url, { password }, headers);
+  if (posted.status !== 303) return posted;
+  const cookie = String(posted.headers['set-cookie']).split(';')[0]!;
+  return rawRequest(new URL(posted.headers.location!, url).href, { headers: { ...headers, Cookie: cookie } });
 }

@@ -2,12 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStatusSchema, SQL_DATETIME_PATTERN, type MediaFile } from '../../../src-shared/api/index.js';
 import { makeTestVideo } from '../../helpers/ffmpeg.js';
 import { waitFor } from '../../helpers/local-http-server.js';
-import { rawRequest } from '../../helpers/raw-http.js';
-import { sha256, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { postForm, rawRequest } from '../../helpers/raw-http.js';
+import { openWithPassword, sha256, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 let t: TestServer;
 let scratch: string;
@@ -68,13 +69,37 @@ describe('<file_host>/<id>/file', () => {
     expect((await fileOf(file.id)).downloads).toBe(2);
   });
 
-  it('sends media inline and sandboxes anything served from the file host', async () => {
-    const file = await upload('page.html', Buffer.from('<script>alert(1)</script>'));
-    const res = await rawRequest(file.urls.page);
-    expect(res.headers['content-disposition']).toMatch(/^attachment/);
-    expect(res.headers['content-security-policy']).toBe('sandbox');
-    const video = await upload('clip.mp4', randomBytes(100));
-    expect((await rawRequest(video.urls.page)).headers['content-disposition']).toMatch(/^inline/);
+  it('sends media inline without a sandbox, so a browser plays it; a range of it too', async () => {
+    for (const name of ['clip.mp4', 'song.mp3', 'photo.png', 'manual.pdf']) {
+      const file = await upload(name, randomBytes(1000));
+      for (const range of [undefined, 'bytes=0-1', 'bytes=500-']) {
+        const res = await rawRequest(file.urls.page, range ? { headers: { Range: range } } : {});
+        expect([name, res.status]).toEqual([name, range ? 206 : 200]);
+        expect(res.headers['content-disposition']).toMatch(/^inline;/);
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['content-security-policy']).toBeUndefined();
+      }
+    }
+  });
+
+  it('sandboxes whatever could run script, and sends it as a download unless it is plain text', async () => {
+    const active = [
+      ['page.html', '<script>alert(1)</script>'],
+      ['drawing.svg', '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
+      ['feed.xml', '<?xml version="1.0"?><x/>'],
+      ['data.bin', 'opaque'],
+    ];
+    for (const [name, content] of active) {
+      const res = await rawRequest((await upload(name!, Buffer.from(content!))).urls.page);
+      expect([name, res.headers['content-security-policy']]).toEqual([name, 'sandbox']);
+      expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const text = await rawRequest((await upload('notes.txt', Buffer.from('hello'))).urls.page);
+    expect([text.headers['content-security-policy'], text.headers['content-disposition']]).toEqual([
+      'sandbox',
+      expect.stringMatching(/^inline;/),
+    ]);
   });
 
   it('an unknown file is a 404 envelope', async () => {
@@ -112,28 +137,90 @@ describe('<file_host>/<id>/watch and /embed', () => {
     expect((await rawRequest(file.urls.page)).status).toBe(200);
   });
 
-  it('ask for the password of a protected file and remember it in a cookie for that file', async () => {
-    const file = await upload('locked.mp4', randomBytes(10));
-    await t.api(`/files/${file.id}`, { method: 'PATCH', json: { password: 'letmein' } });
-    const ask = await rawRequest(file.urls.watch);
-    expect(ask.status).toBe(401);
-    expect(ask.text).toContain('type="password"');
-    const wrong = await rawRequest(`${file.urls.watch}?password=nope`);
-    expect([wrong.status, wrong.text.includes('not right')]).toEqual([401, true]);
-    const right = await rawRequest(`${file.urls.watch}?password=letmein`);
-    expect(right.status).toBe(200);
-    const cookie = String(right.headers['set-cookie']).split(';')[0]!;
-    expect(String(right.headers['set-cookie'])).toContain(`Path=/${file.id}; HttpOnly`);
-    expect((await rawRequest(file.urls.page, { headers: { Cookie: cookie } })).status).toBe(200);
-    await t.api(`/files/${file.id}`, { method: 'PATCH', json: { password: 'changed' } });
-    expect((await rawRequest(file.urls.page, { headers: { Cookie: cookie } })).status).toBe(401);
-  });
-
   it('serve the player scripts from the file host itself', async () => {
     for (const asset of ['hls.min.js', 'player.js', 'player.css']) {
       const res = await rawRequest(`${t.fileHost}/assets/${asset}`);
       expect(res.status).toBe(200);
       expect(res.body.length).toBeGreaterThan(100);
+    }
+  });
+});
+
+describe('a password-protected file', () => {
+  async function locked(name: string, password: string): Promise<MediaFile> {
+    const file = await upload(name, randomBytes(10));
+    await t.api(`/files/${file.id}`, { method: 'PATCH', json: { password } });
+    return file;
+  }
+
+  it('asks for its password in a form that posts it, then redirects to the address with a cookie for that file', async () => {
+    const file = await locked('locked.mp4', 'letmein');
+    const ask = await rawRequest(file.urls.watch);
+    expect(ask.status).toBe(401);
+    expect(ask.text).toContain(`<form method="post" action="/${file.id}/watch">`);
+    expect(ask.text).toContain('type="password"');
+
+    const wrong = await postForm(file.urls.watch, { password: 'nope' });
+    expect([wrong.status, wrong.text.includes('not right'), wrong.headers['set-cookie']]).toEqual([
+      401,
+      true,
+      undefined,
+    ]);
+
+    const right = await postForm(file.urls.watch, { password: 'letmein' });
+    expect([right.status, right.headers.location]).toEqual([303, `/${file.id}/watch`]);
+    expect(String(right.headers['set-cookie'])).toContain(`Path=/${file.id}; HttpOnly; SameSite=Lax`);
+    const cookie = String(right.headers['set-cookie']).split(';')[0]!;
+    expect((await rawRequest(file.urls.watch, { headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await rawRequest(file.urls.page, { headers: { Cookie: cookie } })).status).toBe(200);
+    await t.api(`/files/${file.id}`, { method: 'PATCH', json: { password: 'changed' } });
+    expect((await rawRequest(file.urls.page, { headers: { Cookie: cookie } })).status).toBe(401);
+    expect((await postForm(`${t.fileHost}/nope12345678/file`, { password: 'x' })).status).toBe(404);
+  });
+
+  it('takes no password from the address, so no link or history carries one', async () => {
+    const file = await locked('query.mp4', 'letmein');
+    for (const url of [file.urls.page, file.urls.watch, `${t.fileHost}/${file.id}/hls/master.m3u8`]) {
+      const res = await rawRequest(`${url}?password=letmein`);
+      expect([url, res.status, res.headers['set-cookie']]).toEqual([url, 401, undefined]);
+      expect(res.text).not.toContain('not right');
+    }
+  });
+
+  it('refuses the form posted from another site, and a body larger than a password needs', async () => {
+    const file = await locked('csrf.mp4', 'letmein');
+    const foreign = await postForm(file.urls.page, { password: 'letmein' }, { Origin: 'https://elsewhere.example' });
+    expect([foreign.status, foreign.headers['set-cookie']]).toEqual([403, undefined]);
+    const sandboxed = await postForm(file.urls.page, { password: 'letmein' }, { Origin: 'null' });
+    expect(sandboxed.status).toBe(403);
+    const own = await postForm(file.urls.page, { password: 'letmein' }, { Origin: t.fileHost });
+    expect(own.status).toBe(303);
+    const huge = await postForm(file.urls.page, { password: 'letmein', padding: 'x'.repeat(10_000) });
+    expect([huge.status, huge.headers['set-cookie']]).toEqual([413, undefined]);
+  });
+
+  it('never puts its password in a log line', async () => {
+    let logged = '';
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const logging = await startTestServer({ logLevel: 'debug', logStream: sink, conversions: false });
+    try {
+      const password = 'correct-horse-7f3a';
+      const res = await logging.upload({}, { filename: 'logged.mp4', content: randomBytes(10) });
+      const file = res.json.data as MediaFile;
+      await logging.api(`/files/${file.id}`, { method: 'PATCH', json: { password } });
+      await rawRequest(`${file.urls.page}?password=${password}`);
+      await postForm(file.urls.page, { password: 'wrong' });
+      expect((await openWithPassword(file.urls.page, password)).status).toBe(200);
+      await waitFor(() => (logged.split(`"path":"/${file.id}/file"`).length > 4 ? true : undefined), 10_000, 'the log');
+      expect(logged).not.toContain(password);
+      expect(JSON.stringify(logging.server.requestLog.entries())).not.toContain(password);
+    } finally {
+      await logging.close();
     }
   });
 });

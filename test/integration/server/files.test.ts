@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileDetailSchema, FileSchema, FileStatusSchema } from '../../../src-shared/api/index.js';
 import { rawRequest } from '../../helpers/raw-http.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { openWithPassword, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 let t: TestServer;
 let other: string;
@@ -170,9 +170,9 @@ describe('PATCH /files/{id}', () => {
         .password_protected,
     ).toBe(true);
     expect((await rawRequest(`${t.fileHost}/${file.id}/file`)).status).toBe(401);
-    expect((await rawRequest(`${t.fileHost}/${file.id}/file?password=hunter2`)).text).toBe('content of secret.txt');
+    expect((await openWithPassword(`${t.fileHost}/${file.id}/file`, 'hunter2')).text).toBe('content of secret.txt');
     await t.api(`/files/${file.id}`, { method: 'PATCH', json: { password: 'changed' } });
-    expect((await rawRequest(`${t.fileHost}/${file.id}/file?password=hunter2`)).status).toBe(401);
+    expect((await openWithPassword(`${t.fileHost}/${file.id}/file`, 'hunter2')).status).toBe(401);
     const removed = await t.api(`/files/${file.id}`, { method: 'PATCH', json: { password: null } });
     expect(removed.json.data.password_protected).toBe(false);
     expect((await rawRequest(`${t.fileHost}/${file.id}/file`)).status).toBe(200);

@@ -3,7 +3,7 @@ import { RemoteJobSchema, type RemoteJob } from '../../../src-shared/api/index.j
 import { startLocalHttpServer, waitFor, type LocalHttpServer } from '../../helpers/local-http-server.js';
 import { fakeMp4, serve, stalling } from '../../helpers/media-fixtures.js';
 import { rawRequest } from '../../helpers/raw-http.js';
-import { sha256, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { openWithPassword, sha256, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 let t: TestServer;
 let source: LocalHttpServer;
@@ -152,9 +152,9 @@ describe('import end to end from a local source', () => {
       allow_online_watch: false,
       password_protected: true,
     });
-    const bytes = await rawRequest(`${file.urls.page}?password=${encodeURIComponent('open sesame')}`);
+    const bytes = await openWithPassword(file.urls.page, 'open sesame');
     expect(sha256(bytes.body)).toBe(sha256(clip));
-    const blocked = await rawRequest(`${file.urls.page}?password=open%20sesame`, { headers: { 'CF-IPCountry': 'DE' } });
+    const blocked = await openWithPassword(file.urls.page, 'open sesame', { 'CF-IPCountry': 'DE' });
     expect(blocked.status).toBe(451);
     expect((await rawRequest(file.urls.watch)).status).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRange } from '../../../src-server/file-host/file-host-routes.js';
-import { mediaTypeOf, safeFilename } from '../../../src-server/uploads/media-type.js';
+import { isInertMedia, mediaTypeOf, safeFilename } from '../../../src-server/uploads/media-type.js';
 
 describe('parseRange', () => {
   it.each([
@@ -24,6 +24,23 @@ describe('media types and stored names', () => {
     const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42'), Buffer.alloc(8)]);
     expect(mediaTypeOf('no-extension', mp4)).toBe('video/mp4');
     expect(mediaTypeOf('notes', Buffer.from('hello'))).toBe('application/octet-stream');
+  });
+
+  it('calls inert only what a browser plays or shows without running script', () => {
+    const inert = ['video/mp4', 'video/webm', 'audio/mpeg', 'image/png', 'image/jpeg', 'image/webp', 'application/pdf'];
+    const active = [
+      'text/html',
+      'image/svg+xml',
+      'application/xhtml+xml',
+      'text/xml',
+      'application/xml',
+      'application/octet-stream',
+      'text/plain',
+      'application/zip',
+      'text/vtt',
+    ];
+    expect(inert.filter((mime) => !isInertMedia(mime))).toEqual([]);
+    expect(active.filter((mime) => isInertMedia(mime))).toEqual([]);
   });
 
   it('keeps only the last path segment and drops control characters', () => {
