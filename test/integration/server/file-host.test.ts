@@ -216,7 +216,9 @@ describe('a password-protected file', () => {
       await rawRequest(`${file.urls.page}?password=${password}`);
       await postForm(file.urls.page, { password: 'wrong' });
       expect((await openWithPassword(file.urls.page, password)).status).toBe(200);
-      await waitFor(() => (logged.split(`"path":"/${file.id}/file"`).length > 4 ? true : undefined), 10_000, 'the log');
+      // the three requests that carried a password; the last GET's line may never come: a client that closes as
+      // soon as it has the streamed file ends the response before it finishes, and fastify logs no onResponse then
+      await waitFor(() => (logged.split(`"path":"/${file.id}/file"`).length > 3 ? true : undefined), 10_000, 'the log');
       expect(logged).not.toContain(password);
       expect(JSON.stringify(logging.server.requestLog.entries())).not.toContain(password);
     } finally {
