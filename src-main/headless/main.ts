@@ -82,7 +82,7 @@ async function run(
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log });
-  const demo = localDemoServer(dataDir);
+  const demo = localDemoServer(dataDir, log);
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource() : undefined;
   await power?.start();
@@ -96,7 +96,7 @@ async function run(
     tokenStorageText: vault.descriptionText,
     // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
     systemLocales: () => processLocales(io.env),
-    startDemo: demo.start,
+    demo,
     log,
   });
   await core.start();
