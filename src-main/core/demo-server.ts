@@ -42,7 +42,8 @@ export function localDemoServer(appDataDir: string, log?: Log): LocalDemoServer 
   /** one server per process: `afterStart` runs once it listens, before its port is remembered */
   const startOnce = (afterStart: (server: ReferenceServer) => Promise<void>) => {
     if (!running) {
-      const starting = startOnRememberedPort(dir, rememberedPort).then(async (server) => {
+      const starting = rememberedPort().then(async (port) => {
+        const server = await startOnPort(dir, port);
         try {
           await afterStart(server);
           await remember(server);
@@ -100,17 +101,16 @@ function demoBaseUrl(port: number): string {
 }
 
 /**
- * The same port as last time when it is free, so the signed-in demo account's
- * base URL stays valid across restarts; a free one otherwise.
+ * On `port` (the one of last time) when it is free, so the signed-in demo
+ * account's base URL stays valid across restarts; a free one otherwise.
  */
-async function startOnRememberedPort(dataDir: string, rememberedPort: () => Promise<number>): Promise<ReferenceServer> {
+async function startOnPort(dataDir: string, port: number): Promise<ReferenceServer> {
   await mkdir(dataDir, { recursive: true });
-  const remembered = await rememberedPort();
   const { startReferenceServer } = await import('../../src-server/server.js');
-  const start = (port: number) =>
-    startReferenceServer({ host: '127.0.0.1', port, dataDir, allowPrivateTargets: true, logLevel: false });
-  return start(remembered).catch((error: unknown) => {
-    if (remembered !== 0 && (error as { code?: string }).code === 'EADDRINUSE') return start(0);
+  const start = (on: number) =>
+    startReferenceServer({ host: '127.0.0.1', port: on, dataDir, allowPrivateTargets: true, logLevel: false });
+  return start(port).catch((error: unknown) => {
+    if (port !== 0 && (error as { code?: string }).code === 'EADDRINUSE') return start(0);
     throw error;
   });
 }
