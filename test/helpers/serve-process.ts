@@ -17,12 +17,12 @@ export interface ServeProcess {
 
 /**
  * `media-sync serve ARGS` as a person starts it, in a process of its own
- * (no MEDIA_SYNC_HOME or MEDIA_SYNC_TOKEN from the test's environment);
- * answers once it has printed its address (30 s at most).
+ * (no MEDIA_SYNC_HOME or MEDIA_SYNC_TOKEN from the test's environment, `env`
+ * added); answers once it has printed its address (30 s at most).
  */
-export async function startServe(args: string[]): Promise<ServeProcess> {
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: '' },
+    env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -35,7 +35,11 @@ export async function startServe(args: string[]): Promise<ServeProcess> {
     },
     30_000,
     'the address',
-  );
+  ).catch((error: unknown) => {
+    // the caller never gets it to stop
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}; media-sync serve printed: ${output}`);
+  });
   const url = new URL(address);
   return {
     child,
