@@ -196,6 +196,14 @@ function ConnectionBanner() {
   const connection = useConnection();
   const { t } = useLocale();
   if (connection === 'open') return null;
+  // the key was made anew (`media-sync serve --new-key`): trying again will not help, the new address will
+  if (connection === 'refused') {
+    return (
+      <div className="banner banner--error" role="alert">
+        {t('app.addressChanged')}
+      </div>
+    );
+  }
   return (
     <div className="banner banner--warning" role="status">
       {connection === 'connecting' ? t('app.connecting') : t('app.reconnecting')}

@@ -37,7 +37,8 @@ import { IntentInbox } from './intent-inbox.js';
 import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
-import type { DemoServerStarter, PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
+import type { LocalDemoServer } from './demo-server.js';
+import type { PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
 import { ScheduleRunner } from '../uploads/schedule-runner.js';
 import { uploadPolicy } from '../uploads/upload-policy.js';
@@ -57,7 +58,8 @@ export interface AppCoreOptions {
    * reason that is not the service's answer is written to it.
    */
   log?: FileLog;
-  startDemo?: DemoServerStarter;
+  /** the bundled reference server of "Try it locally" (localDemoServer); absent: no demo */
+  demo?: LocalDemoServer;
   /** the desktop app's own updates; absent in the headless daemon */
   updates?: UpdatesPort;
   clock?: Clock;
@@ -183,8 +185,12 @@ export class AppCore {
     }
   }
 
-  /** Starts the queue, folder sync, and following imports still running from before. */
+  /**
+   * Starts the queue, folder sync, and following imports still running from
+   * before; first the demo server, when the demo account is signed in.
+   */
   async start(): Promise<void> {
+    await this.options.demo?.startIfSignedIn(this.engine);
     this.engine.queue.start();
     this.engine.conversions.start();
     await this.engine.sync.start();
@@ -403,8 +409,8 @@ export class AppCore {
       'account:list': async () => this.accountViews(),
       'account:summary': async ({ accountId }) => this.client(accountId).getAccount(),
       'account:startDemo': async () => {
-        if (!this.options.startDemo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
-        const { baseUrl, token } = await this.options.startDemo();
+        if (!this.options.demo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
+        const { baseUrl, token } = await this.options.demo.start();
         return this.handlers['account:signIn']({ baseUrl, token });
       },
 

@@ -1,46 +1,116 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startReferenceServer, type ReferenceServer } from '../../src-server/server.js';
-import type { DemoServerStarter } from './ports.js';
+import { API_PREFIX } from '../../src-shared/api/index.js';
+import type { ReferenceServer } from '../../src-server/server.js';
+import type { Log } from '../common/file-log.js';
+import type { Engine } from './engine.js';
+
+/** The bundled reference server of "Try it locally", as the shells and AppCore use it. */
+export interface LocalDemoServer {
+  /** starts it (once) and answers its address and demo token: `account:startDemo` signs in with them */
+  start(): Promise<{ baseUrl: string; token: string }>;
+  /**
+   * Starts it when a signed-in account is its demo account, so that account
+   * answers after a restart; call it before anything talks to the accounts
+   * (AppCore.start does, before the queue). Should the remembered port be
+   * taken, it starts on a free one and moves the demo account there. Never
+   * throws: a demo server that cannot start is written to the log, and the
+   * account's requests then fail as for any server that is down.
+   */
+  startIfSignedIn(engine: Pick<Engine, 'accounts' | 'moveAccount'>): Promise<void>;
+  /** stops it, if it runs; after the engine, so nothing is cut off mid-request */
+  stop(): Promise<void>;
+}
 
 /**
  * "Try it locally": the bundled reference server, started in this process on
- * 127.0.0.1 at a free port, its data under the app's data folder (so the demo
- * account and its files are there next time). Private targets are allowed, so
- * an import from a server on this machine works; that is why it listens on
- * loopback only. Returns the starter and a `stop` for quit.
+ * 127.0.0.1 at a free port, its data under `<data dir>/demo-server` (its
+ * files, jobs and the demo token stay there for the next start). Its port is
+ * kept in `<data dir>/demo-server/port`: an account whose base URL is
+ * `http://127.0.0.1:<that port>/api/v1` is the demo account. Private targets
+ * are allowed, so an import from a server on this machine works; that is why
+ * it listens on loopback only. The server and its dependencies (fastify, …)
+ * are loaded only when it starts.
  */
-export function localDemoServer(appDataDir: string): { start: DemoServerStarter; stop(): Promise<void> } {
+export function localDemoServer(appDataDir: string, log?: Log): LocalDemoServer {
+  const dir = join(appDataDir, 'demo-server');
+  const portFile = join(dir, 'port');
   let running: Promise<ReferenceServer> | undefined;
+
+  const rememberedPort = async () => Number((await readFile(portFile, 'utf8').catch(() => '')).trim()) || 0;
+  const remember = (server: ReferenceServer) => writeFile(portFile, String(new URL(server.baseUrl).port));
+  /** one server per process: `afterStart` runs once it listens, before its port is remembered */
+  const startOnce = (afterStart: (server: ReferenceServer) => Promise<void>) => {
+    if (!running) {
+      const starting = rememberedPort().then(async (port) => {
+        const server = await startOnPort(dir, port);
+        try {
+          await afterStart(server);
+          await remember(server);
+        } catch (error) {
+          await server.close();
+          throw error;
+        }
+        return server;
+      });
+      running = starting;
+      // a start that failed may be tried again
+      starting.catch(() => {
+        if (running === starting) running = undefined;
+      });
+    }
+    return running;
+  };
+
   return {
-    start: async () => {
-      running ??= startOnRememberedPort(join(appDataDir, 'demo-server'));
-      const server = await running;
+    async start() {
+      const server = await startOnce(async () => undefined);
       return { baseUrl: server.baseUrl, token: server.demoToken! };
     },
-    stop: async () => {
-      if (!running) return;
-      const server = await running;
+    async startIfSignedIn(engine) {
+      const port = await rememberedPort();
+      const address = port === 0 ? null : demoBaseUrl(port);
+      const demos = engine.accounts.list().filter((account) => account.baseUrl === address);
+      if (demos.length === 0) return;
+      try {
+        // the accounts move before the new port is remembered: a stop in between leaves them found next time
+        const server = await startOnce(async (started) => {
+          if (started.baseUrl === address) return;
+          for (const account of demos) await engine.moveAccount(account.id, started.baseUrl);
+          log?.warn(
+            `The local demo server's port ${port} is taken by another program: it now runs at ${started.baseUrl}, and the demo account moved there.`,
+          );
+        });
+        if (server.baseUrl === address) log?.info(`The local demo server is back at ${address} for the demo account.`);
+      } catch (error) {
+        log?.error('The local demo server could not start: the demo account cannot be reached.', error);
+      }
+    },
+    async stop() {
+      const started = running;
       running = undefined;
-      await server.close();
+      const server = await started?.catch(() => undefined);
+      await server?.close();
     },
   };
 }
 
+/** The demo server's base URL on `port`, as the reference server reports it (and the engine keeps it). */
+function demoBaseUrl(port: number): string {
+  return `http://127.0.0.1:${port}${API_PREFIX}`;
+}
+
 /**
- * The same port as last time when it is free, so the signed-in demo account's
- * base URL stays valid across restarts; a free one otherwise.
+ * On `port` (the one of last time) when it is free, so the signed-in demo
+ * account's base URL stays valid across restarts; a free one otherwise.
  */
-async function startOnRememberedPort(dataDir: string): Promise<ReferenceServer> {
+async function startOnPort(dataDir: string, port: number): Promise<ReferenceServer> {
   await mkdir(dataDir, { recursive: true });
-  const portFile = join(dataDir, 'port');
-  const remembered = Number((await readFile(portFile, 'utf8').catch(() => '')).trim()) || 0;
-  const start = (port: number) =>
-    startReferenceServer({ host: '127.0.0.1', port, dataDir, allowPrivateTargets: true, logLevel: false });
-  const server = await start(remembered).catch((error: unknown) => {
-    if (remembered !== 0 && (error as { code?: string }).code === 'EADDRINUSE') return start(0);
+  const { startReferenceServer } = await import('../../src-server/server.js');
+  const start = (on: number) =>
+    startReferenceServer({ host: '127.0.0.1', port: on, dataDir, allowPrivateTargets: true, logLevel: false });
+  return start(port).catch((error: unknown) => {
+    if (port !== 0 && (error as { code?: string }).code === 'EADDRINUSE') return start(0);
     throw error;
   });
-  await writeFile(portFile, String(new URL(server.baseUrl).port));
-  return server;
 }

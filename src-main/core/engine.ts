@@ -205,13 +205,24 @@ export class Engine {
   async signOut(accountId: string): Promise<void> {
     const account = this.accounts.get(accountId);
     await this.vault.delete(accountId);
-    const entry = this.clients.get(accountId);
-    this.clients.delete(accountId);
-    entry?.subscription.dispose();
-    entry?.client.scheduler.dispose();
-    await entry?.client.close();
+    await this.disconnect(accountId);
     this.accounts.remove(accountId);
     if (account) this.log.info(`Signed out: ${describeAccount(account)}.`);
+  }
+
+  /**
+   * The account's server answers at another address now (the local demo
+   * server, started on another port): the account, its queue and its token
+   * stay; its requests go to `baseUrl` from now on.
+   */
+  async moveAccount(accountId: string, baseUrl: string): Promise<void> {
+    const url = normaliseBaseUrl(baseUrl);
+    this.accounts.update(accountId, { baseUrl: url });
+    const connected = this.clients.has(accountId);
+    await this.disconnect(accountId);
+    const token = connected ? ((await this.vault.get(accountId)) ?? this.options.envToken) : undefined;
+    const account = this.accounts.get(accountId);
+    if (account && token) this.connect(account, token);
   }
 
   /** Route every account's API traffic through `proxyUrl` from now on (null: directly). */
@@ -255,6 +266,14 @@ export class Engine {
     this.accountStateEmitter.dispose();
     this.wakeEmitter.dispose();
     this.db.close();
+  }
+
+  private async disconnect(accountId: string): Promise<void> {
+    const entry = this.clients.get(accountId);
+    this.clients.delete(accountId);
+    entry?.subscription.dispose();
+    entry?.client.scheduler.dispose();
+    await entry?.client.close();
   }
 
   private connect(account: AccountRecord, token: string): void {

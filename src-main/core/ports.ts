@@ -82,9 +82,6 @@ export interface PowerSourcePort {
   onDidChange: Event<boolean>;
 }
 
-/** The bundled reference server, started on demand for "Try it locally". */
-export type DemoServerStarter = () => Promise<{ baseUrl: string; token: string }>;
-
 /** An in-memory SettingsStore, for tests and for a first run before anything is saved. */
 export class MemorySettingsStore implements SettingsStore {
   private saved: unknown = {};

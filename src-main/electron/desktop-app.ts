@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Disposable } from '../common/disposable.js';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { AppCore } from '../core/app-core.js';
-import { localDemoServer } from '../core/demo-server.js';
+import { localDemoServer, type LocalDemoServer } from '../core/demo-server.js';
 import { Engine } from '../core/engine.js';
 import { serveOwnerSocket, type OwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
@@ -90,7 +90,7 @@ export class DesktopApp {
   private core: AppCore | null = null;
   private lock: DataFolderLock | null = null;
   private ownerSocket: OwnerSocket | null = null;
-  private demo: ReturnType<typeof localDemoServer> | null = null;
+  private demo: LocalDemoServer | null = null;
   private window: BrowserWindow | null = null;
   private tray: Tray | null = null;
   private power: PowerGuard | null = null;
@@ -219,7 +219,7 @@ export class DesktopApp {
     }
     if (this.quitState.kind !== 'starting') return;
     const engine = this.engine;
-    this.demo = localDemoServer(dataDir);
+    this.demo = localDemoServer(dataDir, log);
     this.updates = new UpdateService({
       updater: app.isPackaged ? this.options.createUpdater() : null,
       log,
@@ -251,7 +251,7 @@ export class DesktopApp {
       tokenStorageText: vault.descriptionText,
       // the OS's language, as Chromium reads it for the window (navigator.languages)
       systemLocales: () => [app.getLocale()],
-      startDemo: this.demo.start,
+      demo: this.demo,
       updates: this.updates,
       log,
     });
@@ -360,8 +360,9 @@ export class DesktopApp {
     await this.core?.dispose();
     // stops the watchers and the queue (items back in line with their chunks kept), then closes SQLite
     await this.engine?.close();
-    this.lock?.release();
     await this.demo?.stop();
+    // last: the demo server's data is in the data folder too
+    this.lock?.release();
     this.tray?.destroy();
     this.tray = null;
   }

@@ -13,6 +13,7 @@ import {
   DROP_PATH,
   SESSION_COOKIE,
   SESSION_KEY_PARAM,
+  SESSION_PATH,
   WS_PATH,
   type WsEvent,
 } from '../../src-shared/ipc/ws-protocol.js';
@@ -30,7 +31,7 @@ export interface DaemonOptions {
   staticDir?: string;
   /** draws the Queue into the page's HTML, so its first rows show before the app's bundle has run */
   firstPaint?: FirstPaint;
-  /** fixed in tests; random otherwise */
+  /** kept in the data folder by `media-sync serve` (session-key.ts); random when not given */
   sessionKey?: string;
   /**
    * where files dropped on the page in a browser are written before they are
@@ -82,7 +83,9 @@ const MISDIRECTED = 'Misdirected Request';
  *   a site that rebinds its name to 127.0.0.1 is refused (DNS rebinding);
  * - the random session key, given in the printed URL, else 401: other users
  *   and web pages on this machine. The page loaded with `?key=` gets it as a
- *   strict, HttpOnly cookie, so links inside the UI need not carry it;
+ *   strict, HttpOnly cookie, so links inside the UI need not carry it. Only
+ *   `GET /session` goes without it: it answers whether the request's cookie
+ *   is the key, and only to the page's own origin (see `answerSession`);
  * - for the socket and dropped files, an `Origin` other than the page's own
  *   (`http://` + the accepted host) is refused: a page of another site must
  *   not act through the person's cookie.
@@ -114,6 +117,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return;
     }
     const url = new URL(request.url ?? '/', origin);
+    if (url.pathname === SESSION_PATH) {
+      answerSession(request, response, key);
+      return;
+    }
     const given = url.searchParams.get(SESSION_KEY_PARAM);
     if (!hasKey(request, given, key)) {
       response
@@ -333,6 +340,29 @@ export function safeFileName(given: string): string {
 function rawText(data: RawData): string {
   if (Buffer.isBuffer(data)) return data.toString('utf8');
   return (Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data)).toString('utf8');
+}
+
+/**
+ * `GET /session`: whether the request's cookie opens the daemon, so a page
+ * whose socket is refused can tell a new key (`--new-key`) from a daemon that
+ * is down. The same status and headers either way, no CORS, and
+ * `Cross-Origin-Resource-Policy: same-origin`: another origin (another port
+ * of 127.0.0.1 sends the cookie too) gets neither the body nor a status that
+ * differs. The `?key=` of the address is not looked at.
+ */
+function answerSession(request: IncomingMessage, response: ServerResponse, key: string): void {
+  const headers = {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  };
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, headers).end();
+    return;
+  }
+  const session = hasKey(request, null, key) ? 'valid' : 'refused';
+  response.writeHead(200, headers).end(JSON.stringify({ session }));
 }
 
 function hasKey(request: IncomingMessage, given: string | null, key: string): boolean {

@@ -14,6 +14,7 @@ import { ConfSettingsStore } from './conf-settings-store.js';
 import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
 import { LinuxPowerSource } from './linux-power-source.js';
+import { loadSessionKey } from './session-key.js';
 import { processLocales } from '../common/i18n.js';
 
 export interface ServeIo {
@@ -27,25 +28,41 @@ export interface ServeIo {
 
 const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
 
+const USAGE = `Usage: media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key] [--ui-dir DIR]
+
+  --port N        the port on 127.0.0.1 (default 8790; 0 picks a free one)
+  --open          opens the address in the browser
+  --data-dir DIR  the data folder (default: MEDIA_SYNC_HOME, else the platform's app data folder)
+  --no-demo       with no account yet, shows the sign-in page instead of signing in to the local demo server
+  --new-key       makes a new session key: the address changes, and pages opened with the old one
+                  must open the new one
+  --ui-dir DIR    serves this build of the UI instead of dist/renderer
+
+The printed address carries a session key kept in DIR/session-key (only your user can read it): it is
+the same at every start, so a page left open reconnects by itself after a restart. The demo account's
+server comes back with the app, its files kept in DIR/demo-server.`;
+
 /**
- * `media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--ui-dir DIR]`: the app
- * without a desktop. With no account yet it starts the local demo server and
- * signs in to it, so a newcomer sees a working app at once (`--no-demo`
- * shows the sign-in page instead; `--ui-dir` serves another build of the UI
- * than dist/renderer). Runs until SIGINT/SIGTERM. Logs to `<data dir>/logs/main.log`.
+ * `media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key] [--ui-dir DIR]`:
+ * the app without a desktop. With no account yet it starts the local demo
+ * server and signs in to it, so a newcomer sees a working app at once
+ * (`--no-demo` shows the sign-in page instead; `--ui-dir` serves another
+ * build of the UI than dist/renderer). The session key is kept in the data
+ * folder (`--new-key` makes a new one). Runs until SIGINT/SIGTERM. Logs to
+ * `<data dir>/logs/main.log`.
  */
 export async function serve(args: string[], io: ServeIo): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      port: { type: 'string', default: '8790' },
-      open: { type: 'boolean' },
-      'data-dir': { type: 'string' },
-      'no-demo': { type: 'boolean' },
-      'ui-dir': { type: 'string' },
-    },
-    strict: true,
-  });
+  let values: ReturnType<typeof parseServeArgs>;
+  try {
+    values = parseServeArgs(args);
+  } catch (error) {
+    io.stderr.write(`Error: ${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     io.stderr.write('Error: --port must be a number from 0 to 65535.\n');
@@ -75,14 +92,33 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
   }
 }
 
+function parseServeArgs(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string', default: '8790' },
+      open: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      'no-demo': { type: 'boolean' },
+      'new-key': { type: 'boolean' },
+      'ui-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  return values;
+}
+
 async function run(
-  values: { open?: boolean; 'no-demo'?: boolean; 'ui-dir'?: string },
+  values: { open?: boolean; 'no-demo'?: boolean; 'new-key'?: boolean; 'ui-dir'?: string },
   { port, dataDir, log, io, lock }: { port: number; dataDir: string; log: FileLog; io: ServeIo; lock: DataFolderLock },
 ): Promise<number> {
+  // first: a key file that cannot be read or written stops the start before anything runs
+  const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log });
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log });
-  const demo = localDemoServer(dataDir);
+  const demo = localDemoServer(dataDir, log);
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource() : undefined;
   await power?.start();
@@ -96,7 +132,7 @@ async function run(
     tokenStorageText: vault.descriptionText,
     // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
     systemLocales: () => processLocales(io.env),
-    startDemo: demo.start,
+    demo,
     log,
   });
   await core.start();
@@ -116,6 +152,7 @@ async function run(
   const daemon = await startDaemon({
     core,
     port,
+    sessionKey,
     staticDir,
     firstPaint: staticDir === undefined ? undefined : await loadFirstPaint(staticDir, log),
     dropDir: join(dataDir, 'dropped'),
@@ -123,6 +160,7 @@ async function run(
     secrets: log,
   });
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
+  if (values['new-key']) io.stderr.write('A new session key: pages opened with the old address must open this one.\n');
   lock.describe({ url: `http://127.0.0.1:${daemon.port}/` });
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);

@@ -35,12 +35,17 @@ export class AccountStore {
     return this.get(id)!;
   }
 
-  update(id: string, change: { username?: string | null; plan?: Plan }): void {
+  update(id: string, change: { username?: string | null; plan?: Plan; baseUrl?: string }): void {
     const current = this.get(id);
     if (!current) return;
     this.db
-      .prepare('UPDATE accounts SET username = ?, plan = ? WHERE id = ?')
-      .run(change.username === undefined ? current.username : change.username, change.plan ?? current.plan, id);
+      .prepare('UPDATE accounts SET username = ?, plan = ?, base_url = ? WHERE id = ?')
+      .run(
+        change.username === undefined ? current.username : change.username,
+        change.plan ?? current.plan,
+        change.baseUrl ?? current.baseUrl,
+        id,
+      );
   }
 
   get(id: string): AccountRecord | undefined {

@@ -1,6 +1,7 @@
 import type { IpcCommandName, IpcRequest, IpcResponse, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 
-export type ConnectionState = 'connecting' | 'open' | 'closed';
+/** `refused`: the daemon no longer takes the page's session key (`media-sync serve --new-key`) */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'refused';
 
 /**
  * What the views talk to: the contract (MediaSyncBridge) plus what differs

@@ -12,6 +12,7 @@ import { BridgeError } from './bridge-error.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
 import type { EarlyConnection, SocketLike } from './early-connection.js';
 import type { SentEarly } from './early-answers-bridge.js';
+import { askSession, type SessionAnswer } from './session-check.js';
 
 interface Pending {
   name: IpcCommandName;
@@ -19,6 +20,7 @@ interface Pending {
   reject: (error: BridgeError) => void;
 }
 
+/** Then every 5 s for as long as the page is open: a restart of the daemon takes a few seconds. */
 const RECONNECT_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000];
 const OPEN = 1;
 
@@ -27,7 +29,9 @@ const OPEN = 1;
  * when the page was opened authorises the socket. Answers and events are
  * parsed with the contract's schemas; a dropped socket fails the commands in
  * flight (the UI says so) and reconnects with backoff, and the UI reloads
- * what it shows once the connection is back.
+ * what it shows once the connection is back. A socket that does not open
+ * asks the daemon whether the page's cookie still opens it (askSession): if
+ * not, the key was made anew, and the state is `refused` until it does.
  *
  * Given the page's early connection, it takes that socket over instead of
  * opening one: what the first script sent is answered like any invocation
@@ -49,6 +53,7 @@ export class WsBridge implements AppBridge {
     private readonly url: string,
     private readonly createSocket: (url: string) => SocketLike = (url) => new WebSocket(url),
     early: EarlyConnection | null = null,
+    private readonly checkSession: () => Promise<SessionAnswer> = () => askSession(url),
   ) {
     if (early && early.socket.readyState <= OPEN) this.adopt(early);
     else this.connect();
@@ -127,7 +132,9 @@ export class WsBridge implements AppBridge {
 
   private attach(socket: SocketLike): void {
     this.socket = socket;
+    let opened = socket.readyState === OPEN;
     socket.onopen = () => {
+      opened = true;
       this.failures = 0;
       this.setState('open');
     };
@@ -145,10 +152,17 @@ export class WsBridge implements AppBridge {
         );
       }
       if (this.disposed) return;
-      this.setState('closed');
+      // a refused page stays refused while it tries again, rather than blink back to "Reconnecting…"
+      if (this.state !== 'refused') this.setState('closed');
       const delay = RECONNECT_DELAYS_MS[Math.min(this.failures++, RECONNECT_DELAYS_MS.length - 1)]!;
       setTimeout(() => this.connect(), delay);
+      if (!opened) void this.checkSession().then((answer) => this.sessionAnswered(answer));
     };
+  }
+
+  private sessionAnswered(answer: SessionAnswer): void {
+    if (this.disposed || this.state === 'open') return;
+    this.setState(answer === 'refused' ? 'refused' : 'closed');
   }
 
   private receive(text: string): void {
@@ -181,6 +195,7 @@ export class WsBridge implements AppBridge {
   }
 
   private setState(state: ConnectionState): void {
+    if (state === this.state) return;
     this.state = state;
     for (const listener of this.connectionListeners) listener(state);
   }

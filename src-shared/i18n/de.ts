@@ -180,6 +180,8 @@ export const de: Catalog = {
     activity: 'Aktivität',
     connecting: 'Verbindung zu Media Sync wird hergestellt…',
     reconnecting: 'Die Verbindung zu Media Sync wurde unterbrochen. Neue Verbindung wird hergestellt…',
+    addressChanged:
+      'Media Sync hat eine neue Adresse, daher erreicht diese Seite es nicht mehr. Öffnen Sie die neue Adresse, die im Terminal angezeigt wird, in dem media-sync serve läuft.',
     blockedAccount: '{{account}}:',
     blockedWaits: 'Die Uploads dieses Kontos warten, und nichts geht verloren.',
     signInAgain: 'Mit neuem Token anmelden',

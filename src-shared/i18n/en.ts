@@ -184,6 +184,8 @@ export const en = {
     activity: 'Activity',
     connecting: 'Connecting to Media Sync…',
     reconnecting: 'Lost the connection to Media Sync. Reconnecting…',
+    addressChanged:
+      'Media Sync has a new address, so this page can no longer reach it. Open the new address printed in the terminal where media-sync serve runs.',
     blockedAccount: '{{account}}:',
     blockedWaits: 'Uploads for this account wait, and nothing is lost.',
     signInAgain: 'Sign in with a new token',

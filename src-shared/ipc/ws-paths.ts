@@ -12,6 +12,13 @@ export const WS_PATH = '/ipc';
  * file as the body; the answer is an IpcResult of the queued items.
  */
 export const DROP_PATH = '/drop';
+/**
+ * Whether the page's session cookie still opens the daemon, asked without the
+ * key when its socket is refused (a page cannot read the socket's 401):
+ * `GET /session` answers `{"session":"valid"}` or `{"session":"refused"}`
+ * (after `media-sync serve --new-key`), and nothing else.
+ */
+export const SESSION_PATH = '/session';
 /** The query parameter and cookie that carry the session key. */
 export const SESSION_KEY_PARAM = 'key';
 export const SESSION_COOKIE = 'media_sync_session';

@@ -25,4 +25,4 @@ export type WsResult = z.infer<typeof WsResultSchema>;
 export const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
 export type WsEvent = z.infer<typeof WsEventSchema>;
 
-export { DROP_PATH, SESSION_COOKIE, SESSION_KEY_PARAM, WS_PATH } from './ws-paths.js';
+export { DROP_PATH, SESSION_COOKIE, SESSION_KEY_PARAM, SESSION_PATH, WS_PATH } from './ws-paths.js';

@@ -27,6 +27,12 @@ export interface AppHarness {
   /** the daemon's output so far (checked for tokens) */
   output(): string;
   /**
+   * Stops the daemon as Ctrl+C does and starts it again on the same data
+   * folder and port, `args` added to its command line (`--new-key`); `whileStopped`
+   * runs in between. Answers the address it printed; `contract` is its socket then.
+   */
+  restart(options?: { args?: string[]; whileStopped?: () => Promise<void> }): Promise<string>;
+  /**
    * a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it
    * navigates; `scripts: false` loads the page as a browser that runs none; `locale` is the browser's
    * language (navigator.languages, Accept-Language), en-US unless given
@@ -54,26 +60,31 @@ export async function startApp(
   const dataDir = join(scratch, 'app-data');
   await mkdir(dataDir);
   const server = await startTestServer({ rateLimit: 1000, ...options.server });
-  const daemon = spawn(
-    process.execPath,
-    [
-      join(ROOT, 'bin/media-sync.js'),
-      'serve',
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--no-demo',
-      '--ui-dir',
-      inject('uiDir'),
-    ],
-    { env: { ...process.env, MEDIA_SYNC_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
   let output = '';
-  daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  daemon.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await waitForUrl(daemon, () => output);
-  const contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
+  const startDaemon = (port: string, args: string[] = []) => {
+    const child = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'bin/media-sync.js'),
+        'serve',
+        '--port',
+        port,
+        '--data-dir',
+        dataDir,
+        '--no-demo',
+        '--ui-dir',
+        inject('uiDir'),
+        ...args,
+      ],
+      { env: { ...process.env, MEDIA_SYNC_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return child;
+  };
+  let daemon = startDaemon('0');
+  let url = await waitForUrl(daemon, () => output);
+  let contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
   if (options.signIn) {
     const result = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     if (!result.ok) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
@@ -81,11 +92,26 @@ export async function startApp(
   const browser: Browser = await launchChromium();
   return {
     server,
-    url,
+    get url() {
+      return url;
+    },
     dataDir,
     scratch,
-    contract,
+    get contract() {
+      return contract;
+    },
     output: () => output,
+    async restart({ args = [], whileStopped } = {}) {
+      contract.close();
+      await stop(daemon, 'SIGINT');
+      await whileStopped?.();
+      // only what this start prints: the address of the last one is in the output too
+      const printed = output.length;
+      daemon = startDaemon(new URL(url).port, args);
+      url = await waitForUrl(daemon, () => output.slice(printed));
+      contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
+      return url;
+    },
     async open(colorScheme = 'light', beforeLoad, scripts = true, locale = 'en-US') {
       // axe needs a page of a context made with newContext()
       const context = await browser.newContext({
@@ -125,10 +151,10 @@ async function waitForUrl(daemon: ChildProcess, output: () => string): Promise<s
   throw new Error(`media-sync serve printed no address in 30 s: ${output()}`);
 }
 
-async function stop(daemon: ChildProcess): Promise<void> {
+async function stop(daemon: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (daemon.exitCode !== null) return;
   const exited = new Promise((r) => daemon.once('exit', r));
-  daemon.kill('SIGTERM');
+  daemon.kill(signal);
   const timer = setTimeout(() => daemon.kill('SIGKILL'), 10_000);
   await exited;
   clearTimeout(timer);

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildDesktop } from '../../scripts/build-desktop.js';
@@ -28,7 +28,9 @@ describe('the desktop build (Electron cannot start here: the bundles are checked
 
   it('the main bundle needs only production dependencies, and has the files it reads beside it', async () => {
     await buildDesktop(out.path);
-    const main = await readFile(join(out.path, 'main.js'), 'utf8');
+    // main.js and the chunks it imports (the demo server's, loaded when it starts)
+    const names = (await readdir(out.path)).filter((name) => name.endsWith('.js'));
+    const main = (await Promise.all(names.map((name) => readFile(join(out.path, name), 'utf8')))).join('\n');
     const { dependencies } = JSON.parse(await readFile(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
     };
@@ -40,5 +42,14 @@ describe('the desktop build (Electron cannot start here: the bundles are checked
     const relative = [...main.matchAll(/new URL\("(\.\/[^"]+)", import\.meta\.url\)/g)].map(([, path]) => path!);
     expect(relative).toEqual(expect.arrayContaining(['./assets/player.js', './assets/player.css']));
     for (const path of relative) expect(existsSync(join(out.path, path)), path).toBe(true);
+  });
+
+  it('loads the demo server (and fastify) only when it starts: main.js does not import it', async () => {
+    await buildDesktop(out.path);
+    const main = await readFile(join(out.path, 'main.js'), 'utf8');
+    expect([...packagesImportedBy(main)].filter((name) => name.includes('fastify'))).toEqual([]);
+    const lazy = /import\("\.\/(server-[\w-]+\.js)"\)/.exec(main)?.[1];
+    expect(lazy).toBeDefined();
+    expect(packagesImportedBy(await readFile(join(out.path, lazy!), 'utf8'))).toContain('fastify');
   });
 });

@@ -1,26 +1,79 @@
+import { createServer, type Server } from 'node:net';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localDemoServer } from '../../../src-main/core/demo-server.js';
+import type { Log } from '../../../src-main/common/file-log.js';
+import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer } from '../../helpers/test-server.js';
+
+/** What the demo server wrote to the app's log, one `LEVEL message` a line. */
+function memoryLog(): Log & { lines: string[] } {
+  const lines: string[] = [];
+  return {
+    lines,
+    info: (message) => lines.push(`INFO ${message}`),
+    warn: (message) => lines.push(`WARN ${message}`),
+    error: (message, cause) => lines.push(`ERROR ${message} ${String(cause)}`),
+  };
+}
 
 describe('the local demo server ("Try it locally")', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
-  let demo: ReturnType<typeof localDemoServer>;
+  const demos: LocalDemoServer[] = [];
+  let blocker: Server | undefined;
 
   beforeEach(async () => {
     data = await tempDir('media-sync-demo-');
-    demo = localDemoServer(data.path);
   });
 
   afterEach(async () => {
-    await demo.stop();
+    for (const demo of demos.splice(0)) await demo.stop();
+    await new Promise((resolve) => (blocker ? blocker.close(resolve) : resolve(undefined)));
+    blocker = undefined;
     await data.remove();
   });
 
-  it('starts on 127.0.0.1, signs the app in, and comes back on the same port with the same account', async () => {
+  function demoServer(log?: Log): LocalDemoServer {
+    const demo = localDemoServer(data.path, log);
+    demos.push(demo);
+    return demo;
+  }
+
+  /** An app start on the data folder: the engine, then the core (which starts what it must), as the shells do. */
+  async function openApp(demo: LocalDemoServer) {
     const engine = await Engine.open({ dataDir: data.path });
-    const core = createAppCore(engine, data.path, { startDemo: demo.start });
+    const core = createAppCore(engine, data.path, { demo });
+    await core.start();
+    return {
+      engine,
+      core,
+      async close() {
+        await core.dispose();
+        await engine.close();
+        await demo.stop();
+      },
+    };
+  }
+
+  async function signInToDemo(demo: LocalDemoServer): Promise<{ id: string; baseUrl: string }> {
+    const app = await openApp(demo);
+    try {
+      const signedIn = await app.core.handle('account:startDemo', {});
+      if (!signedIn.ok) throw new Error(signedIn.error.message);
+      return signedIn.value as { id: string; baseUrl: string };
+    } finally {
+      await app.close();
+    }
+  }
+
+  it('starts on 127.0.0.1, signs the app in, and comes back on the same port with the same account', async () => {
+    const demo = demoServer();
+    const engine = await Engine.open({ dataDir: data.path });
+    const core = createAppCore(engine, data.path, { demo });
     try {
       const first = await core.handle('account:startDemo', {});
       expect(first).toMatchObject({ ok: true, value: { username: 'demo', blocked: null } });
@@ -38,6 +91,71 @@ describe('the local demo server ("Try it locally")', () => {
     } finally {
       await core.dispose();
       await engine.close();
+    }
+  });
+
+  it('comes back by itself, at the same address, when the app starts with the demo account signed in', async () => {
+    const { id, baseUrl } = await signInToDemo(demoServer());
+    const log = memoryLog();
+    const app = await openApp(demoServer(log));
+    try {
+      expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({
+        ok: true,
+        value: { username: 'demo' },
+      });
+      expect(log.lines).toEqual([`INFO The local demo server is back at ${baseUrl} for the demo account.`]);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('moves the demo account to a free port when another program took its port, and its queue goes on', async () => {
+    const { id, baseUrl } = await signInToDemo(demoServer());
+    const port = Number(new URL(baseUrl).port);
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(port, '127.0.0.1', resolve));
+    // an upload queued before the move goes to the new address
+    const engine = await Engine.open({ dataDir: data.path });
+    const path = join(data.path, 'clip.mp4');
+    await writeRandomFile(path, 100_000, 7);
+    await engine.queue.enqueue({ accountId: id, path, visibility: null });
+    await engine.close();
+
+    const log = memoryLog();
+    const app = await openApp(demoServer(log));
+    try {
+      const [account] = app.engine.accounts.list();
+      expect(account).toMatchObject({ id, baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/) });
+      expect(account!.baseUrl).not.toBe(baseUrl);
+      expect(log.lines).toEqual([
+        `WARN The local demo server's port ${port} is taken by another program: it now runs at ${account!.baseUrl}, and the demo account moved there.`,
+      ]);
+      expect(await readFile(join(data.path, 'demo-server', 'port'), 'utf8')).toBe(new URL(account!.baseUrl).port);
+      expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({ ok: true });
+      await waitFor(() => (app.engine.queue.list()[0]?.state.kind === 'done' ? true : undefined), 20_000, 'done');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is not started for an app without the demo account', async () => {
+    const { id, baseUrl } = await signInToDemo(demoServer());
+    const server = await startTestServer({ conversions: false });
+    const log = memoryLog();
+    try {
+      const engine = await Engine.open({ dataDir: data.path });
+      await engine.signOut(id);
+      await engine.signIn(server.baseUrl, server.token);
+      await engine.close();
+      const app = await openApp(demoServer(log));
+      try {
+        await expect(fetch(`${baseUrl}/account`)).rejects.toThrow();
+      } finally {
+        await app.close();
+      }
+      expect(log.lines).toEqual([]);
+    } finally {
+      await server.close();
     }
   });
 });

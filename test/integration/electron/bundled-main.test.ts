@@ -154,6 +154,28 @@ describe('the bundled desktop main process on a fake Electron', () => {
     });
   });
 
+  it('a second start with the demo account signed in serves it: the demo server, a chunk of its own, comes back', async () => {
+    home = await tempDir('media-sync-bundled-home-');
+    const first = await start(['--hidden']);
+    await first.until((state) => Boolean(state.tray));
+    const demo = (await first.invoke('account:startDemo', {})) as { ok: true; value: { id: string; baseUrl: string } };
+    expect(demo).toMatchObject({ ok: true, value: { username: 'demo' } });
+    first.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+
+    const second = await start(['--hidden']);
+    await second.until((state) => Boolean(state.tray));
+    expect(await second.invoke('account:summary', { accountId: demo.value.id })).toMatchObject({
+      ok: true,
+      value: { username: 'demo' },
+    });
+    await second.request({ type: 'quit' });
+    expect(await second.exited).toBe(0);
+    const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
+    expect(log).toContain(`The local demo server is back at ${demo.value.baseUrl} for the demo account.`);
+    expect(log).not.toMatch(/Uncaught|Unhandled|could not start/);
+  });
+
   it('hands a second instance over to the first, which shows its window; SIGTERM quits in order', async () => {
     home = await tempDir('media-sync-bundled-home-');
     const first = await start(['--hidden']);

@@ -221,6 +221,31 @@ describe('the desktop app on a fake Electron', () => {
     expect((files.json as { data: unknown[] }).data).toHaveLength(1);
   });
 
+  it('a second launch with the demo account signed in serves it: the demo server comes back at the same address', async () => {
+    const first = launch();
+    await shown(first);
+    const demo = await first.invoke<{ id: string; baseUrl: string }>('account:startDemo');
+    const path = join(home.path, 'beach.jpg');
+    await writeRandomFile(path, 300_000, 9);
+    await first.invoke('uploads:addPaths', { accountId: demo.id, paths: [path] });
+    await waitFor(async () => {
+      const { items } = await first.invoke<{ items: Array<{ state: { kind: string } }> }>('uploads:list');
+      return items[0]?.state.kind === 'done' ? true : undefined;
+    }, 20_000);
+    first.fake.app.quit();
+    expect(await first.fake.exited).toBe(0);
+
+    const second = launch();
+    await shown(second);
+    expect(await second.invoke('account:list')).toEqual([
+      expect.objectContaining({ id: demo.id, baseUrl: demo.baseUrl }),
+    ]);
+    expect(await second.invoke('account:summary', { accountId: demo.id })).toMatchObject({ username: 'demo' });
+    const files = await second.invoke<{ data: Array<{ name: string }> }>('files:list', { accountId: demo.id });
+    expect(files.data.map((file) => file.name)).toEqual(['beach.jpg']);
+    expect(await second.logText()).toContain(`The local demo server is back at ${demo.baseUrl} for the demo account.`);
+  });
+
   it('does not start beside another owner of its data folder (a running `media-sync serve`): it says which, and quits', async () => {
     const held = tryLockDataFolder(join(home.path, 'userData'), { kind: 'daemon', url: 'http://127.0.0.1:8790/' });
     if (!held.ok) throw new Error('the test could not take the lock');

@@ -219,7 +219,7 @@ describe('the headless daemon', () => {
       `0.0.0.0:${port}`,
     ];
     for (const host of foreign) {
-      for (const path of ['/', `/?key=${KEY}`, `/drop?name=a.mp4&account=x`]) {
+      for (const path of ['/', `/?key=${KEY}`, `/drop?name=a.mp4&account=x`, '/session']) {
         const answer = await rawRequest(`${origin()}${path}`, {
           method: path.startsWith('/drop') ? 'POST' : 'GET',
           headers: { Host: host, cookie: `media_sync_session=${KEY}`, Origin: `http://${host}` },
@@ -282,6 +282,33 @@ describe('the headless daemon', () => {
       body: 'bytes',
     });
     expect(crossName.status).toBe(403);
+  });
+
+  it('tells a page whether its cookie still opens the daemon (GET /session), the same way either way, and nothing more', async () => {
+    const ask = (headers: Record<string, string> = {}, path = '/session', method = 'GET') =>
+      rawRequest(`${origin()}${path}`, { method, headers });
+    const answers = [
+      await ask({ cookie: `media_sync_session=${KEY}` }),
+      // the cookie of a key made anew since (`media-sync serve --new-key`)
+      await ask({ cookie: `media_sync_session=${'s'.repeat(32)}` }),
+      await ask(),
+      // the key of the address is not a session: only the page's cookie is asked about
+      await ask({}, `/session?key=${KEY}`),
+    ];
+    expect(answers.map((answer) => answer.json)).toEqual([
+      { session: 'valid' },
+      { session: 'refused' },
+      { session: 'refused' },
+      { session: 'refused' },
+    ]);
+    for (const answer of answers) {
+      // one status and one set of headers whatever the answer; no CORS, and another origin cannot embed it
+      expect(answer.status).toBe(200);
+      expect(answer.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(answer.headers['access-control-allow-origin']).toBeUndefined();
+      expect(answer.headers['set-cookie']).toBeUndefined();
+    }
+    expect((await ask({ cookie: `media_sync_session=${KEY}` }, '/session', 'POST')).status).toBe(405);
   });
 
   it('listens on 127.0.0.1 only', async () => {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { startDaemon } from '../../../src-main/headless/daemon.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
-import { waitFor } from '../../helpers/local-http-server.js';
+import { startServe } from '../../helpers/serve-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 /** A token of no known shape in the environment: only its registration keeps it out of the log. */
@@ -31,22 +31,9 @@ describe("the headless shell's log", () => {
   });
 
   it('logs its start, the demo sign-in and its stop under <data dir>/logs, without the token or the session key', async () => {
-    daemon = spawn(
-      process.execPath,
-      [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', data.path],
-      {
-        env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: ENV_TOKEN },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let output = '';
-    daemon.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    daemon.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const url = await waitFor(
-      () => /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output)?.[1],
-      30_000,
-      `the address (output so far: ${output})`,
-    );
+    const serving = await startServe(['--port', '0', '--data-dir', data.path], { MEDIA_SYNC_TOKEN: ENV_TOKEN });
+    daemon = serving.child;
+    const url = serving.url.href;
     const exited = new Promise<number | null>((resolveExit) => daemon!.once('exit', resolveExit));
     daemon.kill('SIGTERM');
     expect(await exited).toBe(0);

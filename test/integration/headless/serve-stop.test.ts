@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256File, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { afterResume, committedChunks, readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
+import { startServe as startServeProcess, type ServeProcess } from '../../helpers/serve-process.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-import { connectContract } from '../../helpers/ws-client.js';
-
-const BIN = resolve(import.meta.dirname, '../../../bin/media-sync.js');
 
 /**
  * `media-sync serve` stopped by a signal mid-upload (DESIGN.md §10): it ends
@@ -35,21 +33,10 @@ describe('media-sync serve on SIGTERM and SIGINT', () => {
     await files.remove();
   });
 
-  async function startServe(): Promise<{ child: ChildProcess; url: URL }> {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', data.path], {
-      env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    daemons.push(child);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const address = await waitFor(
-      () => /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output)?.[1],
-      30_000,
-      'the address',
-    );
-    return { child, url: new URL(address) };
+  async function startServe(): Promise<ServeProcess> {
+    const daemon = await startServeProcess(['--port', '0', '--no-demo', '--data-dir', data.path]);
+    daemons.push(daemon.child);
+    return daemon;
   }
 
   it.each(['SIGTERM', 'SIGINT'] as const)(
@@ -58,7 +45,7 @@ describe('media-sync serve on SIGTERM and SIGINT', () => {
       const path = join(files.path, 'harbour.mp4');
       await writeRandomFile(path, 40_000_000, 31);
       const first = await startServe();
-      const contract = await connectContract(`ws://${first.url.host}/ipc?key=${first.url.searchParams.get('key')}`);
+      const contract = await first.contract();
       const signedIn = (await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
         ok: true;
         value: { id: string };

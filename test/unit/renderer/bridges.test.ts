@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BridgeError } from '../../../src-renderer/bridge/bridge-error.js';
 import { ElectronBridge } from '../../../src-renderer/bridge/electron-bridge.js';
+import type { SessionAnswer } from '../../../src-renderer/bridge/session-check.js';
 import { WsBridge } from '../../../src-renderer/bridge/ws-bridge.js';
 import { ACCOUNT, FakeSocket } from './fake-socket.js';
 
@@ -66,6 +67,54 @@ describe('the WebSocket bridge', () => {
     FakeSocket.all[1]!.open();
     expect(states).toEqual(['closed', 'open']);
     expect(bridge.connection()).toBe('open');
+  });
+});
+
+describe('the WebSocket bridge across a restart of the daemon', () => {
+  beforeEach(() => {
+    FakeSocket.all = [];
+    vi.useFakeTimers();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps trying every few seconds; a socket refused for a key made anew is `refused` until the cookie opens it', async () => {
+    let answer: SessionAnswer = 'unreachable';
+    let asked = 0;
+    const bridge = new WsBridge(
+      'ws://127.0.0.1:1/ipc',
+      (url) => new FakeSocket(url),
+      null,
+      async () => {
+        asked++;
+        return answer;
+      },
+    );
+    const states: string[] = [];
+    bridge.onConnectionChange((state) => states.push(state));
+    /** the last socket is refused (or finds no daemon); the next one comes within `ms` */
+    const refuse = async (ms: number) => {
+      const count = FakeSocket.all.length;
+      FakeSocket.all.at(-1)!.close();
+      await vi.advanceTimersByTimeAsync(ms);
+      expect(FakeSocket.all).toHaveLength(count + 1);
+    };
+    FakeSocket.all[0]!.open();
+    // the daemon stops: a socket that was open is not a question of the key
+    await refuse(250);
+    expect(asked).toBe(0);
+    // not up yet
+    await refuse(500);
+    expect(asked).toBe(1);
+    expect(bridge.connection()).toBe('closed');
+    // up again, with a new key: the page's cookie no longer opens it
+    answer = 'refused';
+    for (const ms of [1_000, 2_000, 5_000, 5_000, 5_000]) await refuse(ms);
+    expect(bridge.connection()).toBe('refused');
+    // the new address opened in another tab set the cookie: this page gets in too
+    answer = 'valid';
+    FakeSocket.all.at(-1)!.open();
+    expect(bridge.connection()).toBe('open');
+    expect(states).toEqual(['open', 'closed', 'refused', 'open']);
   });
 });
 

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { waitFor } from './local-http-server.js';
+import { connectContract, type WsContractClient } from './ws-client.js';
+
+const BIN = resolve(import.meta.dirname, '../../bin/media-sync.js');
+
+export interface ServeProcess {
+  child: ChildProcess;
+  /** the printed address, with the session key */
+  url: URL;
+  /** what it printed so far, stdout and stderr */
+  output(): string;
+  /** the contract over its socket, with the printed key */
+  contract(): Promise<WsContractClient>;
+}
+
+/**
+ * `media-sync serve ARGS` as a person starts it, in a process of its own
+ * (no MEDIA_SYNC_HOME or MEDIA_SYNC_TOKEN from the test's environment, `env`
+ * added); answers once it has printed its address (30 s at most).
+ */
+export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], {
+    env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const address = await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`media-sync serve exited with ${child.exitCode}: ${output}`);
+      return /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output)?.[1];
+    },
+    30_000,
+    'the address',
+  ).catch((error: unknown) => {
+    // the caller never gets it to stop
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}; media-sync serve printed: ${output}`);
+  });
+  const url = new URL(address);
+  return {
+    child,
+    url,
+    output: () => output,
+    contract: () => connectContract(`ws://${url.host}/ipc?key=${url.searchParams.get('key')}`),
+  };
+}
