@@ -7,6 +7,8 @@ export class BridgeError extends Error implements IpcError {
   readonly requestId: string | null;
   /** the core's own sentence as a catalog message (shown in the UI's language), absent for a server's */
   readonly text?: Message;
+  /** a refusal's reasons per field of the request, when the service named them */
+  readonly fields?: IpcError['fields'];
 
   constructor(error: IpcError) {
     super(error.message);
@@ -14,14 +16,15 @@ export class BridgeError extends Error implements IpcError {
     this.code = error.code;
     this.requestId = error.requestId;
     if (error.text) this.text = error.text;
+    if (error.fields) this.fields = error.fields;
   }
 }
 
 /** Any thrown value as an IpcError, so views handle one shape. */
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof BridgeError) {
-    const { code, message, requestId, text } = error;
-    return text ? { code, message, requestId, text } : { code, message, requestId };
+    const { code, message, requestId, text, fields } = error;
+    return { code, message, requestId, ...(text ? { text } : {}), ...(fields ? { fields } : {}) };
   }
   return { code: 'UNEXPECTED', message: error instanceof Error ? error.message : String(error), requestId: null };
 }

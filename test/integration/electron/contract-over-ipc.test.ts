@@ -96,9 +96,13 @@ describe('the contract over a fake Electron ipc pair', () => {
     try {
       return { ok: true, value: await pair.bridge.invoke(name as IpcCommandName, request as never) };
     } catch (error) {
-      const { code, message, requestId, text } = error as IpcError;
-      // the core's own sentence reaches the page as a catalog message too, to be said in the page's language
-      return { ok: false, error: { code, message, requestId, ...(text ? { text } : {}) } };
+      const { code, message, requestId, text, fields } = error as IpcError;
+      // the core's own sentence reaches the page as a catalog message too, to be said in the page's language,
+      // and a refusal's reasons per field (a refused import link) beside it
+      return {
+        ok: false,
+        error: { code, message, requestId, ...(text ? { text } : {}), ...(fields ? { fields } : {}) },
+      };
     }
   }
 

@@ -30,11 +30,12 @@ describe('contractClient', () => {
     expect(sent).toEqual([{ name: 'uploads:clearFinished', request: {} }]);
   });
 
-  it("rejects with the core's error: code, message, request id and catalog text kept", async () => {
+  it("rejects with the core's error: code, message, request id, catalog text and reasons per field kept", async () => {
     const error = {
       code: 'NOT_FOUND',
       message: 'There is no upload #4.',
       requestId: 'r-1',
+      fields: { 'urls.0': ['Not a video.'] },
       text: { key: 'core.errors.noUpload' as const, values: { id: 4 } },
     };
     const { transport } = scripted(() => ({ ok: false, error }));
