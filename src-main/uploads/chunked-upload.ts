@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { MediaFile } from '../../src-shared/api/index.js';
 import { ackedBytes, chunkLength, type UploadItem } from '../../src-shared/model/upload-state.js';
-import type { ChunkInfo, MediaApiClient, UploadAck, UploadPacer } from '../api-client/media-api-client.js';
+import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-api-client.js';
 import { FileChangedError } from '../api-client/multipart-body.js';
+import type { Clock } from '../common/clock.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import type { BandwidthLimiter } from './bandwidth-limiter.js';
+import { LaneGovernor } from './lane-governor.js';
 import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
 import type { UploadStore } from './upload-store.js';
 
@@ -17,10 +20,11 @@ export interface UploadProgress {
 export interface ChunkedUploadOptions {
   client: MediaApiClient;
   store: UploadStore;
-  limiter: UploadPacer;
+  limiter: BandwidthLimiter;
+  clock: Clock;
   /** the largest file the account's plan accepts, in bytes */
   fileSizeLimit: number;
-  /** chunks of this file in flight at most */
+  /** chunks of this file in flight at most; more than one only while it raises the file's throughput */
   chunksPerFile: number;
   /** whether the item, not started yet, is first looked for on the service (its folder's `skipExisting`) */
   skipIfOnService: boolean;
@@ -35,7 +39,9 @@ export type SendOutcome =
   /** the service has the file; `existing`: it had it already and nothing was sent */
   | { kind: 'sent'; fileId: string; file: MediaFile | null; existing?: true }
   /** the service made no usable file: it starts over with a new dzuuid, back in line */
-  | { kind: 'restart' };
+  | { kind: 'restart' }
+  /** stopped after the chunks in flight, each committed (`finishInFlight`): the rest is for later */
+  | { kind: 'drained' };
 
 /**
  * One file's upload, from the check of its identity to the file's id on the
@@ -44,6 +50,8 @@ export type SendOutcome =
  * goes on where this one stopped.
  *
  * Invariants:
+ * - chunks go in order; another chunk of the file is opened only while it
+ *   raises the file's throughput (LaneGovernor), never under a bandwidth limit;
  * - a chunk counts as sent only once its acknowledgement is committed;
  * - resuming sends exactly the chunks not acknowledged, with the same dzuuid,
  *   unless the file changed (size, mtime or fingerprint): then a new dzuuid;
@@ -52,20 +60,58 @@ export type SendOutcome =
  */
 export class ChunkedUpload {
   private item: UploadItem;
+  private readonly lanes: LaneGovernor;
+  /** upload requests of this file under way */
+  private sending = 0;
+  /** "pause after this chunk": no request starts any more */
+  private draining = false;
+  private ended = false;
+  /** opens chunks while the lanes allow; nothing while no chunk is sent */
+  private openLanes: () => void = () => undefined;
 
   constructor(
     item: UploadItem,
     private readonly options: ChunkedUploadOptions,
   ) {
     this.item = item;
+    const limiter = options.limiter;
+    this.lanes = new LaneGovernor({
+      max: options.chunksPerFile,
+      clock: options.clock,
+      limited: () => limiter.limit !== null,
+    });
   }
 
   /** Sends what the service does not have yet; throws what failed. */
   async send(signal: AbortSignal): Promise<SendOutcome> {
-    const existing = await this.foundOnService();
-    if (existing) return existing;
-    if (this.item.fileId !== null) return { kind: 'sent', fileId: this.item.fileId, file: null };
-    return this.upload(signal);
+    try {
+      const existing = await this.foundOnService();
+      if (existing) return existing;
+      if (this.item.fileId !== null) return { kind: 'sent', fileId: this.item.fileId, file: null };
+      return await this.upload(signal);
+    } finally {
+      this.ended = true;
+    }
+  }
+
+  /**
+   * "Pause after this chunk": no request starts any more; those under way
+   * finish and are committed, then `send` ends `drained` (or `sent`, when the
+   * one under way finishes the file). False when none is under way: there is
+   * nothing to wait for.
+   */
+  finishInFlight(): boolean {
+    if (this.sending === 0) return false;
+    this.draining = true;
+    return true;
+  }
+
+  /** Takes `finishInFlight` back; false when it is too late (the upload ended). */
+  keepGoing(): boolean {
+    if (this.ended) return false;
+    this.draining = false;
+    this.openLanes();
+    return true;
   }
 
   /** `name`, `description`, `allow_online_watch` and `password`, in one PATCH once the file exists, only when set. */
@@ -103,8 +149,8 @@ export class ChunkedUpload {
       this.item = store.get(item.id)!;
       this.options.onProgress({ ackedBytes: 0, sentBytes: 0 }, true);
     }
-    if (this.item.size > this.options.fileSizeLimit)
-      throw new TooLargeError(this.item.size, this.options.fileSizeLimit);
+    const limit = this.options.fileSizeLimit;
+    if (this.item.size > limit) throw new TooLargeError(this.item.size, limit);
 
     if (this.item.finalSent) {
       // the last request may have made the file without our hearing back: look before sending again
@@ -115,7 +161,7 @@ export class ChunkedUpload {
 
     if (this.item.size <= this.item.chunkSize) {
       const ack = await this.sendFinal(signal, undefined, (sentBytes) => this.report(0, sentBytes, false));
-      return this.finishFrom(ack);
+      return ack ? this.finishFrom(ack) : { kind: 'drained' };
     }
     return this.sendChunks(signal);
   }
@@ -137,7 +183,7 @@ export class ChunkedUpload {
       for (const bytes of inFlight.values()) sent += bytes;
       this.report(confirmed, sent, chunkAcked);
     };
-    const pending = [...Array(totalChunks - 1).keys()].filter((index) => !acked.has(index));
+    const waiting = [...Array(totalChunks - 1).keys()].filter((index) => !acked.has(index));
     const chunkFor = (index: number): ChunkInfo => ({
       dzuuid,
       index,
@@ -146,43 +192,117 @@ export class ChunkedUpload {
       totalSize: item.size,
       offset: index * item.chunkSize,
     });
-
-    await runPool(pending, this.options.chunksPerFile, signal, async (index) => {
-      await this.options.withSlot(signal, async () => {
-        await assertUnchanged(item);
-        await client.upload({
-          range: rangeOf(item, index),
-          visibility: item.visibility ?? undefined,
-          chunk: chunkFor(index),
-          idempotent: true,
-          signal,
-          limiter: this.options.limiter,
-          onProgress: (bytes) => {
-            inFlight.set(index, bytes);
-            report(false);
-          },
-        });
-      });
-      inFlight.delete(index);
+    const sendChunk = async (index: number): Promise<boolean> => {
+      const ack = await this.request(signal, () =>
+        client
+          .upload({
+            range: rangeOf(item, index),
+            visibility: item.visibility ?? undefined,
+            chunk: chunkFor(index),
+            idempotent: true,
+            signal,
+            limiter: this.options.limiter,
+            onProgress: (bytes) => {
+              // a request tried again starts from 0: nothing moved then
+              const moved = Math.max(0, bytes - (inFlight.get(index) ?? 0));
+              inFlight.set(index, bytes);
+              report(false);
+              if (this.lanes.record(moved)) this.openLanes();
+            },
+          })
+          .finally(() => inFlight.delete(index)),
+      );
+      if (!ack) return false;
       store.ackChunk(item.id, index);
       acked.add(index);
       confirmed = ackedBytes({ ...item, ackedChunks: [...acked] });
       report(true);
-    });
+      return true;
+    };
 
+    // a chunk kept back by a pause after this chunk, taken back before the others ended, is sent after all
+    while (waiting.length > 0) {
+      await this.inOrder(waiting, signal, sendChunk);
+      if (this.draining) return { kind: 'drained' };
+    }
     const last = totalChunks - 1;
     const ack = await this.sendFinal(signal, chunkFor(last), (bytes) => {
       inFlight.set(last, bytes);
       report(false);
     });
+    if (!ack) return { kind: 'drained' };
     if (ack.fileId === null && ack.receivedChunks !== null && ack.receivedChunks < totalChunks) {
       return this.restartOnce('the server no longer had all chunks of the file');
     }
     return this.finishFrom(ack);
   }
 
+  /**
+   * Sends the chunks of `waiting` in order, as many at once as the lanes
+   * allow. Those a pause after this chunk kept from starting go back to
+   * `waiting`. The first failure stops the rest and is thrown once the
+   * chunks in flight ended.
+   */
+  private inOrder(waiting: number[], signal: AbortSignal, send: (index: number) => Promise<boolean>): Promise<void> {
+    return new Promise((resolve, reject) => {
+      let running = 0;
+      let failure: unknown;
+      const open = () => {
+        while (
+          failure === undefined &&
+          !signal.aborted &&
+          !this.draining &&
+          waiting.length > 0 &&
+          running < this.lanes.allowed()
+        ) {
+          const index = waiting.shift()!;
+          running++;
+          send(index)
+            .then(
+              (sent) => {
+                if (sent) return;
+                waiting.push(index);
+                waiting.sort((a, b) => a - b);
+              },
+              (error: unknown) => {
+                failure ??= error;
+              },
+            )
+            .finally(() => {
+              running--;
+              open();
+            });
+        }
+        if (running > 0) return;
+        this.openLanes = () => undefined;
+        if (failure !== undefined) reject(failure);
+        else if (signal.aborted) reject(signal.reason);
+        else resolve();
+      };
+      this.openLanes = open;
+      open();
+    });
+  }
+
   private report(acked: number, sent: number, committed: boolean): void {
     this.options.onProgress({ ackedBytes: acked, sentBytes: sent }, committed);
+  }
+
+  /**
+   * One upload request in one of the queue's slots, the file checked first;
+   * null, sending nothing, when a pause after this chunk came before it started.
+   */
+  private request<T>(signal: AbortSignal, send: () => Promise<T>): Promise<T | null> {
+    return this.options.withSlot(signal, async () => {
+      if (this.draining) return null;
+      this.sending++;
+      try {
+        await assertUnchanged(this.item);
+        return await send();
+      } finally {
+        this.sending--;
+      }
+    });
   }
 
   /** The request that may finish the file: marked sent first, so a lost answer is looked for, never repeated. */
@@ -190,10 +310,9 @@ export class ChunkedUpload {
     signal: AbortSignal,
     chunk: ChunkInfo | undefined,
     onProgress: (bytes: number) => void,
-  ): Promise<UploadAck> {
+  ): Promise<UploadAck | null> {
     const item = this.item;
-    return this.options.withSlot(signal, async () => {
-      await assertUnchanged(item);
+    return this.request(signal, () => {
       this.options.store.setFinalSent(item.id, true);
       return this.options.client.upload({
         range: rangeOf(item, chunk?.index ?? 0, chunk === undefined),
@@ -281,28 +400,4 @@ async function assertUnchanged(item: UploadItem): Promise<void> {
     throw new FileUnreadableError(item.path, error);
   });
   if (now.size !== item.size || now.mtimeMs !== item.mtimeMs) throw new FileChangedError(item.path);
-}
-
-/** Runs `task` over `items` with at most `limit` at once; the first failure stops the rest and is thrown. */
-async function runPool<T>(
-  items: T[],
-  limit: number,
-  signal: AbortSignal,
-  task: (item: T) => Promise<void>,
-): Promise<void> {
-  const queue = [...items];
-  let failure: unknown;
-  const lane = async () => {
-    while (queue.length > 0 && failure === undefined && !signal.aborted) {
-      const next = queue.shift()!;
-      try {
-        await task(next);
-      } catch (error) {
-        failure ??= error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  if (failure !== undefined) throw failure;
-  if (signal.aborted) throw signal.reason;
 }

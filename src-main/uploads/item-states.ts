@@ -20,9 +20,9 @@ export const PROGRESS_INTERVAL_MS = 100;
 
 /**
  * The queue's items as a UI sees them: every change goes through
- * `transition`; a change of kind is saved and announced as a changed item,
- * a running item's bytes are kept in memory and announced as progress (saved
- * only with an acknowledged chunk).
+ * `transition`; a change of kind, or of the `pausing` mark, is saved and
+ * announced as a changed item; a running item's bytes are kept in memory and
+ * announced as progress (saved only with an acknowledged chunk).
  */
 export class ItemStates implements Disposable {
   /** the live state of each running item, newer than its row while bytes move */
@@ -53,14 +53,15 @@ export class ItemStates implements Disposable {
     return live ? { ...item, state: live } : item;
   }
 
-  /** Applies an event; persists and announces a change of kind, announces progress in memory only. */
+  /** Applies an event: saved and announced as the class says. */
   apply(item: UploadItem, event: UploadEvent): UploadItem {
     const current = this.live.get(item.id) ?? item.state;
     const next = transition(current, event);
     if (next === current) return item;
-    if (next.kind === 'uploading' && current.kind === 'uploading') {
+    if (next.kind === 'uploading' && current.kind === 'uploading' && next.pausing === current.pausing) {
       this.live.set(item.id, next);
-      if (event.type === 'progress' && event.chunkAcked) this.store.saveState(item.id, next);
+      // what the server acknowledged is saved with the chunk; the bytes in flight only announced
+      if (next.ackedBytes !== current.ackedBytes) this.store.saveState(item.id, next);
       this.progressEmitter.fire({ id: item.id, state: next });
       return { ...item, state: next };
     }
@@ -90,11 +91,7 @@ export class ItemStates implements Disposable {
    * upload's last piece) is dropped, as the state machine would drop it.
    */
   progress(item: UploadItem, progress: UploadProgress, committed: boolean): void {
-    const event: UploadEvent = {
-      type: 'progress',
-      sentBytes: progress.sentBytes,
-      chunkAcked: committed && progress.ackedBytes > 0,
-    };
+    const event: UploadEvent = { type: 'progress', ...progress };
     if (committed) {
       this.progressAt.set(item.id, this.clock.monotonic());
       this.applyTo(item.id, event);

@@ -65,6 +65,20 @@ export interface QueueStatus {
 
 type StopReason = 'pause' | 'cancel' | 'stop';
 
+/** One running item. */
+interface Worker {
+  controller: AbortController;
+  done: Promise<void>;
+  upload: ChunkedUpload | null;
+  /** set by a pause after this chunk: what ends the item once the chunks in flight are committed */
+  after: Extract<UploadEvent, { type: 'pause' | 'interrupt' }> | null;
+}
+
+/** How a pause stops what runs: now (abandoning the chunks in flight), or once they are committed. */
+export interface PauseOptions {
+  afterChunk?: boolean;
+}
+
 const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
 
 /**
@@ -85,7 +99,7 @@ export class UploadQueue implements Disposable {
   private readonly chunksPerFile: number;
   private concurrency: number;
   private readonly slots: Semaphore;
-  private readonly workers = new Map<number, { controller: AbortController; done: Promise<void> }>();
+  private readonly workers = new Map<number, Worker>();
   private wake: { at: number; cancel: AbortController } | null = null;
   private running = false;
   /** in memory only: whoever sets it (the schedule, the power source) sets it again at start */
@@ -206,25 +220,36 @@ export class UploadQueue implements Disposable {
     this.pump();
   }
 
-  /** Pauses the whole queue, until a wall-clock time or (null) until resumed. */
-  async pauseAll(until: number | null): Promise<void> {
+  /**
+   * Pauses the whole queue, until a wall-clock time or (null) until resumed.
+   * `afterChunk`: uploads with a chunk in flight finish it (committed) first.
+   */
+  async pauseAll(until: number | null, options: PauseOptions = {}): Promise<void> {
     this.options.appState.set(GLOBAL_PAUSE_KEY, until === null ? 'forever' : String(until));
     this.statusEmitter.fire(this.status());
-    await this.abortWorkers([...this.workers.keys()], 'stop');
+    const now = [...this.workers.keys()].filter(
+      (id) => !(options.afterChunk && this.finishInFlight(id, { type: 'interrupt' })),
+    );
+    await this.abortWorkers(now, 'stop');
     this.pump();
   }
 
   resumeAll(): void {
     this.options.appState.delete(GLOBAL_PAUSE_KEY);
     this.statusEmitter.fire(this.status());
+    for (const [id, worker] of this.workers) if (worker.after?.type === 'interrupt') this.keepGoing(id);
     this.pump();
   }
 
-  async pause(id: number, until: number | null = null): Promise<UploadItem | undefined> {
+  /** `afterChunk`: an upload with a chunk in flight finishes it (committed), then pauses. */
+  async pause(id: number, until: number | null = null, options: PauseOptions = {}): Promise<UploadItem | undefined> {
+    if (options.afterChunk && this.finishInFlight(id, { type: 'pause', until })) return this.get(id);
     return this.command(id, { type: 'pause', until }, 'pause');
   }
 
   async resume(id: number): Promise<UploadItem | undefined> {
+    // under the queue's pause the item waits for the queue, as a paused one would
+    if (this.workers.get(id)?.after?.type === 'pause' && this.keepGoing(id)) return this.get(id);
     return this.command(id, { type: 'resume' });
   }
 
@@ -301,6 +326,28 @@ export class UploadQueue implements Disposable {
     return this.options.store.get(id);
   }
 
+  /**
+   * Lets the chunks in flight of a running item finish, starting none, then
+   * ends it with `after`; false when it has none in flight (nothing to wait for).
+   */
+  private finishInFlight(id: number, after: NonNullable<Worker['after']>): boolean {
+    const worker = this.workers.get(id);
+    if (!worker?.upload?.finishInFlight()) return false;
+    // the item's own pause outlasts the queue's
+    if (worker.after?.type !== 'pause') worker.after = after;
+    this.items.applyTo(id, { type: 'pauseAfterChunk' });
+    return true;
+  }
+
+  /** Takes a pause after this chunk back; false when the upload ended meanwhile. */
+  private keepGoing(id: number): boolean {
+    const worker = this.workers.get(id);
+    if (!worker?.upload?.keepGoing()) return false;
+    worker.after = null;
+    this.items.applyTo(id, { type: 'resume' });
+    return true;
+  }
+
   private async abortWorkers(ids: number[], reason: StopReason): Promise<void> {
     const waits = ids.flatMap((id) => {
       const worker = this.workers.get(id);
@@ -371,33 +418,37 @@ export class UploadQueue implements Disposable {
   }
 
   private launch(id: number, client: MediaApiClient): void {
-    const controller = new AbortController();
-    const done = this.work(id, client, controller.signal).finally(() => {
+    const worker: Worker = { controller: new AbortController(), done: Promise.resolve(), upload: null, after: null };
+    this.workers.set(id, worker);
+    worker.done = this.work(id, client, worker).finally(() => {
       this.workers.delete(id);
       this.items.stopped(id);
       this.pump();
     });
-    this.workers.set(id, { controller, done });
   }
 
-  private async work(id: number, client: MediaApiClient, signal: AbortSignal): Promise<void> {
+  private async work(id: number, client: MediaApiClient, worker: Worker): Promise<void> {
+    const signal = worker.controller.signal;
     const stored = this.options.store.get(id);
     if (!stored || isFinal(stored)) return;
-    const upload = new ChunkedUpload(stored, {
+    const upload = (worker.upload = new ChunkedUpload(stored, {
       client,
       store: this.options.store,
       limiter: this.options.limiter,
+      clock: this.clock,
       fileSizeLimit: this.options.fileSizeLimitFor(stored.accountId),
       chunksPerFile: this.chunksPerFile,
       skipIfOnService: this.options.skipIfOnService?.(stored) ?? false,
       withSlot: (slotSignal, run) => this.withSlot(slotSignal, run),
       onProgress: (progress, committed) => this.items.progress(stored, progress, committed),
-    });
+    }));
+    const interrupt: UploadEvent = { type: 'interrupt' };
     try {
-      this.items.apply(stored, { type: 'start', totalBytes: stored.size, sentBytes: ackedBytes(stored) });
+      this.items.apply(stored, { type: 'start', totalBytes: stored.size, ackedBytes: ackedBytes(stored) });
       const outcome = await upload.send(signal);
-      if (outcome.kind === 'restart') {
-        this.items.applyTo(id, { type: 'interrupt' });
+      if (outcome.kind !== 'sent') {
+        // drained (a pause after this chunk) or restarting: back in line, or paused if a pause waited
+        this.items.applyTo(id, worker.after ?? interrupt);
         return;
       }
       this.items.applyTo(id, { type: 'bytesSent' });
@@ -414,20 +465,22 @@ export class UploadQueue implements Disposable {
       if (!current) return;
       if (signal.aborted) {
         // pause and cancel already moved the state; quit and global pause put the item back in line
-        if (signal.reason === 'stop') this.items.apply(current, { type: 'interrupt' });
+        if (signal.reason === 'stop') this.items.apply(current, worker.after ?? interrupt);
         return;
       }
       if (error instanceof ApiError && error.isAuthProblem) {
-        this.items.apply(current, { type: 'interrupt' });
+        this.items.apply(current, worker.after ?? interrupt);
         return;
       }
-      this.items.apply(current, {
+      const failed = this.items.apply(current, {
         type: 'fail',
         problem: problemOf(error),
         retryable: isRetryableFailure(error),
         now: this.clock.wall(),
         random: this.random(),
       });
+      // a pause the person asked for while the chunk failed still holds, over the retry
+      if (worker.after?.type === 'pause') this.items.apply(failed, worker.after);
     }
   }
 
