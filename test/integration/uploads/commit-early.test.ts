@@ -137,6 +137,19 @@ describe('uploads commit early: chunks in order, one at a time under a limit', (
     await expectEachChunkOnceInOrder(item);
   });
 
+  it('a quit while a pause after this chunk waits leaves the upload paused, its acknowledged chunks kept', async () => {
+    const { queue } = fixture.engine;
+    const { item } = await queue.enqueue({ accountId: fixture.accountId, path });
+    const asked = whenUploadStarts(4, () => queue.pause(item.id, null, { afterChunk: true }));
+    queue.start();
+    expect((await asked)!.state).toMatchObject({ kind: 'uploading', pausing: true });
+
+    await queue.stop();
+    const stopped = queue.get(item.id)!;
+    expect(stopped.state).toEqual({ kind: 'paused', until: null });
+    expect(stopped.ackedChunks).toEqual([0, 1, 2, 3]);
+  });
+
   it('pausing the queue after the chunks in flight puts the upload back in line with that chunk committed', async () => {
     const { queue } = fixture.engine;
     const { item } = await queue.enqueue({ accountId: fixture.accountId, path });
