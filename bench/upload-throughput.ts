@@ -14,7 +14,8 @@ const run = promisify(execFile);
 /**
  * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by four
  * contenders interleaved over ROUNDS rounds against one server process:
- * - client_1, client_3: the app's engine with 1 and 3 chunks in flight;
+ * - client_1, client_3: the app's engine with at most 1 and 3 chunks in
+ *   flight (a second and third opened only while they raise the rate);
  * - curl_1: one curl process sending the chunks one after the other over one
  *   connection, the way a script would;
  * - curl_3: one `curl --parallel --parallel-max 3`: the limit, what the

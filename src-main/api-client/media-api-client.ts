@@ -20,7 +20,6 @@ import {
   type RemoteJob,
   type UpdateFileBody,
 } from '../../src-shared/api/index.js';
-import type { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
 import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
 import { DEFAULT_TIMEOUTS, createDispatcher, sendHttp, type TransportTimeouts } from './http-transport.js';
 import { multipartFileBody, type FileRange } from './multipart-body.js';
@@ -41,6 +40,11 @@ export interface MediaApiClientOptions {
   proxyUrl?: string | null;
 }
 
+/** Paces an upload's body (the app's bandwidth limit): `take` resolves once `bytes` more may go. */
+export interface UploadPacer {
+  take(bytes: number, signal?: AbortSignal): Promise<void>;
+}
+
 /** The dz* fields of one chunk (spec: POST /files/upload, chunked). */
 export interface ChunkInfo {
   dzuuid: string;
@@ -59,7 +63,7 @@ export interface UploadRequest {
   /** false for a request that may complete a file: it is not blindly repeated */
   idempotent: boolean;
   signal?: AbortSignal;
-  limiter?: BandwidthLimiter;
+  limiter?: UploadPacer;
   /** bytes of the file part handed to the socket so far in this request */
   onProgress?: (sentBytes: number) => void;
 }

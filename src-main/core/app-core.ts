@@ -446,16 +446,16 @@ export class AppCore {
         return { items: items.map((item) => this.view(item)), total };
       },
       'uploads:status': async () => this.queueStatus(),
-      'uploads:pauseAll': async ({ hours }) => {
-        await queue.pauseAll(this.hoursFromNow(hours));
+      'uploads:pauseAll': async ({ hours, afterChunk }) => {
+        await queue.pauseAll(this.hoursFromNow(hours), { afterChunk });
         return this.queueStatus();
       },
       'uploads:resumeAll': async () => {
         queue.resumeAll();
         return this.queueStatus();
       },
-      'uploads:pause': async ({ id, hours }) =>
-        this.view((await queue.pause(id, this.hoursFromNow(hours))) ?? this.item(id)),
+      'uploads:pause': async ({ id, hours, afterChunk }) =>
+        this.view((await queue.pause(id, this.hoursFromNow(hours), { afterChunk })) ?? this.item(id)),
       'uploads:resume': async ({ id }) => this.view((await queue.resume(id)) ?? this.item(id)),
       'uploads:cancel': async ({ id }) => this.view((await queue.cancel(id)) ?? this.item(id)),
       'uploads:retry': async ({ id }) => this.view((await queue.retry(id)) ?? this.item(id)),

@@ -5,7 +5,7 @@ import { ApiError } from '../api-client/api-error.js';
 import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
 import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { Emitter, type Disposable } from '../common/disposable.js';
+import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
@@ -80,7 +80,7 @@ export class Engine {
   readonly conversions: ConversionFollower;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   private readonly log: Log;
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
   private proxyUrl: string | null;
   private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
@@ -137,8 +137,8 @@ export class Engine {
       clock,
       policy: options.followPolicy,
     });
-    this.subscriptions.push(
-      this.queue.onDidChangeItem((item) => this.logUpload(item)),
+    this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
+    this.subscriptions.add(
       this.queue.onDidUpload(({ item, file }) => {
         if (item.state.kind !== 'done') return;
         this.conversions.follow({
@@ -253,10 +253,11 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    this.subscriptions.dispose();
     this.conversions.dispose();
     await this.sync.close();
     await this.queue.stop();
+    this.queue.dispose();
     for (const { client, subscription } of this.clients.values()) {
       subscription.dispose();
       client.scheduler.dispose();

@@ -9,8 +9,12 @@ export const MAX_FILE_ATTEMPTS = 6;
 export const FILE_BACKOFF: BackoffPolicy = { baseMs: 2_000, capMs: 5 * 60_000 };
 
 export type UploadEvent =
-  | { type: 'start'; totalBytes: number; sentBytes: number }
-  | { type: 'progress'; sentBytes: number; chunkAcked: boolean }
+  /** `ackedBytes`: what the server acknowledged before (resuming) */
+  | { type: 'start'; totalBytes: number; ackedBytes: number }
+  /** an acknowledged chunk (more `ackedBytes`) starts the attempt count over */
+  | { type: 'progress'; ackedBytes: number; sentBytes: number }
+  /** the person's "pause after this chunk" (or the queue's) */
+  | { type: 'pauseAfterChunk' }
   | { type: 'bytesSent' }
   | { type: 'succeed'; fileId: string; now: number; existing?: true }
   /** `random` in [0, 1) draws the backoff jitter, so the transition stays pure */
@@ -34,12 +38,17 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
     case 'start':
       if (state.kind === 'queued' || state.kind === 'retrying') {
         const attempt = state.kind === 'retrying' ? state.attempt : 0;
-        return { kind: 'uploading', attempt, sentBytes: event.sentBytes, totalBytes: event.totalBytes };
+        const { ackedBytes, totalBytes } = event;
+        return { kind: 'uploading', attempt, ackedBytes, sentBytes: ackedBytes, totalBytes };
       }
       return state;
-    case 'progress':
+    case 'progress': {
       if (state.kind !== 'uploading') return state;
-      return { ...state, sentBytes: event.sentBytes, attempt: event.chunkAcked ? 0 : state.attempt };
+      const { ackedBytes, sentBytes } = event;
+      return { ...state, ackedBytes, sentBytes, attempt: ackedBytes > state.ackedBytes ? 0 : state.attempt };
+    }
+    case 'pauseAfterChunk':
+      return state.kind === 'uploading' && !state.pausing ? { ...state, pausing: true } : state;
     case 'bytesSent':
       return state.kind === 'uploading' ? { kind: 'finalizing', attempt: state.attempt } : state;
     case 'succeed':
@@ -60,8 +69,12 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
       return state.kind === 'uploading' || state.kind === 'finalizing' ? { kind: 'queued' } : state;
     case 'pause':
       return isActive(state) ? { kind: 'paused', until: event.until } : state;
-    case 'resume':
-      return state.kind === 'paused' ? { kind: 'queued' } : state;
+    case 'resume': {
+      if (state.kind === 'paused') return { kind: 'queued' };
+      if (state.kind !== 'uploading' || !state.pausing) return state;
+      const { pausing: _, ...going } = state;
+      return going;
+    }
     case 'cancel':
       return isActive(state) || state.kind === 'paused' ? { kind: 'cancelled' } : state;
     case 'retry':

@@ -292,9 +292,14 @@ export const IPC_COMMANDS = {
     z.object({ items: z.array(UploadItemViewSchema), total: z.int().min(0) }),
   ),
   'uploads:status': command(z.object({}), QueueStatusSchema),
-  'uploads:pauseAll': command(z.object({ hours: PauseHours }), QueueStatusSchema),
+  /** `afterChunk`: uploads with a chunk in flight finish it (committed) first, marked `pausing` meanwhile */
+  'uploads:pauseAll': command(z.object({ hours: PauseHours, afterChunk: z.boolean().optional() }), QueueStatusSchema),
   'uploads:resumeAll': command(z.object({}), QueueStatusSchema),
-  'uploads:pause': command(z.object({ id: ItemId, hours: PauseHours.optional() }), UploadItemViewSchema),
+  /** `afterChunk`: "Pause after this chunk" (after the file when it goes in one request); a later pause without it pauses at once */
+  'uploads:pause': command(
+    z.object({ id: ItemId, hours: PauseHours.optional(), afterChunk: z.boolean().optional() }),
+    UploadItemViewSchema,
+  ),
   'uploads:resume': command(z.object({ id: ItemId }), UploadItemViewSchema),
   'uploads:cancel': command(z.object({ id: ItemId }), UploadItemViewSchema),
   'uploads:retry': command(z.object({ id: ItemId }), UploadItemViewSchema),

@@ -13,28 +13,40 @@ export const UploadProblemSchema = z.object({
 export type UploadProblem = z.infer<typeof UploadProblemSchema>;
 
 /**
- * The state of one upload (DESIGN.md §4), a union keyed on `kind`:
+ * The state of one upload (docs/uploads.md), a union keyed on `kind`:
  *
  * ```
  *             start                  bytesSent                succeed
  *   queued ───────────▶ uploading ─────────────▶ finalizing ─────────▶ done
  *     ▲  ▲                │  │  ▲                    │
- *     │  │ interrupt      │  │  │ progress           │ fail (retryable, attempts left)
+ *     │  │ interrupt      │  │  │ progress,          │ fail (retryable, attempts left)
+ *     │  │                │  │  │ pauseAfterChunk    │
  *     │  └────────────────┘  │  └──                  ▼
  *     │          fail ───────┴─────────────────▶ retrying ──start──▶ uploading
  *     │                                              │ fail (final or out of attempts)
  *     │ resume / retry                               ▼
  *   paused, failed, cancelled ◀── pause / cancel ── failed
  * ```
- * Times are wall-clock milliseconds because they survive a restart.
+ * `pauseAfterChunk` marks an upload `pausing` (no new chunk starts; the runner
+ * applies pause or interrupt once the chunks in flight are committed), and
+ * `resume` takes the mark back. Times are wall-clock milliseconds because
+ * they survive a restart.
  */
 export const UploadStateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('queued') }),
   z.object({
     kind: z.literal('uploading'),
     attempt: z.int().min(0),
+    /**
+     * Bytes the service acknowledged, whole chunks, committed: what a pause, a
+     * quit or a dropped connection keeps (0 in rows saved before it was kept)
+     */
+    ackedBytes: z.number().min(0).default(0),
+    /** bytes handed to the network: `ackedBytes` and those of the chunks in flight */
     sentBytes: z.number().min(0),
     totalBytes: z.number().min(0),
+    /** "pause after this chunk": no new chunk starts; once those in flight are committed, the upload stops */
+    pausing: z.literal(true).optional(),
   }),
   z.object({ kind: z.literal('finalizing'), attempt: z.int().min(0) }),
   z.object({
@@ -105,3 +117,13 @@ export const UploadItemSchema = z.object({
   updatedAt: z.number(),
 });
 export type UploadItem = z.infer<typeof UploadItemSchema>;
+
+/** Bytes of chunk `index` of an upload: the chunk size, less for the last chunk. */
+export function chunkLength(item: Pick<UploadItem, 'size' | 'chunkSize'>, index: number): number {
+  return Math.min(item.chunkSize, item.size - index * item.chunkSize);
+}
+
+/** Bytes of an upload the server acknowledged, chunk by chunk: what a pause, a quit or a dropped connection keeps. */
+export function ackedBytes(item: Pick<UploadItem, 'size' | 'chunkSize' | 'ackedChunks'>): number {
+  return item.ackedChunks.reduce((sum, index) => sum + chunkLength(item, index), 0);
+}

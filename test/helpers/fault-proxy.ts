@@ -82,6 +82,8 @@ export interface ProxiedRequest {
   status: number | null;
   /** `performance.now()` when a made-up answer (`status` fault) was handed to the socket; null otherwise */
   answeredAt: number | null;
+  /** `performance.now()` when the exchange ended, its answer relayed in full or its connection cut; null while it runs */
+  endedAt: number | null;
 }
 
 export interface FaultProxy {
@@ -91,6 +93,8 @@ export interface FaultProxy {
   addRule(rule: FaultRule): void;
   /** Drops the rules not used up yet. */
   clearRules(): void;
+  /** Cuts every connection both ways at once, as a network that drops does; the proxy goes on listening. */
+  dropConnections(): void;
   /** Every request seen so far, oldest first; entries fill in their status as it comes. */
   readonly requests: ReadonlyArray<Readonly<ProxiedRequest>>;
   /** Closes the listener and every connection both ways, releasing stalled requests. */
@@ -160,8 +164,12 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       fault: fault?.kind ?? null,
       status: null,
       answeredAt: null,
+      endedAt: null,
     };
     requests.push(entry);
+    const ended = () => (entry.endedAt ??= performance.now());
+    res.on('finish', ended);
+    res.on('close', ended);
     // A client that gives up while its request is being forwarded takes the upstream request down with it.
     req.on('error', () => undefined);
     res.on('error', () => undefined);
@@ -224,6 +232,10 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
     },
     clearRules() {
       rules.length = 0;
+    },
+    dropConnections() {
+      server.closeAllConnections();
+      for (const upstreamReq of inFlight) upstreamReq.destroy();
     },
     requests,
     async close() {

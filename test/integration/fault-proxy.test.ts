@@ -65,8 +65,24 @@ describe('pass-through', () => {
     expect(missing.json.request_id).toBe(missing.headers['x-request-id']);
 
     expect(proxy.requests).toEqual([
-      { method: 'GET', path: '/api/v1/account', at: expect.any(Number), fault: null, status: 200, answeredAt: null },
-      { method: 'GET', path: '/api/v1/nowhere', at: expect.any(Number), fault: null, status: 404, answeredAt: null },
+      {
+        method: 'GET',
+        path: '/api/v1/account',
+        at: expect.any(Number),
+        fault: null,
+        status: 200,
+        answeredAt: null,
+        endedAt: expect.any(Number),
+      },
+      {
+        method: 'GET',
+        path: '/api/v1/nowhere',
+        at: expect.any(Number),
+        fault: null,
+        status: 404,
+        answeredAt: null,
+        endedAt: expect.any(Number),
+      },
     ]);
   });
 

@@ -287,7 +287,10 @@ describe('the tray', () => {
       trayState(
         running,
         [
-          item({ kind: 'uploading', attempt: 0, sentBytes: 50_000_000, totalBytes: 100_000_000 }, 100_000_000),
+          item(
+            { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 50_000_000, totalBytes: 100_000_000 },
+            100_000_000,
+          ),
           item({ kind: 'queued' }),
         ],
         null,
@@ -370,8 +373,8 @@ describe('the tray', () => {
     const uploading = trayState(
       running,
       [
-        item({ kind: 'uploading', attempt: 0, sentBytes: 1_500_000, totalBytes: 4_000_000 }, 4_000_000),
-        item({ kind: 'uploading', attempt: 0, sentBytes: 0, totalBytes: 1_000_000 }, 1_000_000),
+        item({ kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 1_500_000, totalBytes: 4_000_000 }, 4_000_000),
+        item({ kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 }, 1_000_000),
         item({ kind: 'queued' }),
       ],
       null,

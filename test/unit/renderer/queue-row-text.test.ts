@@ -18,11 +18,14 @@ describe('queue row text', () => {
   it('says each state in words, with the actions that apply to it', () => {
     const rows = [
       describeRow(item(1), context),
-      describeRow(item(2, { kind: 'uploading', attempt: 0, sentBytes: 250_000, totalBytes: 1_000_000 }), {
-        ...context,
-        speed: 125_000,
-        eta: 6,
-      }),
+      describeRow(
+        item(2, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 250_000, totalBytes: 1_000_000 }),
+        {
+          ...context,
+          speed: 125_000,
+          eta: 6,
+        },
+      ),
       describeRow(item(3, { kind: 'finalizing', attempt: 0 }), context),
       describeRow(item(4, { kind: 'retrying', attempt: 2, retryAt: NOW + 37_000, lastError: problem }), context),
       describeRow(item(5, { kind: 'paused', until: NOW + 120 * 60_000 }), context),
@@ -83,7 +86,7 @@ describe('queue row text', () => {
   });
 
   it('estimates nothing during the warm-up, and shows what a resumed item already sent', () => {
-    const running = item(1, { kind: 'uploading', attempt: 1, sentBytes: 0, totalBytes: 1_000_000 });
+    const running = item(1, { kind: 'uploading', attempt: 1, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 });
     expect(describeRow(running, context).detail).toBe('0 B of 1.00 MB · estimating time left · attempt 2');
     const resumed = item(2, { kind: 'queued' }, { size: 200_000_000, ackedChunks: [0], chunkSize: 90_000_000 });
     expect(describeRow(resumed, context)).toMatchObject({
@@ -104,7 +107,7 @@ describe('queue row text', () => {
     expect(describeRow(queued, { ...context, accountGate: 'rate-limited' }).detail).toBe(
       'Waiting: the server asked to slow down',
     );
-    const running = item(2, { kind: 'uploading', attempt: 0, sentBytes: 0, totalBytes: 1_000_000 });
+    const running = item(2, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 });
     expect(describeRow(running, { ...context, accountGate: 'rate-limited' }).detail).toBe(
       '0 B of 1.00 MB · Waiting: the server asked to slow down',
     );
@@ -161,7 +164,13 @@ describe('queue row text', () => {
   it('speaks German, with sizes, speeds, percentages and weekdays written the German way', async () => {
     await i18n.changeLanguage('de');
     try {
-      const running = item(2, { kind: 'uploading', attempt: 1, sentBytes: 456_000, totalBytes: 1_000_000 });
+      const running = item(2, {
+        kind: 'uploading',
+        attempt: 1,
+        ackedBytes: 0,
+        sentBytes: 456_000,
+        totalBytes: 1_000_000,
+      });
       const row = describeRow(running, { ...context, speed: 125_000, eta: 250, locale: 'de' });
       expect(row.state).toBe('Wird hochgeladen: 45\u00a0%');
       expect(row.detail).toBe('456,0 KB von 1,00 MB · 125,0 KB/s · noch 4 min 10 s · Versuch 2');
@@ -187,7 +196,7 @@ describe('queue row text', () => {
 
   it('tells rows that read the same from rows that changed, for the list to skip the former', () => {
     const uploading = (sentBytes: number) =>
-      describeRow(item(2, { kind: 'uploading', attempt: 0, sentBytes, totalBytes: 1_000_000 }), context);
+      describeRow(item(2, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes, totalBytes: 1_000_000 }), context);
     const failed = (requestId: string | null) =>
       describeRow(item(3, { kind: 'failed', reason: { ...problem, requestId } }), context);
     expect(sameRowText(uploading(250_000), uploading(250_000))).toBe(true);

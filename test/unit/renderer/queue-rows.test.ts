@@ -43,7 +43,13 @@ describe('QueueRows', () => {
   it('applies a progress batch to the loaded items only, and forgets rows past a shrunken end', () => {
     const rows = new QueueRows(10);
     rows.applyPage(0, range(1, 5), 5);
-    const uploading: UploadState = { kind: 'uploading', attempt: 0, sentBytes: 500, totalBytes: 1_000_000 };
+    const uploading: UploadState = {
+      kind: 'uploading',
+      attempt: 0,
+      ackedBytes: 0,
+      sentBytes: 500,
+      totalBytes: 1_000_000,
+    };
     expect(rows.applyProgress([{ id: 99, state: uploading }])).toBe(false);
     expect(rows.applyProgress([{ id: 3, state: uploading }])).toBe(true);
     expect(rows.at(2)?.state).toEqual(uploading);
@@ -69,6 +75,7 @@ describe('QueueRows', () => {
     const uploading = (sentBytes: number, attempt = 0): UploadState => ({
       kind: 'uploading',
       attempt,
+      ackedBytes: 0,
       sentBytes,
       totalBytes: 10,
     });

@@ -10,6 +10,7 @@ import {
 } from '../../../src-main/uploads/upload-transition.js';
 import {
   UPLOAD_STATE_KINDS,
+  UploadStateSchema,
   type UploadProblem,
   type UploadState,
   type UploadStateKind,
@@ -22,7 +23,7 @@ const OLD_PROBLEM: UploadProblem = { message: 'Connection reset.', code: 'NETWOR
 /** One state of every kind, with attempt 2 where the kind counts attempts. */
 const STATES: Record<UploadStateKind, UploadState> = {
   queued: { kind: 'queued' },
-  uploading: { kind: 'uploading', attempt: 2, sentBytes: 100, totalBytes: 1_000 },
+  uploading: { kind: 'uploading', attempt: 2, ackedBytes: 100, sentBytes: 150, totalBytes: 1_000 },
   finalizing: { kind: 'finalizing', attempt: 2 },
   retrying: { kind: 'retrying', attempt: 2, retryAt: NOW - 1, lastError: OLD_PROBLEM },
   paused: { kind: 'paused', until: NOW + 3_600_000 },
@@ -33,11 +34,12 @@ const STATES: Record<UploadStateKind, UploadState> = {
 
 /**
  * Every event type; `fail` twice, since a retryable and a final failure lead to
- * different states (10 types, 11 rows).
+ * different states (11 types, 12 rows).
  */
 const EVENTS = {
-  start: { type: 'start', totalBytes: 1_000, sentBytes: 300 },
-  progress: { type: 'progress', sentBytes: 400, chunkAcked: false },
+  start: { type: 'start', totalBytes: 1_000, ackedBytes: 300 },
+  progress: { type: 'progress', ackedBytes: 100, sentBytes: 400 },
+  pauseAfterChunk: { type: 'pauseAfterChunk' },
   bytesSent: { type: 'bytesSent' },
   succeed: { type: 'succeed', fileId: 'file-new', now: NOW },
   failRetryable: { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0.5 },
@@ -61,8 +63,9 @@ const DONE: UploadState = { kind: 'done', fileId: 'file-new', finishedAt: NOW };
 
 const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   queued: {
-    start: { kind: 'uploading', attempt: 0, sentBytes: 300, totalBytes: 1_000 },
+    start: { kind: 'uploading', attempt: 0, ackedBytes: 300, sentBytes: 300, totalBytes: 1_000 },
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: IGNORED,
     failRetryable: IGNORED,
@@ -75,7 +78,15 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   },
   uploading: {
     start: IGNORED,
-    progress: { kind: 'uploading', attempt: 2, sentBytes: 400, totalBytes: 1_000 },
+    progress: { kind: 'uploading', attempt: 2, ackedBytes: 100, sentBytes: 400, totalBytes: 1_000 },
+    pauseAfterChunk: {
+      kind: 'uploading',
+      attempt: 2,
+      ackedBytes: 100,
+      sentBytes: 150,
+      totalBytes: 1_000,
+      pausing: true,
+    },
     bytesSent: { kind: 'finalizing', attempt: 2 },
     succeed: DONE,
     failRetryable: RETRYING_AFTER_FAIL,
@@ -89,6 +100,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   finalizing: {
     start: IGNORED,
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: DONE,
     failRetryable: RETRYING_AFTER_FAIL,
@@ -100,8 +112,9 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     retry: IGNORED,
   },
   retrying: {
-    start: { kind: 'uploading', attempt: 2, sentBytes: 300, totalBytes: 1_000 },
+    start: { kind: 'uploading', attempt: 2, ackedBytes: 300, sentBytes: 300, totalBytes: 1_000 },
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: IGNORED,
     failRetryable: IGNORED,
@@ -115,6 +128,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   paused: {
     start: IGNORED,
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: IGNORED,
     failRetryable: IGNORED,
@@ -128,6 +142,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   done: {
     start: IGNORED,
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: IGNORED,
     failRetryable: IGNORED,
@@ -141,6 +156,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   failed: {
     start: IGNORED,
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: IGNORED,
     failRetryable: IGNORED,
@@ -154,6 +170,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
   cancelled: {
     start: IGNORED,
     progress: IGNORED,
+    pauseAfterChunk: IGNORED,
     bytesSent: IGNORED,
     succeed: IGNORED,
     failRetryable: IGNORED,
@@ -175,6 +192,7 @@ describe('transition', () => {
     const eventTypes: UploadEventType[] = [
       'start',
       'progress',
+      'pauseAfterChunk',
       'bytesSent',
       'succeed',
       'fail',
@@ -186,7 +204,7 @@ describe('transition', () => {
     ];
     expect(new Set(Object.values(EVENTS).map((event) => event.type))).toEqual(new Set(eventTypes));
     expect(Object.keys(TABLE).sort()).toEqual([...UPLOAD_STATE_KINDS].sort());
-    expect(CASES).toHaveLength(8 * 11);
+    expect(CASES).toHaveLength(8 * 12);
   });
 
   it.each(CASES)('$kind + $eventName', ({ kind, eventName, expected }) => {
@@ -204,7 +222,7 @@ describe('transition', () => {
     const seen: UploadState[] = [];
     let state: UploadState = { kind: 'queued' };
     for (let i = 0; i < MAX_FILE_ATTEMPTS; i++) {
-      state = transition(state, { type: 'start', totalBytes: 1_000, sentBytes: 0 });
+      state = transition(state, { type: 'start', totalBytes: 1_000, ackedBytes: 0 });
       seen.push(state);
       state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
       seen.push(state);
@@ -218,6 +236,7 @@ describe('transition', () => {
     const uploading = (attempt: number): UploadState => ({
       kind: 'uploading',
       attempt,
+      ackedBytes: 0,
       sentBytes: 0,
       totalBytes: 1_000,
     });
@@ -251,11 +270,17 @@ describe('transition', () => {
   });
 
   it('counts a failure while finalizing like one while uploading', () => {
-    let state: UploadState = { kind: 'uploading', attempt: MAX_FILE_ATTEMPTS - 2, sentBytes: 1_000, totalBytes: 1_000 };
+    let state: UploadState = {
+      kind: 'uploading',
+      attempt: MAX_FILE_ATTEMPTS - 2,
+      ackedBytes: 0,
+      sentBytes: 1_000,
+      totalBytes: 1_000,
+    };
     state = transition(state, { type: 'bytesSent' });
     state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
     expect(state).toEqual({ kind: 'retrying', attempt: MAX_FILE_ATTEMPTS - 1, retryAt: NOW, lastError: PROBLEM });
-    state = transition(state, { type: 'start', totalBytes: 1_000, sentBytes: 1_000 });
+    state = transition(state, { type: 'start', totalBytes: 1_000, ackedBytes: 0 });
     state = transition(state, { type: 'bytesSent' });
     state = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
     expect(state).toEqual({
@@ -271,7 +296,13 @@ describe('transition', () => {
   it('quotes the last problem as a message when it is the app’s own, so all of it is said in one language', () => {
     const own = { ...PROBLEM, message: 'Could not reach the server (ECONNREFUSED).' };
     const text = { key: 'core.errors.unreachable', values: { detail: 'ECONNREFUSED' } } as const;
-    const state: UploadState = { kind: 'uploading', attempt: MAX_FILE_ATTEMPTS - 1, sentBytes: 0, totalBytes: 1 };
+    const state: UploadState = {
+      kind: 'uploading',
+      attempt: MAX_FILE_ATTEMPTS - 1,
+      ackedBytes: 0,
+      sentBytes: 0,
+      totalBytes: 1,
+    };
     const failed = transition(state, { type: 'fail', problem: { ...own, text }, retryable: true, now: NOW, random: 0 });
     expect(failed).toMatchObject({
       kind: 'failed',
@@ -287,13 +318,50 @@ describe('transition', () => {
   });
 
   it('starts the attempt count over when a chunk is acknowledged, not on mere progress', () => {
-    const uploading: UploadState = { kind: 'uploading', attempt: 4, sentBytes: 0, totalBytes: 270_000_000 };
-    const moved = transition(uploading, { type: 'progress', sentBytes: 45_000_000, chunkAcked: false });
-    expect(moved).toEqual({ kind: 'uploading', attempt: 4, sentBytes: 45_000_000, totalBytes: 270_000_000 });
-    const acked = transition(moved, { type: 'progress', sentBytes: 90_000_000, chunkAcked: true });
-    expect(acked).toEqual({ kind: 'uploading', attempt: 0, sentBytes: 90_000_000, totalBytes: 270_000_000 });
+    const total = 270_000_000;
+    const uploading: UploadState = { kind: 'uploading', attempt: 4, ackedBytes: 0, sentBytes: 0, totalBytes: total };
+    const moved = transition(uploading, { type: 'progress', ackedBytes: 0, sentBytes: 45_000_000 });
+    expect(moved).toEqual({ kind: 'uploading', attempt: 4, ackedBytes: 0, sentBytes: 45_000_000, totalBytes: total });
+    const acked = transition(moved, { type: 'progress', ackedBytes: 90_000_000, sentBytes: 100_000_000 });
+    expect(acked).toEqual({
+      kind: 'uploading',
+      attempt: 0,
+      ackedBytes: 90_000_000,
+      sentBytes: 100_000_000,
+      totalBytes: total,
+    });
     const failed = transition(acked, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0 });
     expect(failed).toEqual({ kind: 'retrying', attempt: 1, retryAt: NOW, lastError: PROBLEM });
+  });
+
+  it('keeps what was acknowledged apart from what is in flight, and a pause after this chunk until it is applied', () => {
+    const total = 4 * 1_000_000;
+    let state = transition({ kind: 'queued' }, { type: 'start', totalBytes: total, ackedBytes: 1_000_000 });
+    state = transition(state, { type: 'progress', ackedBytes: 1_000_000, sentBytes: 1_600_000 });
+    const pausing = transition(state, { type: 'pauseAfterChunk' });
+    expect(pausing).toEqual({
+      kind: 'uploading',
+      attempt: 0,
+      ackedBytes: 1_000_000,
+      sentBytes: 1_600_000,
+      totalBytes: total,
+      pausing: true,
+    });
+    // asked twice: nothing changes
+    expect(transition(pausing, { type: 'pauseAfterChunk' })).toBe(pausing);
+    // the chunk in flight is committed: the mark stays until the runner ends the upload
+    const committed = transition(pausing, { type: 'progress', ackedBytes: 2_000_000, sentBytes: 2_000_000 });
+    expect(committed).toMatchObject({ ackedBytes: 2_000_000, sentBytes: 2_000_000, pausing: true });
+    expect(transition(committed, { type: 'pause', until: null })).toEqual({ kind: 'paused', until: null });
+    expect(transition(committed, { type: 'interrupt' })).toEqual({ kind: 'queued' });
+    // resume takes the mark back; a "pause now" while it waits pauses at once
+    expect(transition(pausing, { type: 'resume' })).toEqual(state);
+    expect(transition(pausing, { type: 'pause', until: NOW })).toEqual({ kind: 'paused', until: NOW });
+  });
+
+  it('reads an uploading state saved before acknowledged bytes were kept as none acknowledged', () => {
+    const saved = { kind: 'uploading', attempt: 1, sentBytes: 5_000, totalBytes: 9_000 };
+    expect(UploadStateSchema.parse(saved)).toEqual({ ...saved, ackedBytes: 0 });
   });
 
   it('fails at once on a non-retryable failure, keeping the message and request id as they are', () => {
@@ -302,7 +370,7 @@ describe('transition', () => {
       code: 'VALIDATION_ERROR',
       requestId: 'req-422',
     };
-    const state: UploadState = { kind: 'uploading', attempt: 0, sentBytes: 0, totalBytes: 10 };
+    const state: UploadState = { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 10 };
     expect(transition(state, { type: 'fail', problem, retryable: false, now: NOW, random: 0.5 })).toEqual({
       kind: 'failed',
       reason: { message: 'The file type is not allowed.', code: 'VALIDATION_ERROR', requestId: 'req-422' },
@@ -317,7 +385,7 @@ describe('transition', () => {
     { attempt: 3, random: 0.25, delay: 4_000 },
     { attempt: 5, random: 0.999_999, delay: 63_999 },
   ])('retries at now + $delay ms for attempt $attempt and random $random', ({ attempt, random, delay }) => {
-    const state: UploadState = { kind: 'uploading', attempt: attempt - 1, sentBytes: 0, totalBytes: 10 };
+    const state: UploadState = { kind: 'uploading', attempt: attempt - 1, ackedBytes: 0, sentBytes: 0, totalBytes: 10 };
     const next = transition(state, { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random });
     expect(next).toEqual({ kind: 'retrying', attempt, retryAt: NOW + delay, lastError: PROBLEM });
     expect(delay).toBeLessThan(Math.min(FILE_BACKOFF.capMs, FILE_BACKOFF.baseMs * 2 ** attempt));
