@@ -5,8 +5,9 @@ import { ApiError } from '../api-client/api-error.js';
 import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
 import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { Emitter, type Disposable } from '../common/disposable.js';
+import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
 import type { Log, SecretSink } from '../common/file-log.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { openDatabase, type Db } from '../storage/database.js';
@@ -58,6 +59,8 @@ export interface EngineOptions {
    * every line, whatever their shape.
    */
   secrets?: SecretSink;
+  /** the app's stop: the engine closes in its `engine` phase */
+  shutdown?: ShutdownPort;
 }
 
 const SILENT: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -80,7 +83,7 @@ export class Engine {
   readonly conversions: ConversionFollower;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   private readonly log: Log;
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
   private proxyUrl: string | null;
   private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
@@ -137,8 +140,8 @@ export class Engine {
       clock,
       policy: options.followPolicy,
     });
-    this.subscriptions.push(
-      this.queue.onDidChangeItem((item) => this.logUpload(item)),
+    this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
+    this.subscriptions.add(
       this.queue.onDidUpload(({ item, file }) => {
         if (item.state.kind !== 'done') return;
         this.conversions.follow({
@@ -151,6 +154,11 @@ export class Engine {
         });
       }),
     );
+    if (options.shutdown) {
+      this.subscriptions.add(
+        options.shutdown.onWillShutdown('engine', (e) => e.join(this.close(), 'the upload engine')),
+      );
+    }
   }
 
   static async open(options: EngineOptions): Promise<Engine> {
@@ -253,7 +261,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    for (const subscription of this.subscriptions.splice(0)) subscription.dispose();
+    this.subscriptions.dispose();
     this.conversions.dispose();
     await this.sync.close();
     await this.queue.stop();
