@@ -27,9 +27,11 @@ import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
-import { Emitter, type Disposable } from '../common/disposable.js';
+import { DisposableStore, Emitter } from '../common/disposable.js';
 import type { FileLog } from '../common/file-log.js';
 import { CoreLanguage } from '../common/i18n.js';
+import type { ShutdownPort } from '../common/shutdown.js';
+import { Throttle } from '../common/throttle.js';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { Engine } from './engine.js';
@@ -79,6 +81,8 @@ export interface AppCoreOptions {
    * `processLocales()`); absent: English.
    */
   systemLocales?: () => readonly string[];
+  /** the app's stop: the core lets go of the engine in its `core` phase, after the transports */
+  shutdown?: ShutdownPort;
 }
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
@@ -117,12 +121,12 @@ export class AppCore {
   private readonly clock: Clock;
   private settingsValue: Settings;
   private readonly emitter = new Emitter<CoreEvent>();
-  private readonly subscriptions: Disposable[] = [];
+  private readonly subscriptions = new DisposableStore();
   private readonly progress = new Map<number, UploadState>();
+  private readonly progressThrottle: Throttle;
   /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
   private readonly lastRateLimit = new Map<string, string>();
   private readonly lastBlocked = new Map<string, string | null>();
-  private progressTimer: AbortController | null = null;
   private readonly handlers: Handlers;
   private readonly intents = new IntentInbox();
   private readonly schedule: ScheduleRunner;
@@ -135,6 +139,7 @@ export class AppCore {
   constructor(private readonly options: AppCoreOptions) {
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
+    this.progressThrottle = new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock);
     const { settings, dropped } = readSettings(options.settings.read());
     this.settingsValue = settings;
     if (dropped.length > 0) {
@@ -178,10 +183,13 @@ export class AppCore {
     this.handlers = this.createHandlers();
     this.watchEngine();
     if (options.power) {
-      this.subscriptions.push(options.power.onDidChange(() => this.applyPolicy()));
+      this.subscriptions.add(options.power.onDidChange(() => this.applyPolicy()));
     }
     if (options.updates) {
-      this.subscriptions.push(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
+      this.subscriptions.add(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
+    }
+    if (options.shutdown) {
+      this.subscriptions.add(options.shutdown.onWillShutdown('core', (e) => e.join(this.dispose(), 'the core')));
     }
   }
 
@@ -251,11 +259,11 @@ export class AppCore {
   }
 
   async dispose(): Promise<void> {
-    this.progressTimer?.abort();
+    this.progressThrottle.dispose();
     this.schedule.dispose();
     this.imports.dispose();
     this.intents.dispose();
-    for (const subscription of this.subscriptions) subscription.dispose();
+    this.subscriptions.dispose();
     this.notifications.flush();
     this.notifications.dispose();
     this.language.dispose();
@@ -593,7 +601,7 @@ export class AppCore {
   /** Turns engine happenings into contract events and notifications. */
   private watchEngine(): void {
     const queue = this.engine.queue;
-    this.subscriptions.push(
+    for (const subscription of [
       queue.onDidChangeItem((item) => {
         this.progress.delete(item.id);
         this.emit('uploads:itemChanged', this.view(item));
@@ -605,7 +613,7 @@ export class AppCore {
       queue.onDidUpload(({ item, file }) => this.notifications.uploaded(item.fileName, file?.urls.page ?? null)),
       queue.onDidProgress(({ id, state }) => {
         this.progress.set(id, state);
-        this.scheduleProgress();
+        this.progressThrottle.schedule();
       }),
       queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
@@ -640,22 +648,14 @@ export class AppCore {
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
       this.engine.onDidWake(() => this.schedule.reevaluate()),
-    );
+    ])
+      this.subscriptions.add(subscription);
   }
 
-  private scheduleProgress(): void {
-    if (this.progressTimer) return;
-    const timer = new AbortController();
-    this.progressTimer = timer;
-    this.clock.sleep(PROGRESS_EVERY_MS, timer.signal).then(
-      () => {
-        this.progressTimer = null;
-        const batch = [...this.progress].map(([id, state]) => ({ id, state }));
-        this.progress.clear();
-        if (batch.length > 0) this.emit('uploads:progress', batch);
-      },
-      () => undefined,
-    );
+  private emitProgress(): void {
+    const batch = [...this.progress].map(([id, state]) => ({ id, state }));
+    this.progress.clear();
+    if (batch.length > 0) this.emit('uploads:progress', batch);
   }
 }
 

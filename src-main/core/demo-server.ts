@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { API_PREFIX } from '../../src-shared/api/index.js';
 import type { ReferenceServer } from '../../src-server/server.js';
 import type { Log } from '../common/file-log.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 import type { Engine } from './engine.js';
 
 /** The bundled reference server of "Try it locally", as the shells and AppCore use it. */
@@ -30,9 +31,10 @@ export interface LocalDemoServer {
  * `http://127.0.0.1:<that port>/api/v1` is the demo account. Private targets
  * are allowed, so an import from a server on this machine works; that is why
  * it listens on loopback only. The server and its dependencies (fastify, …)
- * are loaded only when it starts.
+ * are loaded only when it starts. Given the app's stop, it stops in its
+ * `servers` phase, after the engine.
  */
-export function localDemoServer(appDataDir: string, log?: Log): LocalDemoServer {
+export function localDemoServer(appDataDir: string, log?: Log, shutdown?: ShutdownPort): LocalDemoServer {
   const dir = join(appDataDir, 'demo-server');
   const portFile = join(dir, 'port');
   let running: Promise<ReferenceServer> | undefined;
@@ -62,7 +64,7 @@ export function localDemoServer(appDataDir: string, log?: Log): LocalDemoServer 
     return running;
   };
 
-  return {
+  const demo: LocalDemoServer = {
     async start() {
       const server = await startOnce(async () => undefined);
       return { baseUrl: server.baseUrl, token: server.demoToken! };
@@ -93,6 +95,8 @@ export function localDemoServer(appDataDir: string, log?: Log): LocalDemoServer 
       await server?.close();
     },
   };
+  shutdown?.onWillShutdown('servers', (e) => e.join(demo.stop(), 'the local demo server'));
+  return demo;
 }
 
 /** The demo server's base URL on `port`, as the reference server reports it (and the engine keeps it). */

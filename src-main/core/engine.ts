@@ -7,6 +7,7 @@ import { RequestScheduler, type SchedulerState } from '../api-client/request-sch
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
 import type { Log, SecretSink } from '../common/file-log.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { openDatabase, type Db } from '../storage/database.js';
@@ -58,6 +59,8 @@ export interface EngineOptions {
    * every line, whatever their shape.
    */
   secrets?: SecretSink;
+  /** the app's stop: the engine closes in its `engine` phase */
+  shutdown?: ShutdownPort;
 }
 
 const SILENT: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -151,6 +154,11 @@ export class Engine {
         });
       }),
     );
+    if (options.shutdown) {
+      this.subscriptions.add(
+        options.shutdown.onWillShutdown('engine', (e) => e.join(this.close(), 'the upload engine')),
+      );
+    }
   }
 
   static async open(options: EngineOptions): Promise<Engine> {

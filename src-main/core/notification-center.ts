@@ -4,6 +4,7 @@ import type { NotificationKind } from '../../src-shared/model/settings.js';
 import type { Clock } from '../common/clock.js';
 import { Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
+import { Throttle } from '../common/throttle.js';
 
 export interface NotificationCenterOptions {
   clock: Clock;
@@ -20,13 +21,13 @@ export interface NotificationCenterOptions {
 interface Pending {
   names: string[];
   links: string[];
-  timer: AbortController;
 }
 
 /** A notification as kept: what it says as messages; its title and body are written when it is shown or listed. */
 type Stored = Omit<Notification, 'title' | 'body'> & { verbatimBody: string };
 
-type MergedKind = 'uploadsDone' | 'importCompleted' | 'readyToWatch';
+const MERGED_KINDS = ['uploadsDone', 'importCompleted', 'readyToWatch'] as const;
+type MergedKind = (typeof MERGED_KINDS)[number];
 
 /** How many names a merged notification's body shows before "and 9 more". */
 const NAMES_SHOWN = 3;
@@ -66,6 +67,8 @@ const MERGED_TEXT: Record<
 export class NotificationCenter {
   private readonly feed: Stored[] = [];
   private readonly pending = new Map<MergedKind, Pending>();
+  /** per kind: the first success opens the window, the ones within it are merged into its notification */
+  private readonly windows: Map<MergedKind, Throttle>;
   private nextId = 1;
   private readonly emitter = new Emitter<Notification>();
   private readonly translate: Translate;
@@ -74,6 +77,10 @@ export class NotificationCenter {
 
   constructor(private readonly options: NotificationCenterOptions) {
     this.translate = options.translate ?? new CoreLanguage().translate;
+    const mergeMs = options.mergeMs ?? 5_000;
+    this.windows = new Map(
+      MERGED_KINDS.map((kind) => [kind, new Throttle(() => this.emitMerged(kind), mergeMs, options.clock)]),
+    );
   }
 
   uploaded(name: string, link: string | null): void {
@@ -124,34 +131,27 @@ export class NotificationCenter {
 
   /** Shows what is waiting to be merged now (quit). */
   flush(): void {
-    for (const kind of [...this.pending.keys()]) this.emitMerged(kind);
+    for (const kind of [...this.pending.keys()]) this.windows.get(kind)!.flush();
   }
 
   dispose(): void {
-    for (const pending of this.pending.values()) pending.timer.abort();
+    for (const throttle of this.windows.values()) throttle.dispose();
     this.pending.clear();
     this.emitter.dispose();
   }
 
   private merge(kind: MergedKind, name: string, link: string | null): void {
     let pending = this.pending.get(kind);
-    if (!pending) {
-      pending = { names: [], links: [], timer: new AbortController() };
-      this.pending.set(kind, pending);
-      this.options.clock.sleep(this.options.mergeMs ?? 5_000, pending.timer.signal).then(
-        () => this.emitMerged(kind),
-        () => undefined,
-      );
-    }
+    if (!pending) this.pending.set(kind, (pending = { names: [], links: [] }));
     pending.names.push(name);
     if (link) pending.links.push(link);
+    this.windows.get(kind)!.schedule();
   }
 
   private emitMerged(kind: MergedKind): void {
     const pending = this.pending.get(kind);
     if (!pending) return;
     this.pending.delete(kind);
-    pending.timer.abort();
     const { names } = pending;
     const mergedText = MERGED_TEXT[kind];
     if (names.length === 1) {

@@ -4,6 +4,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { WsEvent } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log } from '../common/file-log.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from './app-core.js';
 import { answerFrame } from './contract-frames.js';
 
@@ -52,12 +53,14 @@ export interface OwnerSocket {
  * line, `{id, name, request}` answered by `{id, result}`, and every event of
  * the core as `{event, payload}`, as on the daemon's WebSocket. Started only
  * by the holder of the data folder's lock, so a socket file left by a killed
- * owner can be removed first.
+ * owner can be removed first. Given the app's stop, it closes in its
+ * `intake` phase, before the core.
  */
 export async function serveOwnerSocket(
   core: Pick<AppCore, 'handle' | 'onDidEmit'>,
   dataDir: string,
   log?: Log,
+  shutdown?: ShutdownPort,
 ): Promise<OwnerSocket> {
   const path = ownerSocketPath(dataDir);
   const connections = new Set<Socket>();
@@ -94,11 +97,13 @@ export async function serveOwnerSocket(
     });
   });
   if (process.platform !== 'win32') await chmod(path, 0o600);
-  return {
+  const ownerSocket: OwnerSocket = {
     path,
     async close() {
       for (const socket of connections) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  shutdown?.onWillShutdown('intake', (e) => e.join(ownerSocket.close(), 'the owner socket'));
+  return ownerSocket;
 }

@@ -1,7 +1,7 @@
 import { assertNever } from '../common/assert-never.js';
 
 /**
- * How the desktop app ends (DESIGN.md §10): a quit is a sequence, not an exit.
+ * How the desktop app ends (docs/desktop.md): a quit is a sequence, not an exit.
  *
  * ```
  *   starting ──ready──► running
@@ -14,8 +14,9 @@ import { assertNever } from '../common/assert-never.js';
  * ```
  *
  * - Electron's `before-quit` while starting or running is prevented, and
- *   starts the orderly stop (timers, core, engine and database, demo server),
- *   which the runner caps at 5 s. Preventing it matters: `before-quit` comes
+ *   starts the orderly stop (the phases of common/shutdown.ts: ipc and
+ *   sockets, core, engine and database, demo server, lock), which is capped
+ *   at 5 s; quit-runner.ts runs these transitions on Electron's app. Preventing it matters: `before-quit` comes
  *   before the windows' `close`, and the close-to-tray handler would cancel a
  *   quit that had already torn the core down.
  * - Once stopped, the runner calls `app.quit()` again; this time nothing is

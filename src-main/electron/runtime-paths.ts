@@ -1,3 +1,4 @@
+import type { App } from 'electron';
 import { join, resolve } from 'node:path';
 
 /**
@@ -80,4 +81,13 @@ export function nativeModuleProblem(error: unknown, location: Pick<RuntimeLocati
  */
 export function windowIconPath(platform: NodeJS.Platform, assetsDir: string): string | undefined {
   return platform === 'linux' ? join(assetsDir, 'icon.png') : undefined;
+}
+
+/** Electron's folder for the app's logs; inside the data folder where the platform has none. */
+export function logsFolder(app: Pick<App, 'getPath'>, dataDir: string): string {
+  try {
+    return app.getPath('logs');
+  } catch {
+    return join(dataDir, 'logs');
+  }
 }

@@ -4,9 +4,10 @@ import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
-import { Emitter, type Disposable } from '../common/disposable.js';
+import { DisposableStore, Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
 import type { Log } from '../common/file-log.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 import type { UpdatesPort } from '../core/ports.js';
 
 /** The part of electron-updater's `autoUpdater` the app uses: a stand-in in tests. */
@@ -118,6 +119,8 @@ export interface UpdateServiceOptions {
   firstCheckMs?: number;
   /** between checks (6 h) */
   checkEveryMs?: number;
+  /** the app's stop: no check starts once nothing new is taken in (`intake`) */
+  shutdown?: ShutdownPort;
 }
 
 const FIRST_CHECK_MS = 10_000;
@@ -137,12 +140,13 @@ export class UpdateService implements UpdatesPort {
   private readonly clock: Clock;
   private timer: NodeJS.Timeout | null = null;
   private checking: Promise<UpdateStatus> | null = null;
-  private readonly listeners: Disposable[] = [];
+  private readonly listeners = new DisposableStore();
   readonly onDidChange = this.emitter.event;
 
   constructor(private readonly options: UpdateServiceOptions) {
     this.clock = options.clock ?? systemClock;
     this.current = options.updater ? { state: 'idle', checkedAt: null } : unavailable(DEVELOPMENT_REASON);
+    if (options.shutdown) this.listeners.add(options.shutdown.onWillShutdown('intake', () => this.dispose()));
     const updater = options.updater;
     if (!updater) return;
     updater.autoDownload = true;
@@ -221,7 +225,7 @@ export class UpdateService implements UpdatesPort {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    for (const listener of this.listeners.splice(0)) listener.dispose();
+    this.listeners.dispose();
     this.emitter.dispose();
   }
 
@@ -249,7 +253,7 @@ export class UpdateService implements UpdatesPort {
   private listen<E extends keyof UpdaterEvents>(updater: UpdaterPort, event: E, listener: UpdaterEvents[E]): void {
     // electron-updater's emitter is typed with its own event map, which its package does not export
     updater.on(event, listener as never);
-    this.listeners.push({ dispose: () => updater.off(event, listener as never) });
+    this.listeners.add(() => updater.off(event, listener as never));
   }
 }
 

@@ -18,6 +18,7 @@ import {
   type WsEvent,
 } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log, SecretSink } from '../common/file-log.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { answerFrame } from '../core/contract-frames.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
@@ -42,6 +43,8 @@ export interface DaemonOptions {
   log?: Log;
   /** told the session key at start: it opens the app to whoever reads it */
   secrets?: SecretSink;
+  /** the app's stop: the daemon closes in its `intake` phase, before the core */
+  shutdown?: ShutdownPort;
 }
 
 export interface Daemon {
@@ -299,7 +302,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   origin = `http://127.0.0.1:${port}`;
   hosts = daemonHosts(port);
 
-  return {
+  const daemon: Daemon = {
     url: `${origin}/?${SESSION_KEY_PARAM}=${key}`,
     port,
     async close() {
@@ -310,6 +313,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  options.shutdown?.onWillShutdown('intake', (e) => e.join(daemon.close(), 'the daemon'));
+  return daemon;
 }
 
 /** The cap of one dropped file whatever the plan: the largest plan's limit (15 GiB). */

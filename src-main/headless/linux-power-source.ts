@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { PowerSourcePort } from '../core/ports.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import type { ShutdownPort } from '../common/shutdown.js';
 
 /** The kernel's power supplies on Linux, one folder each. */
 export const LINUX_POWER_SUPPLY_DIR = '/sys/class/power_supply';
@@ -47,6 +48,8 @@ export interface LinuxPowerSourceOptions {
   clock?: Clock;
   /** between two reads (60 s): sysfs has no event to wait on, and a minute late is soon enough to pause */
   pollMs?: number;
+  /** the app's stop: polling ends once nothing new is taken in (`intake`) */
+  shutdown?: ShutdownPort;
 }
 
 /**
@@ -62,6 +65,7 @@ export class LinuxPowerSource implements PowerSourcePort, Disposable {
 
   constructor(private readonly options: LinuxPowerSourceOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    options.shutdown?.onWillShutdown('intake', () => this.dispose());
   }
 
   /** Reads once (the answer is there when this resolves), then keeps polling until disposed. */

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createFileLog, type FileLog } from '../common/file-log.js';
+import { Shutdown } from '../common/shutdown.js';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
@@ -76,19 +77,24 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     return 1;
   }
   const log = createFileLog({ dir: join(dataDir, 'logs') });
+  // each part joins the stop where it starts; the lock goes last, once the database is closed
+  const shutdown = new Shutdown({ log });
+  shutdown.onWillShutdown('release', () => attempt.lock.release());
   // written synchronously before Node prints the error and exits, so the log says why it stopped
   const logCrash = (error: Error) => log.error('Media Sync stopped on an error it did not expect.', error);
   process.on('uncaughtExceptionMonitor', logCrash);
   try {
     log.info(`Media Sync ${io.version} is starting without a desktop (media-sync serve), data folder ${dataDir}.`);
-    return await run(values, { port, dataDir, log, io, lock: attempt.lock });
+    return await run(values, { port, dataDir, log, io, lock: attempt.lock, shutdown });
   } catch (error) {
     log.error('Media Sync stopped on an error.', error);
     throw error;
   } finally {
+    // after a start that failed too: what had started stops, in order (common/shutdown.ts)
+    const { timedOut } = await shutdown.run();
+    if (!timedOut) log.info('Stopped.');
     process.off('uncaughtExceptionMonitor', logCrash);
     await log.close();
-    attempt.lock.release();
   }
 }
 
@@ -109,18 +115,28 @@ function parseServeArgs(args: string[]) {
   return values;
 }
 
+interface RunContext {
+  port: number;
+  dataDir: string;
+  log: FileLog;
+  io: ServeIo;
+  lock: DataFolderLock;
+  /** each part of the app joins it where it starts; `serve` runs it once stopped */
+  shutdown: Shutdown;
+}
+
 async function run(
   values: { open?: boolean; 'no-demo'?: boolean; 'new-key'?: boolean; 'ui-dir'?: string },
-  { port, dataDir, log, io, lock }: { port: number; dataDir: string; log: FileLog; io: ServeIo; lock: DataFolderLock },
+  { port, dataDir, log, io, lock, shutdown }: RunContext,
 ): Promise<number> {
   // first: a key file that cannot be read or written stops the start before anything runs
   const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log });
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
-  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log });
-  const demo = localDemoServer(dataDir, log);
+  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown });
+  const demo = localDemoServer(dataDir, log, shutdown);
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
-  const power = process.platform === 'linux' ? new LinuxPowerSource() : undefined;
+  const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
   await power?.start();
   const core = new AppCore({
     power,
@@ -134,10 +150,11 @@ async function run(
     systemLocales: () => processLocales(io.env),
     demo,
     log,
+    shutdown,
   });
   await core.start();
   // `media-sync upload` and `queue` from a terminal go through this process's queue
-  const ownerSocket = await serveOwnerSocket(core, dataDir, log);
+  await serveOwnerSocket(core, dataDir, log, shutdown);
   if (engine.accounts.list().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) {
@@ -158,6 +175,7 @@ async function run(
     dropDir: join(dataDir, 'dropped'),
     log,
     secrets: log,
+    shutdown,
   });
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
   if (values['new-key']) io.stderr.write('A new session key: pages opened with the old address must open this one.\n');
@@ -170,13 +188,6 @@ async function run(
     process.once('SIGTERM', resolveStop);
   });
   log.info(`Stopping on ${signal}.`);
-  await ownerSocket.close();
-  await daemon.close();
-  await core.dispose();
-  power?.dispose();
-  await engine.close();
-  await demo.stop();
-  log.info('Stopped.');
   return 0;
 }
 

@@ -7,7 +7,7 @@ import {
 } from '../../src-shared/model/folder-options.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import type { Disposable } from '../common/disposable.js';
+import { DisposableStore, type Disposable } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
@@ -45,7 +45,7 @@ export interface SyncServiceOptions {
  * the file is queued like any new file.
  */
 export class SyncService {
-  private readonly watchers = new Map<number, { watcher: FolderWatcher; subscriptions: Disposable[] }>();
+  private readonly watchers = new Map<number, { watcher: FolderWatcher; subscriptions: DisposableStore }>();
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
   private rescanTimer: AbortController | null = null;
@@ -148,10 +148,9 @@ export class SyncService {
       clock: this.clock,
       ...ignoreOf(folder),
     });
-    const subscriptions = [
-      watcher.onDidFindFile((file) => void this.consider(folder, file)),
-      watcher.onDidError((error) => this.log(`Watching ${folder.path}: ${error.message}`)),
-    ];
+    const subscriptions = new DisposableStore();
+    subscriptions.add(watcher.onDidFindFile((file) => void this.consider(folder, file)));
+    subscriptions.add(watcher.onDidError((error) => this.log(`Watching ${folder.path}: ${error.message}`)));
     this.watchers.set(folder.id, { watcher, subscriptions });
     await watcher.start();
   }
@@ -160,7 +159,7 @@ export class SyncService {
     const entry = this.watchers.get(id);
     if (!entry) return;
     this.watchers.delete(id);
-    for (const subscription of entry.subscriptions) subscription.dispose();
+    entry.subscriptions.dispose();
     await entry.watcher.close();
   }
 

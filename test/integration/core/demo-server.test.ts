@@ -7,19 +7,9 @@ import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/de
 import { Engine } from '../../../src-main/core/engine.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import { memoryLog } from '../../helpers/memory-log.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer } from '../../helpers/test-server.js';
-
-/** What the demo server wrote to the app's log, one `LEVEL message` a line. */
-function memoryLog(): Log & { lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    info: (message) => lines.push(`INFO ${message}`),
-    warn: (message) => lines.push(`WARN ${message}`),
-    error: (message, cause) => lines.push(`ERROR ${message} ${String(cause)}`),
-  };
-}
 
 describe('the local demo server ("Try it locally")', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;

@@ -1,0 +1,103 @@
+import type { NativeImage, Tray } from 'electron';
+import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import { DisposableStore } from '../common/disposable.js';
+import type { ShutdownPort } from '../common/shutdown.js';
+import type { AppCore } from '../core/app-core.js';
+import type { Engine } from '../core/engine.js';
+import type { UpdatesPort } from '../core/ports.js';
+import type { ElectronModule } from './electron-module.js';
+import { trayIconPath, trayMenuTemplate, trayState, type TrayKind } from './tray-menu.js';
+import { updateMenuItem } from './update-service.js';
+
+/** What the tray's menu and the OS notifications can do in the app. */
+export interface TrayControllerActions {
+  showWindow(): void;
+  openExternal(url: string): void;
+  installUpdate(): void;
+  quit(): void;
+}
+
+export interface TrayControllerOptions {
+  electron: ElectronModule;
+  core: AppCore;
+  queue: Pick<Engine['queue'], 'list' | 'onDidUpload'>;
+  /** the desktop's updates: "Restart to update" while one waits */
+  updates: Pick<UpdatesPort, 'status'> | null;
+  assetsDir: string;
+  actions: TrayControllerActions;
+  /**
+   * the stop: the tray lets go of the core in `intake`, and the icon stays
+   * until `release`, the very end
+   */
+  shutdown: ShutdownPort;
+}
+
+/**
+ * The tray icon (its image, tooltip and menu, in the core's language) and the
+ * OS notifications: what stays of the app when its window is closed. It
+ * shows the state it is given (`update`); the desktop app decides how often.
+ */
+export class TrayController {
+  private readonly tray: Tray;
+  private readonly images = new Map<TrayKind, NativeImage>();
+  private kind: TrayKind = 'idle';
+  private readonly recent: Array<{ name: string; link: string | null }> = [];
+  private readonly disposables = new DisposableStore();
+
+  constructor(private readonly options: TrayControllerOptions) {
+    const { electron, core, queue, actions, shutdown } = options;
+    shutdown.onWillShutdown('intake', () => this.disposables.dispose());
+    shutdown.onWillShutdown('release', () => this.tray.destroy());
+    this.tray = new electron.Tray(this.image('idle'));
+    // Windows and macOS: a click on the icon opens the window (Linux trays only show the menu)
+    this.tray.on('click', () => actions.showWindow());
+    this.disposables.add(
+      queue.onDidUpload(({ item, file }) => {
+        this.recent.unshift({ name: item.fileName, link: file?.urls.page ?? null });
+        this.recent.length = Math.min(this.recent.length, 5);
+      }),
+    );
+    this.disposables.add(
+      core.notifications.onDidAdd((notification) => {
+        const toast = new electron.Notification({ title: notification.title, body: notification.body });
+        toast.on('click', () => (notification.link ? actions.openExternal(notification.link) : actions.showWindow()));
+        toast.show();
+      }),
+    );
+  }
+
+  /** Shows the queue's state: the icon, the tooltip, and the menu with the recent uploads and an update waiting. */
+  update(status: QueueStatus): void {
+    const { core, queue, updates, actions } = this.options;
+    const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
+    const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
+    const state = trayState(status, queue.list(), reason, core.language);
+    // only on a change of state: some Linux trays flicker when the image is set again
+    if (state.kind !== this.kind) this.tray.setImage(this.image((this.kind = state.kind)));
+    this.tray.setToolTip(state.tooltip);
+    const update = updates && updateMenuItem(updates.status(), core.language);
+    const template = trayMenuTemplate(
+      state,
+      this.recent,
+      {
+        open: () => actions.showWindow(),
+        pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
+        resume: () => void core.handle('uploads:resumeAll', {}),
+        openLink: (url) => actions.openExternal(url),
+        quit: () => actions.quit(),
+        ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
+      },
+      core.language,
+    );
+    this.tray.setContextMenu(this.options.electron.Menu.buildFromTemplate(template));
+  }
+
+  private image(kind: TrayKind): NativeImage {
+    let found = this.images.get(kind);
+    if (!found) {
+      found = this.options.electron.nativeImage.createFromPath(trayIconPath(kind, this.options.assetsDir));
+      this.images.set(kind, found);
+    }
+    return found;
+  }
+}
