@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import {
   API_PREFIX,
@@ -22,7 +21,13 @@ import {
 } from '../../src-shared/api/index.js';
 import type { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
 import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
-import { DEFAULT_TIMEOUTS, createDispatcher, sendHttp, type TransportTimeouts } from './http-transport.js';
+import {
+  DEFAULT_TIMEOUTS,
+  createDispatcher,
+  sendHttp,
+  type LazyDispatcher,
+  type TransportTimeouts,
+} from './http-transport.js';
 import { multipartFileBody, type FileRange } from './multipart-body.js';
 import { RequestScheduler, type HttpResult, type Priority } from './request-scheduler.js';
 import { isRetryableStatus } from './retry-policy.js';
@@ -109,7 +114,7 @@ export class MediaApiClient {
   readonly baseUrl: string;
   readonly scheduler: RequestScheduler;
   private token: string;
-  private dispatcher: Dispatcher;
+  private dispatcher: LazyDispatcher;
   private readonly timeouts: TransportTimeouts;
   private readonly noProgressTimeoutMs: number;
   private readonly uploadHeadersTimeoutMs: number;

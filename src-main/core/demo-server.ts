@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startReferenceServer, type ReferenceServer } from '../../src-server/server.js';
+import type { ReferenceServer } from '../../src-server/server.js';
 import type { DemoServerStarter } from './ports.js';
 
 /**
@@ -35,6 +35,8 @@ async function startOnRememberedPort(dataDir: string): Promise<ReferenceServer> 
   await mkdir(dataDir, { recursive: true });
   const portFile = join(dataDir, 'port');
   const remembered = Number((await readFile(portFile, 'utf8').catch(() => '')).trim()) || 0;
+  // the reference server (fastify) loads with the demo, not with every process that could start it
+  const { startReferenceServer } = await import('../../src-server/server.js');
   const start = (port: number) =>
     startReferenceServer({ host: '127.0.0.1', port, dataDir, allowPrivateTargets: true, logLevel: false });
   const server = await start(remembered).catch((error: unknown) => {

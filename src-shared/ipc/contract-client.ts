@@ -27,6 +27,8 @@ export class ContractError extends Error implements IpcError {
   readonly requestId: string | null;
   /** the core's own sentence as a catalog message (said in the client's language); absent for a server's */
   readonly text?: IpcError['text'];
+  /** the service's reasons per field of the request (`urls.2`), when it gave them */
+  readonly fields?: IpcError['fields'];
 
   constructor(error: IpcError) {
     super(error.message);
@@ -34,12 +36,13 @@ export class ContractError extends Error implements IpcError {
     this.code = error.code;
     this.requestId = error.requestId;
     if (error.text) this.text = error.text;
+    if (error.fields) this.fields = error.fields;
   }
 
   /** The error as it crossed the boundary, for a view or a JSON line. */
   toIpcError(): IpcError {
-    const { code, message, requestId, text } = this;
-    return text ? { code, message, requestId, text } : { code, message, requestId };
+    const { code, message, requestId, text, fields } = this;
+    return { code, message, requestId, ...(text ? { text } : {}), ...(fields ? { fields } : {}) };
   }
 }
 
