@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MediaSyncBridge } from '../../../src-shared/ipc/ipc-contract.js';
@@ -139,6 +139,9 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
       await writeFile(join(scene.files, 'a.mp4'), fakeMp4(20_000));
       await writeFile(join(scene.files, 'b.txt'), 'notes');
       await writeFile(join(scene.files, 'c.mp4'), fakeMp4(5_000));
+      // sparse: 4 GiB + 1 byte, over the free plan's limit, costs no disk
+      await writeFile(join(scene.files, 'huge.mp4'), '');
+      await truncate(join(scene.files, 'huge.mp4'), 4 * 1024 ** 3 + 1);
       await login(scene);
       const runs: CliRun[] = [];
       for (const args of [
@@ -160,12 +163,13 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
         ['queue', 'ls'],
         ['queue', 'retry', '99'],
         ['queue', 'retry', 'x'],
+        ['upload', 'huge.mp4'],
       ]) {
         runs.push(await scene.cli(args));
       }
       return runs;
     });
-    expect(runs.map((run) => run.code)).toEqual([0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 1]);
     const [both, again, missing, folder, , paused, listed] = runs;
     expect(both!.stdout).toBe('a.mp4: done <file1> ORIGIN/<file1>/watch\nb.txt: done <file2> ORIGIN/<file2>/file\n');
     expect(again!.stderr).toBe('a.mp4: already uploaded as <file1> (use --force to upload it again)\n');
@@ -184,6 +188,11 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
     expect(runs[13]!.stdout).toBe('Removed 3 finished item(s).\n');
     expect(runs[15]!.stdout).toBe('The queue is empty.\n');
     expect(runs[16]!.stderr).toBe('Error: There is no upload #99.\n');
+    // a failure is said once, on stdout, where the command's last word on each file is
+    expect(runs[18]!.stdout).toBe(
+      "huge.mp4: failed: This file is 4.00 GiB; the account's plan accepts files up to 4 GiB. Nothing was sent.\n",
+    );
+    expect(runs[18]!.stderr).toBe('');
   });
 
   it('watch --once: the folder joins the watched folders, what was there is uploaded, a file is refused', async () => {

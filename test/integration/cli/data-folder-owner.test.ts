@@ -1,25 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OwnerSocketTransport } from '../../../src-main/cli/owner-transport.js';
 import { contractClient } from '../../../src-shared/ipc/contract-client.js';
 import { WEEKDAYS } from '../../../src-shared/model/upload-schedule.js';
 import { tryLockDataFolder } from '../../../src-main/storage/data-folder-lock.js';
+import { startCli } from '../../helpers/cli-process.js';
 import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
-const BIN = join(ROOT, 'bin/media-sync.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * One data folder, one owner of its queue (DESIGN.md §2): the app, `serve`
@@ -51,18 +43,9 @@ describe('the owner of a data folder', () => {
   });
 
   function start(args: string[], input = '', env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, MEDIA_SYNC_HOME: home.path, MEDIA_SYNC_TOKEN: '', MEDIA_SYNC_SETTLE_MS: '300', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (piece: Buffer) => (stdout += piece.toString()));
-    child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
-    child.stdin.end(input);
-    const done = once(child, 'exit').then(([code]) => ({ code, stdout, stderr }) as Run);
-    return { child, done, output: () => stdout + stderr };
+    const run = startCli(args, { home: home.path, input, env: { MEDIA_SYNC_SETTLE_MS: '300', ...env } });
+    children.push(run.child);
+    return run;
   }
   const cli = (args: string[], input?: string) => start(args, input).done;
 
