@@ -134,3 +134,11 @@ export class UploadFollower {
 
 export const OWNER_STOPPED =
   'The Media Sync that owns the data folder stopped while this command followed its uploads; they wait in its queue. Run the same command again to go on.';
+
+/** What a command says when the service refused the account's token while it followed uploads. */
+export function tokenRefused(reason: IpcError): Error {
+  const requestId = reason.requestId ? ` (request id ${reason.requestId})` : '';
+  return new Error(
+    `The server refused the token: ${reason.message}${requestId}. Uploads are kept; sign in again with a working token to go on.`,
+  );
+}

@@ -6,9 +6,6 @@ import type { AppCore } from './app-core.js';
 import { answerFrame } from './contract-frames.js';
 import { lineReader, ownerSocketPath } from './owner-socket-path.js';
 
-// the client's half (the path and the line reader) loads without the contract's schemas: see owner-socket-path.ts
-export { MAX_LINE_BYTES, lineReader, ownerSocketPath } from './owner-socket-path.js';
-
 export interface OwnerSocket {
   readonly path: string;
   close(): Promise<void>;

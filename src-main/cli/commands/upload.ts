@@ -4,7 +4,7 @@ import { onlineWatchFlag, visibilityFlag, type Flags } from '../cli-args.js';
 import { ProgressView, UsageError, describeState, holdText, line } from '../cli-output.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
 import { listenForStop, signalExitCode } from '../stop-signal.js';
-import { UploadFollower, type FollowEnd } from '../upload-follower.js';
+import { UploadFollower, tokenRefused, type FollowEnd } from '../upload-follower.js';
 
 /**
  * `upload FILE…`: the files join the queue of whoever owns the data folder
@@ -91,12 +91,7 @@ function finalLine(item: UploadItemView, link: string | null | undefined): strin
 
 /** Why the files wait, when the queue does. */
 function explain(end: Exclude<FollowEnd, { kind: 'stopped' }>, context: CommandContext): void {
-  if (end.kind === 'blocked') {
-    const { message, requestId } = end.reason;
-    throw new Error(
-      `The server refused the token: ${message}${requestId ? ` (request id ${requestId})` : ''}. Uploads are kept; sign in again with a working token to go on.`,
-    );
-  }
+  if (end.kind === 'blocked') throw tokenRefused(end.reason);
   if (context.flags.json || end.kind === 'settled') return;
   line(
     context.io.stderr,

@@ -4,7 +4,7 @@ import { UsageError, describeState, holdText, line } from '../cli-output.js';
 import type { Flags } from '../cli-args.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
 import { listenForStop, whenAborted } from '../stop-signal.js';
-import { OWNER_STOPPED, UploadFollower } from '../upload-follower.js';
+import { OWNER_STOPPED, UploadFollower, tokenRefused } from '../upload-follower.js';
 
 /** Kinds after which nothing more happens to an item by itself. */
 const ENDED = new Set(['done', 'failed', 'cancelled', 'paused']);
@@ -64,13 +64,13 @@ export async function run(_command: string, dirs: string[], context: CommandCont
       const waiting = new Set(items.filter((item) => ours(item) && !ENDED.has(item.state.kind)).map((item) => item.id));
       const end = await follower.settle(waiting, stop.signal);
       if (end.kind === 'stopped') return stopped(end.signal, context);
-      if (end.kind === 'blocked') throw new Error(`The server refused the token: ${end.reason.message}`);
+      if (end.kind === 'blocked') throw tokenRefused(end.reason);
       if (end.kind === 'paused') log('The upload queue is paused; the files wait in it.');
       if (end.kind === 'held') log(`The files wait in the queue: ${holdText(end.hold)}`);
       const summaries = uploaded.map((item) => itemSummary(item, follower.links.get(item.id) ?? null));
       output(context, { uploaded: summaries }, () => `${uploaded.length} file(s) uploaded.`);
-      const left = [...follower.items.values()].filter(ours);
-      return end.kind === 'settled' && !left.some((item) => item.state.kind === 'failed') ? 0 : 1;
+      const failed = [...waiting].some((id) => follower.items.get(id)?.state.kind === 'failed');
+      return end.kind === 'settled' && !failed ? 0 : 1;
     }
     log('Press Ctrl+C to stop.');
     await Promise.race([
