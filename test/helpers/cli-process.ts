@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
@@ -29,6 +29,21 @@ export interface CliOptions {
   cwd?: string;
 }
 
+/** Commands started and not ended yet: a test that fails half-way stops them (stopRunningClis). */
+const running = new Set<ChildProcess>();
+
+/** Kills (SIGKILL) every command a test started that still runs, and waits for each to end. */
+export async function stopRunningClis(): Promise<void> {
+  await Promise.all(
+    [...running]
+      .filter((child) => child.exitCode === null && child.signalCode === null)
+      .map(async (child) => {
+        child.kill('SIGKILL');
+        await once(child, 'exit');
+      }),
+  );
+}
+
 /** `media-sync ARGS` as a child process, with no token in its environment unless given. */
 export function startCli(args: string[], options: CliOptions) {
   const child = spawn(process.execPath, [MEDIA_SYNC_BIN, ...args], {
@@ -41,7 +56,11 @@ export function startCli(args: string[], options: CliOptions) {
   child.stdout.on('data', (piece: Buffer) => (stdout += piece.toString()));
   child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
   child.stdin.end(options.input ?? '');
-  const done = once(child, 'exit').then(([code, signal]) => ({ code, signal, stdout, stderr }) as CliRun);
+  running.add(child);
+  const done = once(child, 'exit').then(([code, signal]) => {
+    running.delete(child);
+    return { code, signal, stdout, stderr } as CliRun;
+  });
   return { child, done, stdout: () => stdout, stderr: () => stderr, output: () => stdout + stderr };
 }
 

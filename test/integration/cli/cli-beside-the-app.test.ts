@@ -2,7 +2,7 @@ import { mkdir, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { MediaSyncBridge } from '../../../src-shared/ipc/ipc-contract.js';
-import { runCli, startInProcessOwner, type CliRun } from '../../helpers/cli-process.js';
+import { runCli, startInProcessOwner, stopRunningClis, type CliRun } from '../../helpers/cli-process.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { startLocalHttpServer } from '../../helpers/local-http-server.js';
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
@@ -62,6 +62,7 @@ async function bothWays(
         stderr: mask(withoutProgress(run)),
       }));
     } finally {
+      await stopRunningClis();
       await owner?.close();
       await server.close();
       await home.remove();

@@ -1,4 +1,3 @@
-import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -8,7 +7,7 @@ import { OwnerSocketTransport } from '../../../src-main/cli/owner-transport.js';
 import { contractClient } from '../../../src-shared/ipc/contract-client.js';
 import { WEEKDAYS } from '../../../src-shared/model/upload-schedule.js';
 import { tryLockDataFolder } from '../../../src-main/storage/data-folder-lock.js';
-import { startCli } from '../../helpers/cli-process.js';
+import { startCli, stopRunningClis } from '../../helpers/cli-process.js';
 import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -22,7 +21,6 @@ describe('the owner of a data folder', () => {
   let server: TestServer;
   let home: Awaited<ReturnType<typeof tempDir>>;
   let files: Awaited<ReturnType<typeof tempDir>>;
-  const children: ChildProcess[] = [];
 
   beforeEach(async () => {
     server = await startTestServer();
@@ -31,21 +29,14 @@ describe('the owner of a data folder', () => {
   });
 
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await once(child, 'exit');
-      }
-    }
+    await stopRunningClis();
     await server.close();
     await home.remove();
     await files.remove();
   });
 
   function start(args: string[], input = '', env: Record<string, string> = {}) {
-    const run = startCli(args, { home: home.path, input, env: { MEDIA_SYNC_SETTLE_MS: '300', ...env } });
-    children.push(run.child);
-    return run;
+    return startCli(args, { home: home.path, input, env: { MEDIA_SYNC_SETTLE_MS: '300', ...env } });
   }
   const cli = (args: string[], input?: string) => start(args, input).done;
 

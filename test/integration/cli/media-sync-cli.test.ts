@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startCli } from '../../helpers/cli-process.js';
+import { startCli, stopRunningClis } from '../../helpers/cli-process.js';
 import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -20,6 +20,8 @@ describe('media-sync CLI', () => {
   });
 
   afterEach(async () => {
+    // a test that failed half-way leaves no command running
+    await stopRunningClis();
     await server.close();
     await home.remove();
     await files.remove();
