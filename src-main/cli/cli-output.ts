@@ -7,7 +7,7 @@ import { bytesPerSecond, etaSeconds, observe, type RateMeter } from '../../src-s
 /*
  * What the CLI prints, in English (the catalogs are the UI's). This module and
  * what it imports load without zod: `--help` and `queue ls` beside the app
- * start in about the time of Node itself (bench/cli-start.ts).
+ * take less than twice a bare Node start (bench/cli-start.ts).
  */
 
 export interface CliIo {

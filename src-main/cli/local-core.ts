@@ -39,33 +39,31 @@ export async function openLocalCore(
   if (options.bandwidthBytesPerSecond !== undefined)
     overrides.bandwidthBytesPerSecond = options.bandwidthBytesPerSecond;
   if (options.chunkSizeBytes !== undefined) overrides.chunkSizeBytes = options.chunkSizeBytes;
-  let core: AppCore | undefined;
+  const core = new AppCore({
+    engine,
+    settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
+    shell: NO_DESKTOP,
+    info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
+    tokenStorage: vault.description,
+    tokenStorageText: vault.descriptionText,
+  });
   let ownerSocket: OwnerSocket | undefined;
   try {
-    core = new AppCore({
-      engine,
-      settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
-      shell: NO_DESKTOP,
-      info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
-      tokenStorage: vault.description,
-      tokenStorageText: vault.descriptionText,
-    });
     if (options.runs !== 'nothing') {
       engine.queue.start();
       if (options.runs === 'sync') await engine.sync.start();
       ownerSocket = await serveOwnerSocket(core, dataDir);
     }
   } catch (error) {
-    await core?.dispose();
+    await core.dispose();
     await engine.close();
     throw error;
   }
-  const running = core;
   return {
-    transport: coreTransport(running),
+    transport: coreTransport(core),
     async close() {
       await ownerSocket?.close();
-      await running.dispose();
+      await core.dispose();
       // stops the queue: chunks in flight are abandoned, every acknowledged one stays committed
       await engine.close();
       lock.release();

@@ -157,6 +157,22 @@ describe('the owner of a data folder', () => {
     }
   });
 
+  it('an owner that holds the folder but answers on no socket is waited for, then named', async () => {
+    const held = tryLockDataFolder(home.path, { kind: 'desktop', url: null });
+    expect(held.ok).toBe(true);
+    try {
+      const refused = await cli(['queue', 'ls']);
+      expect(refused).toMatchObject({
+        code: 1,
+        stderr: `Error: The Media Sync app (pid ${process.pid}) is using the data folder ${home.path}. Stop it before running media-sync queue, or try again once it is done.\n`,
+      });
+    } finally {
+      if (held.ok) held.lock.release();
+    }
+    // once it is gone, the command takes the folder itself
+    expect(await cli(['queue', 'ls'])).toMatchObject({ code: 0, stdout: 'The queue is empty.\n' });
+  });
+
   it('the lock is held in this process until released, and refused to a second taker meanwhile', () => {
     const first = tryLockDataFolder(home.path, { kind: 'cli', url: null });
     expect(first.ok).toBe(true);
