@@ -13,6 +13,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
+          globalSetup: ['test/integration/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
           // Servers, ffmpeg and large files: two cores are shared between at most two files.

@@ -42,16 +42,16 @@ export function roundOrder<T>(contenders: readonly T[], round: number): T[] {
  * runs after each run (e.g. to delete what was uploaded, so the disk does not
  * fill).
  */
-export async function interleave(
-  contenders: ReadonlyArray<{ name: string; run(): Promise<Sample> }>,
+export async function interleave<S extends Sample>(
+  contenders: ReadonlyArray<{ name: string; run(): Promise<S> }>,
   rounds: number,
   between: () => Promise<void> = async () => undefined,
-): Promise<Map<string, Sample[]>> {
+): Promise<Map<string, S[]>> {
   for (const contender of contenders) {
     await contender.run();
     await between();
   }
-  const samples = new Map(contenders.map((contender) => [contender.name, [] as Sample[]]));
+  const samples = new Map(contenders.map((contender) => [contender.name, [] as S[]]));
   for (let round = 0; round < rounds; round++) {
     for (const contender of roundOrder(contenders, round)) {
       samples.get(contender.name)!.push(await contender.run());

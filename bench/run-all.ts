@@ -22,6 +22,7 @@ const BENCHES = [
   'watcher-scan.ts',
   'detection-latency.ts',
   'queue-render.ts',
+  'cli-start.ts',
 ];
 const RESULTS = 'bench/results.json';
 const README = 'README.md';

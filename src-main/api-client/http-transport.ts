@@ -1,4 +1,5 @@
-import { Agent, ProxyAgent, request, errors as undiciErrors, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { message } from '../../src-shared/i18n/message.js';
 import { ApiError, redact } from './api-error.js';
 import type { HttpResult } from './request-scheduler.js';
@@ -27,18 +28,41 @@ export interface TransportRequest {
   onBytes?: () => void;
 }
 
+/** undici (about 1 MB of code) loads with the first request, not with every process that makes a client. */
+let undici: Promise<typeof Undici.default> | undefined;
+// `default` is undici's module.exports both in Node's loader and in a bundle's chunk (which exports nothing else)
+const loadUndici = () => (undici ??= import('undici').then((module) => module.default));
+
+/** A connection pool made at its first request (`get`); `close` closes it if it was. */
+export interface LazyDispatcher {
+  get(): Promise<Dispatcher>;
+  close(): Promise<void>;
+}
+
 /**
  * One connection pool per account, so one account's stalled upload never holds
  * another's sockets; through an http(s) proxy when the settings name one.
  */
-export function createDispatcher(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS, proxyUrl?: string | null): Dispatcher {
+export function createDispatcher(
+  timeouts: TransportTimeouts = DEFAULT_TIMEOUTS,
+  proxyUrl?: string | null,
+): LazyDispatcher {
   const options = {
     connect: { timeout: timeouts.connectMs },
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 4_000,
   };
-  return proxyUrl ? new ProxyAgent({ ...options, uri: proxyUrl }) : new Agent(options);
+  let made: Promise<Dispatcher> | undefined;
+  return {
+    get: () =>
+      (made ??= loadUndici().then(({ Agent, ProxyAgent }) =>
+        proxyUrl ? new ProxyAgent({ ...options, uri: proxyUrl }) : new Agent(options),
+      )),
+    close: async () => {
+      if (made) await (await made).close();
+    },
+  };
 }
 
 /**
@@ -48,10 +72,15 @@ export function createDispatcher(timeouts: TransportTimeouts = DEFAULT_TIMEOUTS,
  * answer becomes an ApiError with `retryable` set; `secret` is cut out of every
  * message and body before anyone sees them.
  */
-export async function sendHttp(dispatcher: Dispatcher, input: TransportRequest, secret: string): Promise<HttpResult> {
+export async function sendHttp(
+  dispatcher: LazyDispatcher,
+  input: TransportRequest,
+  secret: string,
+): Promise<HttpResult> {
+  const { request, errors } = await loadUndici();
   try {
     const response = await request(input.url, {
-      dispatcher,
+      dispatcher: await dispatcher.get(),
       method: input.method,
       headers: input.headers,
       // undici takes an AsyncIterable body as it is (docs/api/Dispatcher.md) though its types leave it out;
@@ -63,7 +92,7 @@ export async function sendHttp(dispatcher: Dispatcher, input: TransportRequest, 
     const text = await readCapped(response.body, input.onBytes);
     return { status: response.statusCode, headers: response.headers, body: parseJson(redact(text, secret)) };
   } catch (error) {
-    throw toApiError(error, input.signal, secret);
+    throw toApiError(error, input.signal, secret, errors.UndiciError);
   }
 }
 
@@ -94,7 +123,12 @@ function parseJson(text: string): unknown {
 
 const TIMEOUT_ERRORS = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
-function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiError {
+function toApiError(
+  error: unknown,
+  signal: AbortSignal,
+  secret: string,
+  UndiciError: typeof Undici.default.errors.UndiciError,
+): ApiError {
   if (error instanceof ApiError) return error;
   if (signal.aborted) {
     const reason: unknown = signal.reason;
@@ -118,7 +152,7 @@ function toApiError(error: unknown, signal: AbortSignal, secret: string): ApiErr
       cause: error,
     });
   }
-  const known = error instanceof undiciErrors.UndiciError || /^E[A-Z]+$/.test(code);
+  const known = error instanceof UndiciError || /^E[A-Z]+$/.test(code);
   return ApiError.said({
     status: null,
     code: 'NETWORK_ERROR',

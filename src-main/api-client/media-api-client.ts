@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import {
   API_PREFIX,
@@ -21,7 +20,13 @@ import {
   type UpdateFileBody,
 } from '../../src-shared/api/index.js';
 import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
-import { DEFAULT_TIMEOUTS, createDispatcher, sendHttp, type TransportTimeouts } from './http-transport.js';
+import {
+  DEFAULT_TIMEOUTS,
+  createDispatcher,
+  sendHttp,
+  type LazyDispatcher,
+  type TransportTimeouts,
+} from './http-transport.js';
 import { multipartFileBody, type FileRange } from './multipart-body.js';
 import { RequestScheduler, type HttpResult, type Priority } from './request-scheduler.js';
 import { isRetryableStatus } from './retry-policy.js';
@@ -113,7 +118,7 @@ export class MediaApiClient {
   readonly baseUrl: string;
   readonly scheduler: RequestScheduler;
   private token: string;
-  private dispatcher: Dispatcher;
+  private dispatcher: LazyDispatcher;
   private readonly timeouts: TransportTimeouts;
   private readonly noProgressTimeoutMs: number;
   private readonly uploadHeadersTimeoutMs: number;

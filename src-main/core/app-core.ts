@@ -38,7 +38,7 @@ import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
 import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
-import { queueOpenedFiles } from './opened-files.js';
+import { checkUploadPath, queueOpenedFiles } from './opened-files.js';
 import type { LocalDemoServer } from './demo-server.js';
 import type { PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
@@ -439,9 +439,15 @@ export class AppCore {
         this.emit('folders:changed', engine.folders.list());
         return ok;
       },
+      'folders:whenSettled': async () => {
+        await engine.sync.whenSettled();
+        return ok;
+      },
 
       'uploads:addPaths': async ({ accountId, paths, visibility, metadata, force }) => {
         this.client(accountId);
+        // every path first: one that cannot be read queues none of them, and the answer names it
+        for (const path of paths) await checkUploadPath(path);
         const items: UploadItem[] = [];
         for (const path of paths) {
           const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
@@ -506,6 +512,8 @@ export class AppCore {
         this.imports.observe(accountId, result.data);
         return result;
       },
+      'imports:get': async ({ accountId, jobId }) =>
+        this.followed(accountId, [await this.client(accountId).getRemoteUpload(jobId)])[0]!,
       'imports:cancel': async ({ accountId, jobId }) => {
         const client = this.client(accountId);
         const job = (await client.cancelRemoteUpload(jobId)) ?? (await client.getRemoteUpload(jobId));
@@ -610,7 +618,12 @@ export class AppCore {
           this.notifications.uploadFailed(basename(item.path), message, requestId, text);
         }
       }),
-      queue.onDidUpload(({ item, file }) => this.notifications.uploaded(item.fileName, file?.urls.page ?? null)),
+      queue.onDidUpload(({ item, file }) => {
+        this.notifications.uploaded(item.fileName, file?.urls.page ?? null);
+        if (item.state.kind !== 'done') return;
+        const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
+        this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, file: links });
+      }),
       queue.onDidProgress(({ id, state }) => {
         this.progress.set(id, state);
         this.progressThrottle.schedule();

@@ -5,6 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { OPENED_NAMES_SHOWN, type SkipReason } from '../../src-shared/ipc/ipc-contract.js';
 import type { Engine } from './engine.js';
 import type { NewIntent } from './intent-inbox.js';
+import { message } from '../../src-shared/i18n/message.js';
+import { CoreError } from '../common/core-error.js';
 
 /**
  * Files the OS handed to the app (command line, a second instance, macOS
@@ -81,6 +83,26 @@ function localPath(given: string, workingDirectory: string | undefined): { name:
   } catch {
     return { name: given, path: null };
   }
+}
+
+const UPLOAD_PATH_CODES: Record<SkipReason, string> = {
+  missing: 'FILE_NOT_FOUND',
+  folder: 'IS_A_FOLDER',
+  notAFile: 'NOT_A_FILE',
+  unreadable: 'FILE_NOT_READABLE',
+};
+
+/**
+ * A path given to the queue (uploads:addPaths): resolves when it is a
+ * readable file; otherwise throws a CoreError that names the path and says
+ * what is wrong with it in words, instead of the ENOENT or EISDIR that
+ * reading it would give.
+ */
+export async function checkUploadPath(path: string): Promise<void> {
+  const absolute = resolve(path);
+  const problem = await pathProblem(absolute);
+  if (problem)
+    throw CoreError.say(UPLOAD_PATH_CODES[problem], message(`core.uploadPath.${problem}`, { path: absolute }));
 }
 
 /**

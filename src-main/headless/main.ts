@@ -11,7 +11,7 @@ import { Engine } from '../core/engine.js';
 import { FileTokenVault } from '../storage/token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
-import { ConfSettingsStore } from './conf-settings-store.js';
+import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
 import { LinuxPowerSource } from './linux-power-source.js';
@@ -141,7 +141,7 @@ async function run(
   const core = new AppCore({
     power,
     engine,
-    settings: new ConfSettingsStore(dataDir),
+    settings: new JsonSettingsStore(dataDir),
     shell: NO_DESKTOP,
     info: { version: io.version, shell: 'headless', dataDir },
     tokenStorage: vault.description,

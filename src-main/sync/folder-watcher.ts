@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'chokidar';
+import type * as Chokidar from 'chokidar';
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +6,10 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import { createIgnoreMatcher } from './ignore-rules.js';
 import { DEFAULT_SETTLE_MS, SettleTracker, type SettledFile } from './stability.js';
+
+/** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
+let chokidar: Promise<typeof Chokidar> | undefined;
+const loadChokidar = () => (chokidar ??= import('chokidar'));
 
 /** A file in a watched folder that is complete: it stopped changing for the settle window and opens for reading. */
 export interface StableFile {
@@ -85,11 +89,11 @@ export class FolderWatcher {
   private readonly tracker: SettleTracker;
   private readonly known = new Map<string, KnownFile>();
   /** Each watched folder ('' is the root) and the chokidar instance that watches it. */
-  private readonly watchedFolders = new Map<string, FSWatcher>();
+  private readonly watchedFolders = new Map<string, Chokidar.FSWatcher>();
   /** The inode each watched folder had when its watch began: another one under that name is a new folder. */
   private readonly folderInodes = new Map<string, number>();
   /** How many folders each instance still watches: one that watches none is closed. */
-  private readonly instanceFolders = new Map<FSWatcher, number>();
+  private readonly instanceFolders = new Map<Chokidar.FSWatcher, number>();
   private readonly closing = new AbortController();
 
   private readonly found = new Emitter<StableFile>();
@@ -214,6 +218,7 @@ export class FolderWatcher {
    * watcher closes.
    */
   private async watchFolders(relFolders: string[]): Promise<void> {
+    const { watch } = await loadChokidar();
     const fresh = relFolders.filter((relFolder) => !this.watchedFolders.has(relFolder));
     if (fresh.length === 0 || this.closing.signal.aborted) return;
     const instance = watch(

@@ -63,7 +63,8 @@ export class ScheduleRunner implements Disposable {
     this.timer?.abort();
     this.timer = null;
     const now = this.clock.wall();
-    const state = scheduleStateAt(this.schedule, now, this.timeZone());
+    // no schedule, no zone: the first Intl date call loads the zone data, tens of ms of a command's start
+    const state = scheduleStateAt(this.schedule, now, this.schedule.length === 0 ? 'UTC' : this.timeZone());
     const last = this.last;
     this.last = state;
     if (!last || !sameScheduleEffect(last.effect, state.effect) || last.until !== state.until) {

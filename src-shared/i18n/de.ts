@@ -851,6 +851,15 @@ export const de: Catalog = {
       notFound:
         'Unter „{{path}}“ gibt es keinen Ordner. Prüfen Sie die Schreibweise und ob das Laufwerk, auf dem er liegt, angeschlossen ist.',
     },
+    uploadPath: {
+      missing:
+        'Unter „{{path}}“ gibt es keine Datei. Prüfen Sie die Schreibweise und ob das Laufwerk, auf dem sie liegt, angeschlossen ist.',
+      folder:
+        '„{{path}}“ ist ein Ordner; in die Warteschlange kommen nur Dateien. Überwachen Sie den Ordner, um hochzuladen, was darin liegt.',
+      notAFile: '„{{path}}“ ist keine gewöhnliche Datei (ein Gerät oder eine Pipe) und kann nicht hochgeladen werden.',
+      unreadable:
+        'Media Sync darf „{{path}}“ nicht lesen. Erlauben Sie dem Benutzer, unter dem Media Sync läuft, diese Datei zu lesen, oder wählen Sie eine andere.',
+    },
     errors: {
       notSignedIn: 'Dieses Konto ist nicht angemeldet. Melden Sie sich erneut mit einem Token an.',
       noUpload: 'Es gibt keinen Upload #{{id}}.',

@@ -834,6 +834,14 @@ export const en = {
         'Media Sync is not allowed to open “{{path}}”. Let the user Media Sync runs as read this folder, or choose another one.',
       notFound: 'There is no folder at “{{path}}”. Check the spelling, and that the disk it is on is connected.',
     },
+    // a file given to the queue (dropped, opened, `media-sync upload`) that cannot be uploaded
+    uploadPath: {
+      missing: 'There is no file at “{{path}}”. Check the spelling, and that the disk it is on is connected.',
+      folder: '“{{path}}” is a folder; only files go to the queue. Watch the folder to upload what is in it.',
+      notAFile: '“{{path}}” is not a regular file (a device or a pipe), so it cannot be uploaded.',
+      unreadable:
+        'Media Sync is not allowed to read “{{path}}”. Let the user Media Sync runs as read this file, or choose another one.',
+    },
     errors: {
       notSignedIn: 'This account is not signed in. Sign in again with a token.',
       noUpload: 'There is no upload #{{id}}.',

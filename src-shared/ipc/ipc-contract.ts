@@ -274,8 +274,17 @@ export const IPC_COMMANDS = {
   ),
   'folders:update': command(z.object({ id: ItemId, options: FolderOptionsSchema }), WatchedFolderSchema),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
+  /**
+   * Answers once every file the watched folders have seen so far has settled
+   * and been looked at (queued, or known already): what `media-sync watch
+   * --once` waits for before it follows the uploads
+   */
+  'folders:whenSettled': command(z.object({}), Ok),
 
-  /** files or folders dropped on the window, or given to `media-sync upload` while the app runs */
+  /**
+   * files dropped on the window or given to `media-sync upload`; each path is checked first, and one that is
+   * missing, a folder or unreadable queues none of them (its code and sentence name it)
+   */
   'uploads:addPaths': command(
     z.object({
       accountId: AccountId,
@@ -328,6 +337,8 @@ export const IPC_COMMANDS = {
     z.array(RemoteJobSchema),
   ),
   'imports:list': command(z.object({ accountId: AccountId, page: z.int().min(1).optional() }), JobPage),
+  /** one import job as the service has it now (`media-sync jobs show`, `import --wait`) */
+  'imports:get': command(JobRef, RemoteJobSchema),
   'imports:cancel': command(JobRef, RemoteJobSchema),
   'imports:retry': command(JobRef, RemoteJobSchema),
 
@@ -426,6 +437,15 @@ export const IPC_EVENTS = {
   'uploads:itemChanged': UploadItemViewSchema,
   /** bytes moved; at most 10 per second in all */
   'uploads:progress': z.array(z.object({ id: ItemId, state: UploadStateSchema })),
+  /**
+   * An upload ended and the service answered with its file (after the item's `done`): its type and links, for
+   * the watch link of a video or the page of any other file; `file` null when the answer carried none
+   */
+  'uploads:uploaded': z.object({
+    id: ItemId,
+    fileId: FileIdSchema,
+    file: z.object({ mime: z.string(), urls: z.object({ page: z.url(), watch: z.url() }) }).nullable(),
+  }),
   'uploads:statusChanged': QueueStatusSchema,
   'imports:changed': z.object({ accountId: AccountId, jobs: z.array(RemoteJobSchema) }),
   'notifications:added': NotificationSchema,

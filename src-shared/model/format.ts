@@ -41,3 +41,25 @@ export function formatGibibytes(bytes: number, locale = 'en-US'): string {
   const number = numberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
   return `${number} GiB`;
 }
+
+/** "1.20 MB/s", the number written for `locale` ("1,20 MB/s" in German). */
+export function formatRate(bytesPerSecondValue: number, locale = 'en-US'): string {
+  return `${formatBytes(Math.round(bytesPerSecondValue), locale)}/s`;
+}
+
+/**
+ * A wait or a time left as people say it: "37 s", "4 min 10 s", "2 h 5 min".
+ * The unit symbols are SI's and read the same in English and German; the
+ * numbers are written for `locale`.
+ */
+export function formatDuration(seconds: number, locale = 'en-US'): string {
+  const n = (value: number) => numberFormat(locale).format(value);
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 60) return `${n(s)} s`;
+  if (s < 3_600) {
+    const rest = s % 60;
+    return rest === 0 ? `${n(Math.floor(s / 60))} min` : `${n(Math.floor(s / 60))} min ${n(rest)} s`;
+  }
+  const minutes = Math.floor((s % 3_600) / 60);
+  return minutes === 0 ? `${n(Math.floor(s / 3_600))} h` : `${n(Math.floor(s / 3_600))} h ${n(minutes)} min`;
+}

@@ -47,7 +47,7 @@ const FIELDS = {
 
 /**
  * App settings, one schema for both shells (electron-store on the desktop,
- * conf headless). Every field has a default, so an empty or older file parses.
+ * settings.json headless). Every field has a default, so an empty or older file parses.
  */
 export const SettingsSchema = z.object({
   concurrency: FIELDS.concurrency.default(3),

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { buildCli } from '../../scripts/build-cli.js';
 import { buildUi } from '../../scripts/build-ui.js';
 
 declare module 'vitest' {
@@ -27,5 +28,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     process.env['NODE_ENV'] = nodeEnv;
   }
   project.provide('uiDir', uiDir);
+  // `media-sync serve` runs from its bundle (bin/media-sync.js), built from the sources under test
+  await buildCli();
   return () => rm(uiDir, { recursive: true, force: true });
 }

@@ -1,24 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OwnerClient } from '../../../src-main/cli/owner-client.js';
-import type { QueueStatus } from '../../../src-shared/ipc/ipc-contract.js';
+import { OwnerSocketTransport } from '../../../src-main/cli/owner-transport.js';
+import { contractClient } from '../../../src-shared/ipc/contract-client.js';
+import { WEEKDAYS } from '../../../src-shared/model/upload-schedule.js';
 import { tryLockDataFolder } from '../../../src-main/storage/data-folder-lock.js';
+import { startCli, stopRunningClis } from '../../helpers/cli-process.js';
 import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
-
-const ROOT = resolve(import.meta.dirname, '../../..');
-const BIN = join(ROOT, 'bin/media-sync.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * One data folder, one owner of its queue (DESIGN.md §2): the app, `serve`
@@ -29,7 +21,6 @@ describe('the owner of a data folder', () => {
   let server: TestServer;
   let home: Awaited<ReturnType<typeof tempDir>>;
   let files: Awaited<ReturnType<typeof tempDir>>;
-  const children: ChildProcess[] = [];
 
   beforeEach(async () => {
     server = await startTestServer();
@@ -38,30 +29,14 @@ describe('the owner of a data folder', () => {
   });
 
   afterEach(async () => {
-    for (const child of children.splice(0)) {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await once(child, 'exit');
-      }
-    }
+    await stopRunningClis();
     await server.close();
     await home.remove();
     await files.remove();
   });
 
   function start(args: string[], input = '', env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: { ...process.env, MEDIA_SYNC_HOME: home.path, MEDIA_SYNC_TOKEN: '', MEDIA_SYNC_SETTLE_MS: '300', ...env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    children.push(child);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (piece: Buffer) => (stdout += piece.toString()));
-    child.stderr.on('data', (piece: Buffer) => (stderr += piece.toString()));
-    child.stdin.end(input);
-    const done = once(child, 'exit').then(([code]) => ({ code, stdout, stderr }) as Run);
-    return { child, done, output: () => stdout + stderr };
+    return startCli(args, { home: home.path, input, env: { MEDIA_SYNC_SETTLE_MS: '300', ...env } });
   }
   const cli = (args: string[], input?: string) => start(args, input).done;
 
@@ -89,19 +64,21 @@ describe('the owner of a data folder', () => {
     await signIn();
     const daemon = await serveDaemon();
     const path = join(files.path, 'through-the-daemon.mp4');
-    await writeRandomFile(path, 3 * 1024 * 1024 + 17, 5);
+    // four seconds at the daemon's 2 MB/s: the time left shows once two seconds are measured
+    await writeRandomFile(path, 8 * 1024 * 1024 + 17, 5);
 
     // slow enough for progress to show: the daemon's own setting, as its page would set it
-    const settings = (await OwnerClient.connect(home.path))!;
-    await settings.invoke('settings:update', { bandwidthBytesPerSecond: 2_000_000 });
-    settings.close();
+    const socket = (await OwnerSocketTransport.connect(home.path))!;
+    const client = contractClient(socket);
+    await client.invoke('settings:update', { bandwidthBytesPerSecond: 2_000_000 });
 
     const uploaded = await cli(['upload', path]);
     expect(uploaded.stderr).not.toContain('Error');
     expect(uploaded.code).toBe(0);
-    expect(uploaded.stdout).toMatch(/^through-the-daemon\.mp4: done \S+\n$/);
-    // progress came from the daemon's events
-    expect(uploaded.stderr).toMatch(/through-the-daemon\.mp4: \d+%/);
+    expect(uploaded.stdout).toMatch(/^through-the-daemon\.mp4: done \S+ http:\/\/127\.0\.0\.1:\d+\/\S+\/watch\n$/);
+    // progress came from the daemon's events, with the speed and, once measured, the time left
+    expect(uploaded.stderr).toMatch(/through-the-daemon\.mp4: \d+% {2}\d\.\d\d MB\/s, \d+ s left\n/);
+    expect(uploaded.stderr.match(/failed|done/g)).toBeNull();
     const stored = await serverFiles();
     expect(stored.map((file) => file.filename)).toEqual(['through-the-daemon.mp4']);
     expect(await sha256Url(`${server.fileHost}/${stored[0]!.id}/file`)).toBe(await sha256File(path));
@@ -114,11 +91,10 @@ describe('the owner of a data folder', () => {
 
     const paused = await cli(['queue', 'pause']);
     expect(paused).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
-    const client = (await OwnerClient.connect(home.path))!;
-    expect(await client.invoke<QueueStatus>('uploads:status')).toMatchObject({ paused: true });
+    expect(await client.invoke('uploads:status', {})).toMatchObject({ paused: true });
     // the daemon's schedule holds its queue apart from that pause, and the CLI says so (windows in local time)
     const hhmm = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
-    const allDays = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+    const allDays = [...WEEKDAYS];
     const window = { days: allDays, from: hhmm(Date.now() - 3_600_000), to: hhmm(Date.now() + 3_600_000) };
     await client.invoke('settings:update', { schedule: [{ ...window, action: { kind: 'pause' } }] });
     expect((await cli(['queue', 'ls'])).stdout).toMatch(/^Queue paused\.\nPaused by the upload schedule until .+\.\n/);
@@ -130,16 +106,16 @@ describe('the owner of a data folder', () => {
     });
     await client.invoke('settings:update', { schedule: [] });
     expect(await cli(['queue', 'pause'])).toMatchObject({ code: 0 });
-    client.close();
 
-    // commands that would run a queue of their own are refused, naming the daemon
+    // watch adds the folder to the daemon's: the new file joins its queue, which is paused, and the command says so
+    await writeFile(join(files.path, 'another.mp4'), 'another clip');
     const watched = await cli(['watch', files.path, '--once']);
-    expect(watched.code).toBe(1);
-    expect(watched.stderr).toContain(
-      `media-sync serve (pid ${daemon.child.pid}, ${daemon.url}/) is using the data folder`,
-    );
+    expect(watched).toMatchObject({ code: 1, stdout: '0 file(s) uploaded.\n' });
+    expect(watched.stderr).toContain('The upload queue is paused; the files wait in it.');
+    expect((await client.invoke('folders:list', {})).map((folder) => folder.path)).toEqual([files.path]);
+    socket.close();
 
-    // and so is a second daemon on the same folder
+    // a second daemon on the same folder is refused, naming the first
     const second = await start(['serve', '--port', '0', '--data-dir', home.path, '--no-demo']).done;
     expect(second.code).toBe(1);
     expect(second.stderr).toContain(`media-sync serve (pid ${daemon.child.pid}`);
@@ -151,11 +127,10 @@ describe('the owner of a data folder', () => {
     const watcher = start(['watch', join(files.path, 'watched')]);
     await waitFor(() => watcher.output().includes('Press Ctrl+C to stop.') || undefined, 30_000, 'watch to start');
 
-    const refused = await cli(['queue', 'pause']);
-    expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`Another media-sync command (pid ${watcher.child.pid}) is using the data folder`);
-    // reading goes on beside it
-    expect(await cli(['queue', 'ls'])).toMatchObject({ code: 0, stdout: 'The queue is empty.\n' });
+    // a command that runs the queue answers the others on its socket meanwhile
+    expect(await cli(['queue', 'pause'])).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
+    expect(await cli(['queue', 'ls'])).toMatchObject({ code: 0, stdout: 'Queue paused.\nThe queue is empty.\n' });
+    expect(await cli(['queue', 'resume'])).toMatchObject({ code: 0 });
 
     watcher.child.kill('SIGKILL');
     await once(watcher.child, 'exit');
@@ -180,6 +155,22 @@ describe('the owner of a data folder', () => {
       const paused = await cli(['queue', 'pause']);
       expect(paused).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
     }
+  });
+
+  it('an owner that holds the folder but answers on no socket is waited for, then named', async () => {
+    const held = tryLockDataFolder(home.path, { kind: 'desktop', url: null });
+    expect(held.ok).toBe(true);
+    try {
+      const refused = await cli(['queue', 'ls']);
+      expect(refused).toMatchObject({
+        code: 1,
+        stderr: `Error: The Media Sync app (pid ${process.pid}) is using the data folder ${home.path}. Stop it before running media-sync queue, or try again once it is done.\n`,
+      });
+    } finally {
+      if (held.ok) held.lock.release();
+    }
+    // once it is gone, the command takes the folder itself
+    expect(await cli(['queue', 'ls'])).toMatchObject({ code: 0, stdout: 'The queue is empty.\n' });
   });
 
   it('the lock is held in this process until released, and refused to a second taker meanwhile', () => {

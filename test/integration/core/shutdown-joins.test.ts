@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Shutdown } from '../../../src-main/common/shutdown.js';
 import { localDemoServer } from '../../../src-main/core/demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { ownerSocketPath, serveOwnerSocket } from '../../../src-main/core/owner-socket.js';
+import { ownerSocketPath } from '../../../src-main/core/owner-socket-path.js';
+import { serveOwnerSocket } from '../../../src-main/core/owner-socket.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_BYTES, lineReader, ownerSocketPath } from '../../../src-main/core/owner-socket.js';
+import { MAX_LINE_BYTES, lineReader, ownerSocketPath } from '../../../src-main/core/owner-socket-path.js';
 
 describe('the owner socket', () => {
   it('is a socket file in the data folder, or a named pipe named after it on Windows', () => {

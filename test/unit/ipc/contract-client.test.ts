@@ -46,6 +46,21 @@ describe('contractClient', () => {
     expect((failure as ContractError).toIpcError()).toEqual(error);
   });
 
+  it("keeps the service's reasons per field, for a client to name the refused links", async () => {
+    const error = {
+      code: 'VALIDATION_ERROR',
+      message: 'The given data was invalid.',
+      requestId: 'r-2',
+      fields: { 'urls.1': ['The target address is not allowed.'] },
+    };
+    const { transport } = scripted(() => ({ ok: false, error }));
+    const failure = (await contractClient(transport)
+      .invoke('imports:create', { accountId: 'a', body: { urls: ['https://a.example/1', 'http://10.0.0.1/2'] } })
+      .catch((problem: unknown) => problem)) as ContractError;
+    expect(failure.fields).toEqual(error.fields);
+    expect(failure.toIpcError()).toEqual(error);
+  });
+
   it('hands a listener only the events of its name, until it unsubscribes', () => {
     const { transport, fire } = scripted(() => ({ ok: true, value: null }));
     const client = contractClient(transport);

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { formatDuration, formatRate } from '../../../src-shared/model/format.js';
 import {
   ETA_WARM_UP_MS,
   bytesPerSecond,
   etaSeconds,
-  formatDuration,
-  formatRate,
   observe,
   type RateMeter,
-} from '../../../src-renderer/model/transfer-rate.js';
+} from '../../../src-shared/model/transfer-rate.js';
 
 /** 1 MB every 100 ms (10 MB/s) from t=0 to `until`. */
 function steady(until: number, start = 0): RateMeter {

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import type { ContractTransport } from '../../src-shared/ipc/contract-client.js';
+import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
+import { AppCore } from '../core/app-core.js';
+import { coreTransport } from '../core/core-transport.js';
+import { Engine } from '../core/engine.js';
+import { serveOwnerSocket, type OwnerSocket } from '../core/owner-socket.js';
+import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';
+import { JsonSettingsStore } from '../storage/json-settings-store.js';
+import type { DataFolderLock } from '../storage/data-folder-lock.js';
+import { FileTokenVault } from '../storage/token-vault.js';
+import type { OpenContractOptions } from './open-contract.js';
+
+/**
+ * The core of a command that holds the data folder: the engine and AppCore
+ * as `media-sync serve` builds them (the same database, token files and
+ * settings.json), without the daemon. It starts what the command needs and
+ * nothing more: the upload queue for `upload`, the queue and the watched
+ * folders for `watch`, nothing for the others (`files ls` reads no folder
+ * and runs no queue). Following conversions and imports in the background
+ * is the app's and the daemon's. While it runs the queue, other commands
+ * reach it through the owner socket.
+ */
+export async function openLocalCore(
+  lock: DataFolderLock,
+  options: OpenContractOptions,
+): Promise<{ transport: ContractTransport; close(): Promise<void> }> {
+  const { dataDir, io } = options;
+  const vault = new FileTokenVault(join(dataDir, 'credentials'));
+  const settleMs = io.env['MEDIA_SYNC_SETTLE_MS'];
+  const engine = await Engine.open({
+    dataDir,
+    vault,
+    envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined,
+    // for tests and slow disks: how long a file must stay unchanged before it is uploaded
+    settleMs: settleMs ? Number(settleMs) : undefined,
+  });
+  const overrides: Partial<Settings> = {};
+  if (options.bandwidthBytesPerSecond !== undefined)
+    overrides.bandwidthBytesPerSecond = options.bandwidthBytesPerSecond;
+  if (options.chunkSizeBytes !== undefined) overrides.chunkSizeBytes = options.chunkSizeBytes;
+  const core = new AppCore({
+    engine,
+    settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
+    shell: NO_DESKTOP,
+    info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
+    tokenStorage: vault.description,
+    tokenStorageText: vault.descriptionText,
+  });
+  let ownerSocket: OwnerSocket | undefined;
+  try {
+    if (options.runs !== 'nothing') {
+      engine.queue.start();
+      if (options.runs === 'sync') await engine.sync.start();
+      ownerSocket = await serveOwnerSocket(core, dataDir);
+    }
+  } catch (error) {
+    await core.dispose();
+    await engine.close();
+    throw error;
+  }
+  return {
+    transport: coreTransport(core),
+    async close() {
+      await ownerSocket?.close();
+      await core.dispose();
+      // stops the queue: chunks in flight are abandoned, every acknowledged one stays committed
+      await engine.close();
+      lock.release();
+    },
+  };
+}
+
+/**
+ * The data folder's saved settings with this command line's own limits on
+ * top (`--bandwidth`, `--chunk-size`), for this run only: a change saved
+ * meanwhile keeps the saved values of those.
+ */
+class CommandLineSettings implements SettingsStore {
+  constructor(
+    private readonly saved: SettingsStore,
+    private readonly overrides: Partial<Settings>,
+  ) {}
+
+  read(): unknown {
+    const saved = this.saved.read();
+    return { ...(typeof saved === 'object' && saved !== null ? saved : {}), ...this.overrides };
+  }
+
+  write(settings: Settings): void {
+    const saved = SettingsSchema.safeParse(this.saved.read()).data ?? SettingsSchema.parse({});
+    const kept = Object.fromEntries(Object.keys(this.overrides).map((key) => [key, saved[key as keyof Settings]]));
+    this.saved.write({ ...settings, ...kept });
+  }
+}
