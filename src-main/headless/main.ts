@@ -11,7 +11,6 @@ import { FileTokenVault } from '../storage/token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { ConfSettingsStore } from './conf-settings-store.js';
-import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
 import { LinuxPowerSource } from './linux-power-source.js';
 import { processLocales } from '../common/i18n.js';
@@ -117,7 +116,6 @@ async function run(
     core,
     port,
     staticDir,
-    firstPaint: staticDir === undefined ? undefined : await loadFirstPaint(staticDir, log),
     dropDir: join(dataDir, 'dropped'),
     log,
     secrets: log,

@@ -6,7 +6,7 @@ import {
   type CreateRemoteUploadsBody,
   type RemoteJob,
 } from '../../src-shared/api/index.js';
-import { formatBytes } from '../../src-shared/model/format.js';
+import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
 
@@ -107,7 +107,7 @@ export function jobProgressText(job: RemoteJob, locale = currentLocale()): strin
   if (job.bytes_total) {
     const sizes = { done: size(job.bytes_downloaded), total: size(job.bytes_total) };
     if (job.progress_percent === null) return t('imports.progress', sizes);
-    const percent = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(job.progress_percent);
+    const percent = numberFormat(locale, { maximumFractionDigits: 0 }).format(job.progress_percent);
     return t('imports.progressPercent', { ...sizes, percent });
   }
   if (job.bytes_downloaded > 0) return t('imports.soFar', { size: size(job.bytes_downloaded) });

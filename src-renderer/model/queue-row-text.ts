@@ -1,5 +1,5 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
-import { formatBytes } from '../../src-shared/model/format.js';
+import { dateTimeFormat, formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { currentLocale, t } from '../i18n/i18n.js';
@@ -44,47 +44,9 @@ export interface RowText {
   actions: RowAction[];
 }
 
-/** True when two rows read the same: a row whose text did not change need not be rendered again. */
-export function sameRowText(a: RowText, b: RowText): boolean {
-  return sameRowShape(a, b) && a.state === b.state && a.detail === b.detail && a.progress.value === b.progress.value;
-}
-
-/**
- * True when two rows differ at most in what moves with time: the state's and
- * the detail line's words and the bar's value. The Queue writes those into a
- * row each second without rendering it; anything else renders the row.
- */
-export function sameRowShape(a: RowText, b: RowText): boolean {
-  return (
-    a.tone === b.tone &&
-    a.progress.max === b.progress.max &&
-    a.problem?.message === b.problem?.message &&
-    a.problem?.requestId === b.problem?.requestId &&
-    a.actions.length === b.actions.length &&
-    a.actions.every((action, i) => action === b.actions[i])
-  );
-}
-
-/**
- * One formatter per locale for every row: `toLocaleTimeString` with options
- * builds a new one at each call (the first render's costliest call after
- * React's own).
- */
-function cached<T>(make: (locale: string) => T): (locale: string) => T {
-  const made = new Map<string, T>();
-  return (locale) => {
-    let value = made.get(locale);
-    if (value === undefined) made.set(locale, (value = make(locale)));
-    return value;
-  };
-}
-const timeOfDay = cached((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }));
 /** Times of day today are shown alone; on another day with their weekday: "Mon 09:00", "Mo., 09:00". */
-const dayAndTime = cached(
-  (locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' }),
-);
-const wholeNumber = cached((locale) => new Intl.NumberFormat(locale));
-const wholePercent = cached((locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }));
+const timeOfDay = (locale: string) => dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+const dayAndTime = (locale: string) => dateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
 function defaultClock(ms: number, locale = currentLocale()): string {
   return timeOfDay(locale).format(ms);
@@ -106,7 +68,9 @@ function waitReason(context: RowContext, clock: (ms: number) => string, locale: 
 
 /** "45%" ("45 %" in German), rounded down so a row is not "100%" before its last byte. */
 function percent(value: number, max: number, locale: string): string {
-  return wholePercent(locale).format(max <= 0 ? 1 : Math.floor((value / max) * 100) / 100);
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(
+    max <= 0 ? 1 : Math.floor((value / max) * 100) / 100,
+  );
 }
 
 /** One queue row in words, for each state of the upload machine. */
@@ -295,6 +259,6 @@ export function rateLimitText(
       : t('queue.rateLimit.rateLimited', { time });
   }
   if (view.limit === null || view.remaining === null) return t('rateLimit.none');
-  const count = wholeNumber(locale);
+  const count = numberFormat(locale);
   return t('queue.rateLimit.left', { remaining: count.format(view.remaining), limit: count.format(view.limit) });
 }

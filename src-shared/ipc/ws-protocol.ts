@@ -25,4 +25,14 @@ export type WsResult = z.infer<typeof WsResultSchema>;
 export const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
 export type WsEvent = z.infer<typeof WsEventSchema>;
 
-export { DROP_PATH, SESSION_COOKIE, SESSION_KEY_PARAM, WS_PATH } from './ws-paths.js';
+/** Where the page opens its socket; the session key goes in the query. */
+export const WS_PATH = '/ipc';
+/**
+ * Files dropped on the page in a browser, which cannot tell the daemon a
+ * local path: `POST /drop?name=<file name>&account=<account id>` with the
+ * file as the body; the answer is an IpcResult of the queued items.
+ */
+export const DROP_PATH = '/drop';
+/** The query parameter and cookie that carry the session key. */
+export const SESSION_KEY_PARAM = 'key';
+export const SESSION_COOKIE = 'media_sync_session';
