@@ -1,7 +1,6 @@
 import {
   API_LIMITS,
   CreateRemoteUploadsBodySchema,
-  FINAL_REMOTE_JOB_STATUSES,
   describeErrorValue,
   type CreateRemoteUploadsBody,
   type RemoteJob,
@@ -92,10 +91,6 @@ export function canCancelJob(job: RemoteJob): boolean {
 /** Retry applies to a failed or cancelled job (spec: retry). */
 export function canRetryJob(job: RemoteJob): boolean {
   return job.status === 'failed' || job.status === 'cancelled';
-}
-
-export function isJobFinal(job: RemoteJob): boolean {
-  return FINAL_REMOTE_JOB_STATUSES.has(job.status);
 }
 
 /** "12.0 MB of 40.0 MB (30 %)", "12.0 MB so far", or "Waiting to start", in the UI's language and locale. */

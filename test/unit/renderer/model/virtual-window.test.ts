@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pagesOf, scrollToReveal, virtualWindow } from '../../../../src-renderer/model/virtual-window.js';
+import { virtualWindow } from '../../../../src-renderer/model/virtual-window.js';
 
 describe('virtual window', () => {
   it('renders the rows in view plus the overscan, never past either end', () => {
@@ -36,14 +36,5 @@ describe('virtual window', () => {
       const range = virtualWindow({ scrollTop: 44_000, viewportHeight: 800, rowHeight: 88, count, overscan: 4 });
       expect(range.end - range.start).toBeLessThanOrEqual(Math.ceil(800 / 88) + 1 + 8);
     }
-  });
-
-  it('finds the pages a range of rows falls in, and the scroll that reveals a row', () => {
-    expect(pagesOf(0, 10, 200)).toEqual([0]);
-    expect(pagesOf(195, 210, 200)).toEqual([0, 1]);
-    expect(pagesOf(400, 400, 200)).toEqual([]);
-    expect(scrollToReveal(0, 500, 400, 100)).toBe(0);
-    expect(scrollToReveal(10, 0, 400, 100)).toBe(700);
-    expect(scrollToReveal(6, 500, 400, 100)).toBe(500);
   });
 });
