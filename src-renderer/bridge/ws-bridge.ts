@@ -1,6 +1,7 @@
 import { contractClient, type ContractTransport } from '../../src-shared/ipc/contract-client.js';
 import type { IpcCommandName, IpcEventName, IpcResult, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
-import { WS_PATH, type WsEvent, type WsResult } from '../../src-shared/ipc/ws-protocol.js';
+import { WS_PATH } from '../../src-shared/ipc/ws-paths.js';
+import type { WsEvent, WsResult } from '../../src-shared/ipc/ws-protocol.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
 
 /** What the bridge needs of a WebSocket (tests script one). */

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { ContractError } from '../../src-shared/ipc/contract-client.js';
 import type { AccountView, IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
-import { DROP_PATH } from '../../src-shared/ipc/ws-protocol.js';
+import { DROP_PATH } from '../../src-shared/ipc/ws-paths.js';
 import { toIpcError, useBridge } from '../bridge/bridge-context.js';
 import { accountLabel } from '../model/account-label.js';
 import { t, useLocale } from '../i18n/i18n.js';

@@ -41,8 +41,19 @@ export interface RowText {
   problem: { message: string; requestId: string | null } | null;
   progress: { value: number; max: number };
   tone: 'neutral' | 'active' | 'ok' | 'warn' | 'error';
-  actions: RowAction[];
+  actions: readonly RowAction[];
 }
+
+/** The same array for the same buttons, so a row's buttons are not drawn again while only its words move. */
+const ACTIONS = {
+  running: ['pause', 'cancel'],
+  retrying: ['retryNow', 'pause', 'cancel'],
+  paused: ['resume', 'cancel'],
+  watch: ['copyWatchLink', 'openWatch'],
+  link: ['copyLink'],
+  retry: ['retry'],
+  none: [],
+} as const satisfies Record<string, readonly RowAction[]>;
 
 /** Times of day today are shown alone; on another day with their weekday: "Mon 09:00", "Mo., 09:00". */
 const timeOfDay = (locale: string) => dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
@@ -91,7 +102,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: acked, max: size },
         tone: 'neutral',
-        actions: ['pause', 'cancel'],
+        actions: ACTIONS.running,
       };
     }
     case 'uploading': {
@@ -117,7 +128,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: state.sentBytes, max: total },
         tone: 'active',
-        actions: ['pause', 'cancel'],
+        actions: ACTIONS.running,
       };
     }
     case 'finalizing':
@@ -127,7 +138,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: size, max: size },
         tone: 'active',
-        actions: ['pause', 'cancel'],
+        actions: ACTIONS.running,
       };
     case 'retrying': {
       const waitS = (state.retryAt - context.now) / 1000;
@@ -138,7 +149,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: { message: errorText(state.lastError), requestId: state.lastError.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'warn',
-        actions: ['retryNow', 'pause', 'cancel'],
+        actions: ACTIONS.retrying,
       };
     }
     case 'paused':
@@ -151,7 +162,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: ackedBytes(item), max: size },
         tone: 'neutral',
-        actions: ['resume', 'cancel'],
+        actions: ACTIONS.paused,
       };
     case 'done': {
       // after the upload: the file's conversion, as the core follows it
@@ -164,7 +175,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
           problem: text.tone === 'warn' && text.detail ? { message: text.detail, requestId: null } : null,
           progress: { value: size, max: size },
           tone: text.tone === 'warn' ? 'warn' : text.tone,
-          actions: text.watchable ? ['copyWatchLink', 'openWatch'] : after.state.kind === 'deleted' ? [] : ['copyLink'],
+          actions: text.watchable ? ACTIONS.watch : after.state.kind === 'deleted' ? ACTIONS.none : ACTIONS.link,
         };
       }
       return {
@@ -175,7 +186,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: size, max: size },
         tone: 'ok',
-        actions: ['copyLink'],
+        actions: ACTIONS.link,
       };
     }
     case 'failed':
@@ -185,7 +196,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: { message: errorText(state.reason), requestId: state.reason.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'error',
-        actions: ['retry'],
+        actions: ACTIONS.retry,
       };
     case 'cancelled':
       return {
@@ -194,7 +205,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: 0, max: size },
         tone: 'neutral',
-        actions: ['retry'],
+        actions: ACTIONS.retry,
       };
   }
 }

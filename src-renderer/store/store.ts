@@ -1,4 +1,4 @@
-import { useCallback, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import type {
   IpcCommandName,
   IpcError,
@@ -39,8 +39,7 @@ export class Store<S> {
 
 /** What a store picks out for a view; the view renders again when that changes (compared with `Object.is`). */
 export function useStore<S, T = S>(store: Store<S>, select: (state: S) => T = (state) => state as unknown as T): T {
-  const snapshot = useCallback(() => select(store.get()), [store, select]);
-  return useSyncExternalStore(store.subscribe, snapshot);
+  return useSyncExternalStore(store.subscribe, () => select(store.get()));
 }
 
 /** A read of the core as a view shows it: nothing yet, the data, or why it could not be read. */

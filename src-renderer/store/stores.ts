@@ -7,8 +7,12 @@ import { QueueStore } from './queue-store.js';
 import { RateLimitsStore } from './rate-limits-store.js';
 import { ReadStore } from './store.js';
 
-/** How many followed files the page keeps (the Activity panel shows the latest of them, Imports finds its jobs'). */
-const FOLLOWS_KEPT = 200;
+/**
+ * How many notifications and followed files the page keeps: as many
+ * notifications as the core does; the Activity panel shows the latest
+ * files, Imports finds its jobs' among them.
+ */
+const FEED_KEPT = 200;
 
 /** What the views share, one store per domain, for the page's whole life. */
 export interface Stores {
@@ -39,11 +43,12 @@ export function createStores(bridge: AppBridge): Stores {
     notifications: new FeedStore(
       () => bridge.invoke('notifications:list', {}),
       (notification) => String(notification.id),
+      FEED_KEPT,
     ),
     conversions: new FeedStore(
-      () => bridge.invoke('conversions:list', { limit: FOLLOWS_KEPT }),
+      () => bridge.invoke('conversions:list', { limit: FEED_KEPT }),
       (follow) => `${follow.accountId}/${follow.fileId}`,
-      FOLLOWS_KEPT,
+      FEED_KEPT,
     ),
   };
   bridge.on('notifications:added', (notification) => stores.notifications.add(notification));

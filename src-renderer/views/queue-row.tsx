@@ -30,7 +30,6 @@ export const QueueRow = memo(function QueueRow({
   onAction(item: UploadItemView, action: QueueRowAction): void;
 }) {
   const { queue, queueStatus, accounts, rateLimits } = useStores();
-  const { shell } = useBridge();
   const { t, locale } = useLocale();
   const item = useStore(queue, () => queue.at(index));
   const status = useStore(queueStatus, (read) => read.data);
@@ -58,8 +57,6 @@ export const QueueRow = memo(function QueueRow({
     locale,
   });
   const name = item.fileName;
-  // the file itself: shown in its folder by the desktop app, its path copied in a browser
-  const local = shell === 'electron' ? 'reveal' : 'copyPath';
   return (
     <div className={`queue-row queue-row--${text.tone}`}>
       <div className="queue-row__main">
@@ -68,7 +65,9 @@ export const QueueRow = memo(function QueueRow({
             {name}
           </span>
           <span className="queue-row__size muted">{formatBytes(item.size, locale)}</span>
-          <span className={`queue-row__state queue-row__state--${text.tone}`}>{text.state}</span>
+          {/* words in an array: React sets their text node's value, not the element's textContent, which
+              makes a new node and layout object (the commit of a progress batch took twice as long) */}
+          <span className={`queue-row__state queue-row__state--${text.tone}`}>{[text.state]}</span>
         </div>
         <ProgressBar value={text.progress.value} max={text.progress.max} label={t('queue.progressOf', { name })} />
         {text.problem ? (
@@ -85,30 +84,55 @@ export const QueueRow = memo(function QueueRow({
             )}
           </p>
         ) : (
-          <p className="queue-row__detail muted">{text.detail ?? '\u00a0'}</p>
+          <p className="queue-row__detail muted">{[text.detail ?? '\u00a0']}</p>
         )}
       </div>
-      <div className="queue-row__actions">
-        {text.actions.map((action) => (
-          <button
-            key={action}
-            type="button"
-            className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
-            aria-label={t(`queue.actionLabels.${action}`, { name })}
-            onClick={() => onAction(item, action)}
-          >
-            {t(`queue.actions.${action}`)}
-          </button>
-        ))}
+      <RowButtons index={index} name={name} actions={text.actions} onAction={onAction} />
+    </div>
+  );
+});
+
+/**
+ * A row's buttons, drawn again only when they change (not while the row's
+ * words move); each acts on the item as it is when clicked.
+ */
+const RowButtons = memo(function RowButtons(props: {
+  index: number;
+  name: string;
+  actions: readonly RowAction[];
+  onAction(item: UploadItemView, action: QueueRowAction): void;
+}) {
+  const { index, name, onAction } = props;
+  const { queue } = useStores();
+  const { shell } = useBridge();
+  const { t } = useLocale();
+  // the file itself: shown in its folder by the desktop app, its path copied in a browser
+  const local = shell === 'electron' ? 'reveal' : 'copyPath';
+  const act = (action: QueueRowAction) => {
+    const item = queue.at(index);
+    if (item) onAction(item, action);
+  };
+  return (
+    <div className="queue-row__actions">
+      {props.actions.map((action) => (
         <button
+          key={action}
           type="button"
-          className="button button--small button--quiet"
-          aria-label={t(`queue.actionLabels.${local}`, { name })}
-          onClick={() => onAction(item, local)}
+          className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
+          aria-label={t(`queue.actionLabels.${action}`, { name })}
+          onClick={() => act(action)}
         >
-          {t(`queue.actions.${local}`)}
+          {t(`queue.actions.${action}`)}
         </button>
-      </div>
+      ))}
+      <button
+        type="button"
+        className="button button--small button--quiet"
+        aria-label={t(`queue.actionLabels.${local}`, { name })}
+        onClick={() => act(local)}
+      >
+        {t(`queue.actions.${local}`)}
+      </button>
     </div>
   );
 });

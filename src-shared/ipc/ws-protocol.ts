@@ -3,8 +3,10 @@ import { IpcErrorSchema } from './ipc-contract.js';
 
 /**
  * The ipc contract over a WebSocket (the headless shell): the page sends
- * invocations, the daemon answers each by id and pushes events. Both ends
- * parse every message with these schemas.
+ * invocations, the daemon answers each by id and pushes events. The daemon
+ * parses what it receives with these schemas; the page takes the daemon's
+ * frames as typed (the core is the trust boundary), tools and tests may
+ * parse them.
  */
 export const WsInvokeSchema = z.object({
   id: z.int().min(0),
@@ -25,14 +27,4 @@ export type WsResult = z.infer<typeof WsResultSchema>;
 export const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
 export type WsEvent = z.infer<typeof WsEventSchema>;
 
-/** Where the page opens its socket; the session key goes in the query. */
-export const WS_PATH = '/ipc';
-/**
- * Files dropped on the page in a browser, which cannot tell the daemon a
- * local path: `POST /drop?name=<file name>&account=<account id>` with the
- * file as the body; the answer is an IpcResult of the queued items.
- */
-export const DROP_PATH = '/drop';
-/** The query parameter and cookie that carry the session key. */
-export const SESSION_KEY_PARAM = 'key';
-export const SESSION_COOKIE = 'media_sync_session';
+export { DROP_PATH, SESSION_COOKIE, SESSION_KEY_PARAM, WS_PATH } from './ws-paths.js';
