@@ -21,24 +21,17 @@ interface ProbeRecord {
   sent: { t: number; id: number | null; name: string | null }[];
   received: { t: number; id: number | null; event: string | null; bytes: number }[];
   longTasks: { start: number; duration: number }[];
-  /** when the app's own first row entered the DOM (not the daemon's picture of it, `.first-paint`) */
+  /** when the first queue row entered the DOM */
   firstRowCommit: number | null;
+  /** the end of the first frame that showed it (the task after that frame's rendering): the first rows' time */
   firstRowFrame: number | null;
-  /**
-   * when the first row's name was painted: the end of the first frame with the daemon's picture of it
-   * (from the page's HTML), or the app's own row's paint (Element Timing), whichever came first
-   */
-  firstRowPaint: number | null;
-  /** when the app's own first row was painted: the rows work from then on */
-  liveRowPaint: number | null;
 }
 
 /**
  * Init script: records the page's socket (created, opened, each command sent
  * and each answer or event received, by id and size, without parsing the
- * answers twice), the long tasks, when the first queue row is painted (from
- * the page's HTML or by the app), and when the app's own first row enters the
- * DOM, the frame after it and its paint.
+ * answers twice), the long tasks, when the first queue row enters the DOM and
+ * the end of the frame that shows it.
  */
 export function installPageProbe(): void {
   const probe: ProbeRecord = {
@@ -49,8 +42,6 @@ export function installPageProbe(): void {
     longTasks: [],
     firstRowCommit: null,
     firstRowFrame: null,
-    firstRowPaint: null,
-    liveRowPaint: null,
   };
   (window as unknown as { __probe: ProbeRecord }).__probe = probe;
   const send = WebSocket.prototype.send;
@@ -87,31 +78,8 @@ export function installPageProbe(): void {
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) probe.longTasks.push({ start: entry.startTime, duration: entry.duration });
   }).observe({ type: 'longtask', buffered: true });
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries() as (PerformanceEntry & {
-      renderTime: number;
-      identifier: string;
-      element: Element | null;
-    })[]) {
-      if (entry.identifier !== 'queue-row' || entry.element?.closest('.first-paint')) continue;
-      const at = entry.renderTime || entry.startTime;
-      probe.liveRowPaint ??= at;
-      probe.firstRowPaint = Math.min(probe.firstRowPaint ?? at, at);
-    }
-  }).observe({ type: 'element', buffered: true });
-  // Chromium gives no Element Timing for text that came in the page's HTML: the picture's rows are
-  // timed as the end of the first frame that has them (the task after that frame's rendering)
-  const started = performance.now();
-  const seePicture = () => {
-    if (document.querySelector('.first-paint .queue-row__name')) {
-      setTimeout(() => (probe.firstRowPaint = Math.min(probe.firstRowPaint ?? Infinity, performance.now())));
-    } else if (probe.liveRowPaint === null && performance.now() - started < 30_000) {
-      requestAnimationFrame(seePicture);
-    }
-  };
-  requestAnimationFrame(seePicture);
   new MutationObserver((_records, observer) => {
-    if (!document.querySelector('#root > :not(.first-paint) .queue-row__name')) return;
+    if (!document.querySelector('.queue-row__name')) return;
     observer.disconnect();
     probe.firstRowCommit = performance.now();
     requestAnimationFrame(() => setTimeout(() => (probe.firstRowFrame ??= performance.now())));
@@ -148,8 +116,6 @@ export function readBreakdown() {
     commands,
     first_row_commit: r(probe.firstRowCommit),
     first_row_frame: r(probe.firstRowFrame),
-    first_row_paint: r(probe.firstRowPaint),
-    live_row_paint: r(probe.liveRowPaint),
     paint: Object.fromEntries(paint),
     long_tasks: probe.longTasks
       .filter((task) => task.start <= firstRows)

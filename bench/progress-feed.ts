@@ -145,10 +145,10 @@ async function closeAll(server: Server, pages: Set<WebSocket>): Promise<void> {
 /**
  * The floor's page: the Queue's moving parts alone, in plain HTML (three rows
  * of a name, a bar and a line of words, and a speed), and a script that draws
- * what each batch on its socket says with no app behind it: the three bars
- * move, and each second the three rows' words and the speed change, one of
- * them a batch (as the Queue's clock spreads them). It marks each message's
- * window first, as the app's page probe does.
+ * what each batch on its socket says with no app behind it: as in the app, the
+ * three bars and the three rows' words move with each batch, and the speed
+ * changes each second. It marks each message's window first, as the app's
+ * page probe does.
  */
 const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/1.45 system-ui, sans-serif">
 <p>Speed <strong class="speed">0 B/s</strong></p>
@@ -182,13 +182,10 @@ socket.onmessage = (event) => {
   const { sentBytes, totalBytes } = message.payload[0].state;
   const done = sentBytes / totalBytes;
   for (const fill of fills) fill.style.transform = 'scaleX(' + done + ')';
-  const turn = batch % 10;
-  const row = rows[turn];
-  if (row) {
+  rows.forEach((row, i) => {
     row.state.nodeValue = 'Uploading ' + Math.floor(done * 100) + '%';
-    row.detail.nodeValue = Math.round(done * 1000) + ' KB of 1.00 MB · 3.2' + turn + ' MB/s · ' + batch + ' s left';
-  } else if (turn === rows.length) {
-    speed.nodeValue = (9 + done).toFixed(2) + ' MB/s';
-  }
+    row.detail.nodeValue = Math.round(done * 1000) + ' KB of 1.00 MB · 3.2' + i + ' MB/s · ' + batch + ' s left';
+  });
+  if (batch % 10 === 0) speed.nodeValue = (9 + done).toFixed(2) + ' MB/s';
 };
 </script></body></html>`;

@@ -32,24 +32,22 @@ import {
  * main-thread work of each progress batch at 10 Hz while the list is shown:
  * the main thread's CPU time in the tasks of each batch's 100 ms (what the
  * target is on; `_wall_` beside it also counts time the thread waited for a
- * core, which on a busy 2-core machine is most of it), the 1 s clock's
- * words included when they fall in a window, and the same windows with no
- * batch (`progress_idle_*`); of that CPU, the app's own JavaScript (its
- * bundle's handlers and the microtasks after them: `progress_app_js_*`);
- * beside them the floor, the same windows for the
- * same changes on screen in a bare page with no app (`progress_floor_*`). The
+ * core, which on a busy 2-core machine is most of it), the speed's 1 s tick
+ * included when it falls in a window, and the same windows with no batch
+ * (`progress_idle_*`); of that CPU, the app's own JavaScript (its bundle's
+ * handlers and the microtasks after them: `progress_app_js_*`); beside them
+ * the floor, the same windows for the same changes on screen in a bare page
+ * with no app (`progress_floor_*`), and how far the app's p95 is above it
+ * (`progress_over_floor_ms_p95`). The
  * queue is seeded straight into the daemon's database and paused, so nothing
  * uploads while it is measured.
  *
- * The first rows are timed inside the page, from navigation to the paint of
- * the first row's name (Element Timing, its `elementtiming`), over LOADS loads (median, min, max), each
+ * The first rows are timed inside the page, from navigation to the end of
+ * the first frame that shows the app's first row, over LOADS loads (median, min, max), each
  * in a fresh browser context (nothing cached) once its window is idle (WINDOW_SETTLE_MS; apart, in a
  * window made just before: `first_rows_new_window_ms`), and again when that page is
  * reloaded (its hashed assets cached, as when the UI is opened again);
  * `first_rows_wall_ms` is the same from the bench's side, through Playwright.
- * The daemon draws the first rows into the page's HTML (first-paint.tsx), so
- * that first paint comes before the app runs: `first_rows_live_*` time the
- * paint of the app's own rows, which replace them and respond to clicks.
  *
  * `breakdown` says where the time to the first rows goes, from the page's own
  * timeline (ms since navigation): the HTML, the script and style sheet, the
@@ -137,10 +135,9 @@ try {
     await firstRows(page, () => page.goto(`${proxied.origin}${pathname}${search}`));
     const rows = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
     const renderedRows = await rows.count();
-    const inPage = (which: 'cold' | 'reopened' | 'newWindow', of: 'paintMs' | 'livePaintMs' = 'paintMs') =>
-      spread(loads.map((load) => load[which][of]));
+    const inPage = (which: 'cold' | 'reopened' | 'newWindow') => spread(loads.map((load) => load[which].frameMs));
     const median = inPage('cold').median;
-    const breakdown = loads.find((load) => load.cold.paintMs === median)?.cold.breakdown;
+    const breakdown = loads.find((load) => load.cold.frameMs === median)?.cold.breakdown;
 
     // one screenful per frame while uploads' progress comes at 10 Hz, measured inside the page with requestAnimationFrame
     if (TRACE_DIR) await browser.startTracing(page, { categories: [...TRACE_CATEGORIES, ...JS_SAMPLES] });
@@ -198,8 +195,8 @@ try {
         scriptUrl: APP_SCRIPT_URL,
       });
     };
-    // the same windows with a message the app ignores first: what the main thread does anyway (the 1 s clock,
-    // a message's arrival, the trace)
+    // the same windows with a message the app ignores first: what the main thread does anyway (a timer's
+    // tick, a message's arrival, the trace)
     const idle = await traceProgress(false);
     const progress = await traceProgress(true);
     const floor = await bareFloor(browser, progressIds);
@@ -213,11 +210,8 @@ try {
         loads: LOADS,
         first_rows_ms: rounded(inPage('cold')),
         first_rows_reopened_ms: rounded(inPage('reopened')),
-        first_rows_live_ms: rounded(inPage('cold', 'livePaintMs')),
-        first_rows_live_reopened_ms: rounded(inPage('reopened', 'livePaintMs')),
         first_rows_wall_ms: rounded(spread(loads.map((load) => load.cold.wallMs))),
         first_rows_new_window_ms: rounded(inPage('newWindow')),
-        first_rows_live_new_window_ms: rounded(inPage('newWindow', 'livePaintMs')),
         rendered_rows: renderedRows,
         scroll_frames: frames.length,
         frame_ms_p50: round(at(0.5), 1),
@@ -237,6 +231,7 @@ try {
         progress_idle_ms_p95: round(quantile(idle.threadMs, 0.95), 2),
         progress_floor_ms_p50: round(quantile(floor, 0.5), 2),
         progress_floor_ms_p95: round(quantile(floor, 0.95), 2),
+        progress_over_floor_ms_p95: round(quantile(progress.threadMs, 0.95) - quantile(floor, 0.95), 2),
         breakdown,
       }),
     );
@@ -294,10 +289,8 @@ async function seedQueue(): Promise<number[]> {
 }
 
 interface FirstRows {
-  /** navigation → the paint of the first row (Element Timing), in the page's own clock */
-  paintMs: number;
-  /** navigation → the paint of the app's own first row: from then on the rows respond */
-  livePaintMs: number;
+  /** navigation → the end of the first frame with the first row, in the page's own clock */
+  frameMs: number;
   /** the same from here: Playwright's round trips included */
   wallMs: number;
   breakdown: Awaited<ReturnType<typeof readBreakdown>>;
@@ -321,8 +314,8 @@ async function newWindow(browser: Browser): Promise<Page> {
 
 /**
  * The floor: the main thread's CPU in the same windows for the same changes
- * on screen (three bars each batch, each second the rows' and the speed's
- * words, one a batch) in a bare page with no app, in the same browser, its
+ * on screen (three bars and three rows' words each batch, the speed each
+ * second) in a bare page with no app, in the same browser, its
  * batches coming on a socket as the app's do.
  */
 async function bareFloor(browser: Browser, ids: readonly number[]): Promise<number[]> {
@@ -353,15 +346,12 @@ async function firstRows(page: Page, navigate: () => Promise<unknown>): Promise<
     .getByText('clip-00000.mp4')
     .waitFor({ timeout: 30_000 });
   const wallMs = performance.now() - started;
-  await page.waitForFunction(() => {
-    const probe = (window as unknown as { __probe: { firstRowPaint: number | null; liveRowPaint: number | null } })
-      .__probe;
-    return probe.firstRowPaint !== null && probe.liveRowPaint !== null;
-  });
+  await page.waitForFunction(
+    () => (window as unknown as { __probe: { firstRowFrame: number | null } }).__probe.firstRowFrame !== null,
+  );
   const breakdown = await page.evaluate(readBreakdown);
-  if (breakdown.first_row_paint === null || breakdown.live_row_paint === null)
-    throw new Error('the page recorded no paint of the first rows');
-  return { paintMs: breakdown.first_row_paint, livePaintMs: breakdown.live_row_paint, wallMs, breakdown };
+  if (breakdown.first_row_frame === null) throw new Error('the page recorded no frame with the first rows');
+  return { frameMs: breakdown.first_row_frame, wallMs, breakdown };
 }
 
 function rounded(value: Spread) {

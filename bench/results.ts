@@ -78,7 +78,7 @@ export const TARGETS: readonly Target[] = [
     figure: 'first_rows_ms.median',
     label: 'Queue of 10,000: first rows after navigation, nothing cached (ms)',
     op: '<=',
-    value: 200,
+    value: 300,
   },
   {
     bench: 'queue-render',
@@ -90,13 +90,20 @@ export const TARGETS: readonly Target[] = [
   { bench: 'queue-render', figure: 'frame_ms_p95', label: 'Queue scrolling: frame p95 (ms)', op: '<=', value: 20 },
   {
     bench: 'queue-render',
-    figure: 'progress_update_ms_p95',
-    label: 'Queue: main-thread CPU per progress batch at 10 Hz, p95 (ms)',
+    figure: 'progress_app_js_ms_p95',
+    label: 'Queue: the app’s own JavaScript per progress batch at 10 Hz, p95 (ms)',
     op: '<=',
-    value: 2,
+    value: 1,
+  },
+  {
+    bench: 'queue-render',
+    figure: 'progress_over_floor_ms_p95',
+    label: 'Queue: main-thread CPU per progress batch above a bare page’s, p95 (ms)',
+    op: '<=',
+    value: 1.5,
     beside: [
-      { figure: 'progress_floor_ms_p95', label: 'the same changes in a bare page' },
-      { figure: 'progress_app_js_ms_p95', label: 'the app’s own JavaScript in it' },
+      { figure: 'progress_update_ms_p95', label: 'the window' },
+      { figure: 'progress_floor_ms_p95', label: 'the bare page' },
     ],
   },
   {

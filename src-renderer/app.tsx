@@ -1,17 +1,17 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import type { AccountView } from '../src-shared/ipc/ipc-contract.js';
-import { useConnection, useEvent, useQuery } from './bridge/bridge-context.js';
+import { useConnection } from './bridge/bridge-context.js';
 import { DropUpload } from './components/drop-upload.js';
 import { ErrorNote } from './components/error-note.js';
 import { Toaster, useToasts } from './components/toaster.js';
 import { UpdateBanner } from './components/update-banner.js';
-import { useUpdateStatus } from './components/use-update-status.js';
 import { useIntents, type Intents } from './components/use-intents.js';
 import { applyLanguageSetting, useLocale } from './i18n/i18n.js';
 import { errorText } from './i18n/translate.js';
 import { accountLabel } from './model/account-label.js';
-import { SELECTED_ACCOUNT_KEY } from './model/first-paint-marker.js';
 import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
+import { useStores } from './store/stores.js';
+import { useStore } from './store/store.js';
 import { ActivityPanel } from './views/activity-panel.js';
 import { QueueView } from './views/queue-view.js';
 
@@ -21,11 +21,13 @@ const AccountPage = lazy(() => import('./views/account-view.js').then((m) => ({ 
 const FilesView = lazy(() => import('./views/files-view.js').then((m) => ({ default: m.FilesView })));
 const FirstRunView = lazy(() => import('./views/first-run-view.js').then((m) => ({ default: m.FirstRunView })));
 const ImportsView = lazy(() => import('./views/imports-view.js').then((m) => ({ default: m.ImportsView })));
-const SettingsView = lazy(() => import('./views/settings-view.js').then((m) => ({ default: m.SettingsView })));
+const SettingsView = lazy(() => import('./views/settings/settings-view.js').then((m) => ({ default: m.SettingsView })));
+
+/** Where the window keeps the account picked last (per browser, like the rest of the UI's state). */
+const SELECTED_ACCOUNT_KEY = 'media-sync.account';
 
 function useHashView(): ViewId {
-  // no location when the daemon renders the page's first paint (first-paint.tsx): that is the Queue
-  const [view, setView] = useState(() => viewFromHash(globalThis.location?.hash ?? ''));
+  const [view, setView] = useState(() => viewFromHash(location.hash));
   useEffect(() => {
     const update = () => setView(viewFromHash(location.hash));
     window.addEventListener('hashchange', update);
@@ -40,17 +42,17 @@ function useHashView(): ViewId {
  * an update ready to install, the activity panel and toasts.
  */
 export function App() {
-  const accounts = useQuery('account:list', {});
-  useEvent('account:changed', accounts.set);
+  const stores = useStores();
+  const accounts = useStore(stores.accounts);
+  const update = useStore(stores.updates, (read) => read.data);
   const view = useHashView();
-  const [selectedId, setSelectedId] = useState(() => globalThis.localStorage?.getItem(SELECTED_ACCOUNT_KEY) ?? null);
+  const [selectedId, setSelectedId] = useState(() => localStorage.getItem(SELECTED_ACCOUNT_KEY));
   // the sign-in page over the app: to add an account, or a new token for a refused one
   const [signIn, setSignIn] = useState<{ baseUrl?: string } | null>(null);
   const [activityOpen, setActivityOpen] = useState(false);
   const toasts = useToasts();
   // links and opened files: they may arrive before sign-in, and wait here for their view
   const intents = useIntents(toasts.show);
-  const update = useUpdateStatus();
   const { t } = useLocale();
   useLanguageSetting();
 
@@ -127,7 +129,7 @@ export function App() {
         </header>
         <ConnectionBanner />
         <BlockedBanner accounts={list} onSignIn={(baseUrl) => setSignIn({ baseUrl })} />
-        <UpdateBanner status={update.data} />
+        <UpdateBanner status={update} />
         <main className="app__main" id="main">
           <Suspense fallback={<ViewLoading />}>
             <CurrentView
@@ -236,8 +238,7 @@ function BlockedBanner({ accounts, onSignIn }: { accounts: AccountView[]; onSign
 
 /** The language setting, read at start: until it arrives the page shows the one it remembered (or the system's). */
 function useLanguageSetting() {
-  const settings = useQuery('settings:get', {});
-  const language = settings.data?.language;
+  const language = useStore(useStores().settings, (read) => read.data?.language);
   useEffect(() => {
     if (language) applyLanguageSetting(language);
   }, [language]);

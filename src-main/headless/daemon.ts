@@ -22,7 +22,6 @@ import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { answerFrame } from '../core/contract-frames.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
-import { inlineStyleSheet, withFirstPaint, type FirstPaint } from './first-paint-page.js';
 
 export interface DaemonOptions {
   core: AppCore;
@@ -30,8 +29,6 @@ export interface DaemonOptions {
   port: number;
   /** the built renderer (index.html and assets); a short page explains when it is missing */
   staticDir?: string;
-  /** draws the Queue into the page's HTML, so its first rows show before the app's bundle has run */
-  firstPaint?: FirstPaint;
   /** kept in the data folder by `media-sync serve` (session-key.ts); random when not given */
   sessionKey?: string;
   /**
@@ -100,7 +97,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
-  const pagePath = options.staticDir === undefined ? null : join(options.staticDir, 'index.html');
   let origin = '';
   let hosts: ReadonlySet<string> = new Set();
 
@@ -150,27 +146,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (file) {
       // built assets carry their content's hash in their name: a page opened again loads (and compiles) from cache
       if (url.pathname.startsWith(HASHED_ASSETS)) headers['Cache-Control'] = 'private, max-age=31536000, immutable';
-      let body: string | Buffer = file.body;
-      if (file.path === pagePath && options.firstPaint) {
-        const built = file.body.toString('utf8');
-        const drawn = await withFirstPaint(
-          built,
-          options.firstPaint,
-          options.core,
-          options.log,
-          request.headers['accept-language'],
-        );
-        if (drawn !== built) {
-          const inlined = await inlineStyleSheet(
-            drawn,
-            async (path) => (await readStatic(options.staticDir, `/${path}`))?.body.toString('utf8') ?? null,
-          );
-          body = inlined.page;
-          if (inlined.styleHash) headers['Content-Security-Policy'] = `${CSP}; style-src 'self' '${inlined.styleHash}'`;
-        }
-      }
       response.writeHead(200, { ...headers, 'Content-Type': TYPES[extname(file.path)] ?? 'application/octet-stream' });
-      response.end(body);
+      response.end(file.body);
       return;
     }
     response.writeHead(url.pathname === '/' ? 200 : 404, { ...headers, 'Content-Type': TYPES['.html']! });
@@ -385,10 +362,7 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/**
- * A file of the built UI, never outside its folder nor in a dot-folder (the
- * first paint's server entry); `/` is index.html.
- */
+/** A file of the built UI, never outside its folder nor in a dot-folder; `/` is index.html. */
 async function readStatic(dir: string | undefined, pathname: string): Promise<{ path: string; body: Buffer } | null> {
   if (!dir) return null;
   const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');

@@ -12,7 +12,6 @@ import { FileTokenVault } from '../storage/token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
-import { loadFirstPaint } from './first-paint-page.js';
 import { startDaemon } from './daemon.js';
 import { LinuxPowerSource } from './linux-power-source.js';
 import { loadSessionKey } from './session-key.js';
@@ -171,7 +170,6 @@ async function run(
     port,
     sessionKey,
     staticDir,
-    firstPaint: staticDir === undefined ? undefined : await loadFirstPaint(staticDir, log),
     dropDir: join(dataDir, 'dropped'),
     log,
     secrets: log,

@@ -1,4 +1,5 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { ContractError } from '../../src-shared/ipc/contract-client.js';
 import type {
   IpcCommandName,
   IpcError,
@@ -8,13 +9,9 @@ import type {
   IpcResponse,
 } from '../../src-shared/ipc/ipc-contract.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
-import { toIpcError } from './bridge-error.js';
 
 const BridgeContext = createContext<AppBridge | null>(null);
-
-export function BridgeProvider({ bridge, children }: { bridge: AppBridge; children: ReactNode }) {
-  return <BridgeContext.Provider value={bridge}>{children}</BridgeContext.Provider>;
-}
+export const BridgeProvider = BridgeContext.Provider;
 
 export function useBridge(): AppBridge {
   const bridge = useContext(BridgeContext);
@@ -22,16 +19,18 @@ export function useBridge(): AppBridge {
   return bridge;
 }
 
+/** Any thrown value as an IpcError, so views handle one shape. */
+export function toIpcError(error: unknown): IpcError {
+  if (error instanceof ContractError) return error.toIpcError();
+  return { code: 'UNEXPECTED', message: error instanceof Error ? error.message : String(error), requestId: null };
+}
+
 export function useConnection(): ConnectionState {
   const bridge = useBridge();
-  const [state, setState] = useState(bridge.connection());
-  useEffect(() => {
-    const unsubscribe = bridge.onConnectionChange(setState);
-    // the socket may have opened between the first render and this effect
-    setState(bridge.connection());
-    return unsubscribe;
-  }, [bridge]);
-  return state;
+  return useSyncExternalStore(
+    useCallback((listener: () => void) => bridge.onConnectionChange(listener), [bridge]),
+    () => bridge.connection(),
+  );
 }
 
 /** Calls `listener` for each event `name` while the component is mounted. */
@@ -52,29 +51,22 @@ export interface Query<T> {
 }
 
 /**
- * Runs a command now and whenever its request changes (compared by value) or
- * the connection comes back; `request: null` waits. An answer that already
- * arrived (AppBridge.takeArrived) is the first render's data. Answers to an older
- * request are dropped, so fast typing in a search box shows the last search.
+ * A view's own read: runs a command now and whenever its request changes
+ * (compared by value) or the connection comes back; `request: null` waits.
+ * Answers to an older request are dropped, so fast typing in a search box
+ * shows the last search. What views share is in the stores (store/).
  */
 export function useQuery<N extends IpcCommandName>(name: N, request: IpcRequest<N> | null): Query<IpcResponse<N>> {
   const bridge = useBridge();
   const connection = useConnection();
   const key = request === null ? null : JSON.stringify(request);
-  const [arrived] = useState(() => (request === null ? undefined : bridge.takeArrived?.(name, request)));
-  const [data, setData] = useState<IpcResponse<N> | undefined>(arrived?.value);
+  const [data, setData] = useState<IpcResponse<N> | undefined>(undefined);
   const [error, setError] = useState<IpcError | null>(null);
-  const [loading, setLoading] = useState(key !== null && !arrived);
+  const [loading, setLoading] = useState(key !== null);
   const [generation, setGeneration] = useState(0);
-  // the first load came with the first render
-  const loaded = useRef(arrived !== undefined);
 
   useEffect(() => {
     if (key === null || connection !== 'open') return;
-    if (loaded.current) {
-      loaded.current = false;
-      return;
-    }
     let current = true;
     setLoading(true);
     bridge.invoke(name, JSON.parse(key) as IpcRequest<N>).then(

@@ -8,15 +8,10 @@ import {
   type DragEvent,
   type ReactNode,
 } from 'react';
-import {
-  IPC_COMMANDS,
-  type AccountView,
-  type IpcError,
-  type UploadItemView,
-} from '../../src-shared/ipc/ipc-contract.js';
-import { DROP_PATH, WsResultSchema } from '../../src-shared/ipc/ws-protocol.js';
-import { useBridge } from '../bridge/bridge-context.js';
-import { BridgeError, toIpcError } from '../bridge/bridge-error.js';
+import { ContractError } from '../../src-shared/ipc/contract-client.js';
+import type { AccountView, IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import { DROP_PATH } from '../../src-shared/ipc/ws-paths.js';
+import { toIpcError, useBridge } from '../bridge/bridge-context.js';
 import { accountLabel } from '../model/account-label.js';
 import { t, useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
@@ -162,9 +157,11 @@ export function AddFilesButton({ className }: { className?: string }) {
   );
 }
 
-const addPathsResponse = IPC_COMMANDS['uploads:addPaths'].response;
-
-/** Streams one file to the daemon, which queues it; the answer is parsed like any contract answer. */
+/**
+ * Streams one file to the daemon, which queues it and answers with the
+ * contract's result for `uploads:addPaths`; anything else (a page whose
+ * session ended, a proxy's error) is said as a refusal with its status.
+ */
 async function sendToDaemon(file: File, accountId: string): Promise<UploadItemView[]> {
   const query = new URLSearchParams({ name: file.name, account: accountId });
   let response: Response;
@@ -175,20 +172,17 @@ async function sendToDaemon(file: File, accountId: string): Promise<UploadItemVi
       headers: { 'Content-Type': 'application/octet-stream' },
     });
   } catch {
-    throw new BridgeError({
+    throw new ContractError({
       code: 'DISCONNECTED',
       message: t('drop.sendFailed', { name: file.name }),
       requestId: null,
     });
   }
-  const parsed = WsResultSchema.shape.result.safeParse(await response.json().catch(() => null));
-  if (!parsed.success) {
-    throw new BridgeError({
-      code: 'FAILED',
-      message: t('drop.refused', { name: file.name, status: response.status }),
-      requestId: null,
-    });
+  const result = (await response.json().catch(() => null)) as IpcResult<UploadItemView[]> | null;
+  if (typeof result?.ok !== 'boolean') {
+    const message = t('drop.refused', { name: file.name, status: response.status });
+    throw new ContractError({ code: 'FAILED', message, requestId: null });
   }
-  if (!parsed.data.ok) throw new BridgeError(parsed.data.error);
-  return addPathsResponse.parse(parsed.data.value);
+  if (!result.ok) throw new ContractError(result.error);
+  return result.value;
 }

@@ -44,7 +44,7 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
   };
 }
 
-/** Every per-folder option (DESIGN.md §5), as labelled fields. */
+/** Every per-folder option (`FolderOptions`), as labelled fields. */
 export function FolderOptionsForm(props: {
   value: FolderOptionsDraft;
   onChange: (value: FolderOptionsDraft) => void;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
-import { useBridge, useEvent } from '../bridge/bridge-context.js';
+import { useBridge } from '../bridge/bridge-context.js';
+import { useStores } from '../store/stores.js';
 import type { ToastContent } from '../model/intent-toasts.js';
 import { useLocale } from '../i18n/i18n.js';
 import { notificationText } from '../model/notification-text.js';
@@ -56,12 +57,18 @@ export function useToasts(): Toasts {
  */
 export function Toaster({ toasts }: { toasts: Toasts }) {
   const bridge = useBridge();
+  const { notifications } = useStores();
   const { t } = useLocale();
+  const { show } = toasts;
 
-  useEvent('notifications:added', (notification) => {
-    toasts.show(fromNotification(notification));
-    if (bridge.shell === 'headless') showWebNotification(notification);
-  });
+  useEffect(
+    () =>
+      notifications.onDidAdd((notification) => {
+        show(fromNotification(notification));
+        if (bridge.shell === 'headless') showWebNotification(notification);
+      }),
+    [notifications, bridge, show],
+  );
 
   return (
     <section className="toaster" aria-live="polite" aria-label={t('toasts.label')}>

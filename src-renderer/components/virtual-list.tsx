@@ -9,10 +9,8 @@ export interface VirtualListProps {
   /** the list's name for screen readers */
   label: string;
   className?: string;
-  /** one row's content; it is put in a positioned <li> */
+  /** one row's content; it is put in a positioned <li>, keyed by its index */
   renderRow(index: number): ReactNode;
-  /** the key of a row (an item id), so a row keeps its focus while rows before it change */
-  rowKey(index: number): string | number;
   /** the rows now rendered, to fetch what they need */
   onRangeChange?(start: number, end: number): void;
 }
@@ -29,8 +27,7 @@ export function VirtualList(props: VirtualListProps) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   // the box is at most the window's height: enough rows until the observer says how tall it is
-  // (rendered by the daemon, first-paint.tsx, it cannot know: rows for a tall window, the box clips the rest)
-  const [viewportHeight, setViewportHeight] = useState(() => globalThis.window?.innerHeight || 1200);
+  const [viewportHeight, setViewportHeight] = useState(() => window.innerHeight);
   const frame = useRef<number | null>(null);
 
   useLayoutEffect(() => {
@@ -77,7 +74,7 @@ export function VirtualList(props: VirtualListProps) {
       contain: 'strict',
     };
     rows.push(
-      <li key={props.rowKey(index)} style={style} aria-setsize={count} aria-posinset={index + 1}>
+      <li key={index} style={style} aria-setsize={count} aria-posinset={index + 1}>
         {props.renderRow(index)}
       </li>,
     );

@@ -1,25 +1,60 @@
 import i18next from 'i18next';
 import { useSyncExternalStore } from 'react';
 import { initReactI18next } from 'react-i18next';
-import type { LanguageSetting } from '../../src-shared/model/settings.js';
 import { de } from '../../src-shared/i18n/de.js';
 import { en } from '../../src-shared/i18n/en.js';
 import {
-  formatLocale,
+  formatLocale as formatLocaleFor,
   isLanguage,
-  LANGUAGE_KEY,
   LANGUAGES,
-  resolveLanguage,
-  storedSetting,
+  resolveLanguage as resolveLanguageFor,
   type Language,
-} from './language.js';
+} from '../../src-shared/i18n/language.js';
+import type { LanguageSetting } from '../../src-shared/model/settings.js';
 
-export { formatLocale, LANGUAGE_KEY, LANGUAGES, resolveLanguage, type Language };
+export { LANGUAGES, type Language };
+
+/** Where the page keeps the language setting between loads, so the first render is in it before settings arrive. */
+export const LANGUAGE_KEY = 'media-sync.language';
+
+/** The browser's languages, best first: in Electron Chromium sets them from `app.getLocale()`. */
+function preferredLanguages(): readonly string[] {
+  const navigator = globalThis.navigator as Navigator | undefined;
+  if (!navigator) return [];
+  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+}
+
+/**
+ * The language the UI shows: the setting when it names one, else the first
+ * of the OS's or browser's languages that has a catalog ("de-AT" → de), else
+ * English (the rule of `src-shared/i18n/language.ts`, which the core follows too).
+ */
+export function resolveLanguage(setting: LanguageSetting, preferred = preferredLanguages()): Language {
+  return resolveLanguageFor(setting, preferred);
+}
+
+/**
+ * The locale that sizes, speeds, dates and countdowns are written in: the
+ * person's own regional tag when it is of the UI's language (en-GB writes
+ * dates as the British do), else the language itself.
+ */
+export function formatLocale(language: Language, preferred = preferredLanguages()): string {
+  return formatLocaleFor(language, preferred);
+}
+
+function storedSetting(): LanguageSetting {
+  try {
+    const value = globalThis.localStorage?.getItem(LANGUAGE_KEY);
+    return value === 'en' || value === 'de' ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
 
 /**
  * The one i18next instance, initialised synchronously with the bundled
  * catalogs (no loading over the network), so the model's text helpers can
- * call `i18n.t` at any time, tests included.
+ * call `t` at any time, tests included.
  */
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
@@ -40,6 +75,9 @@ i18n.on('languageChanged', syncDocumentLanguage);
 function syncDocumentLanguage() {
   if (globalThis.document) document.documentElement.lang = currentLanguage();
 }
+
+/** `t` outside React (the model's text helpers): in the language of the moment. */
+export const t = i18n.t;
 
 /** The language the UI shows now. */
 export function currentLanguage(): Language {
@@ -64,110 +102,19 @@ export function applyLanguageSetting(setting: LanguageSetting): void {
   if (language !== i18n.language) void i18n.changeLanguage(language);
 }
 
-/**
- * `t` and the locale to format in, for a component: it renders again when
- * the language changes. Not react-i18next's `useTranslation`, which gives
- * each component that mounts a copy of the i18next instance's properties
- * (v17): with it, a fifth more of the main thread's work went into scrolling
- * the Queue, which mounts a screenful of rows each frame (traces of
- * `npm run bench -- queue-render`, 240 frames: 3.8-4.0 s of CPU, 3.1-3.3 s
- * without). One subscription to the language and one `t` per language do the same.
- */
-export function useLocale(): { t: typeof i18n.t; locale: string } {
-  const language = useSyncExternalStore(onLanguageChange, currentLanguage, currentLanguage);
-  return { t: fixedT(language), locale: formatLocale(language) };
-}
-
 function onLanguageChange(listener: () => void): () => void {
   i18n.on('languageChanged', listener);
   return () => i18n.off('languageChanged', listener);
 }
 
-// a `t` of its own per language, so that memoized components see a new one when the language changes; each
-// calls the instance's `t` (the language of the moment, which is this one while they render) rather than
-// i18next's getFixedT, which copies all of i18next's options for every string
-const fixedTs = new Map<Language, typeof i18n.t>();
-function fixedT(language: Language): typeof i18n.t {
-  let found = fixedTs.get(language);
-  if (!found) fixedTs.set(language, (found = instanceT()));
-  return found;
-}
-
-/** `t` outside React (the model's text helpers): the language of the moment. */
-export const t = instanceT();
-
-function instanceT(): typeof i18n.t {
-  return ((...args: unknown[]) => {
-    const [key, values] = args;
-    if (typeof key !== 'string') return translateNow(args);
-    if (args.length === 1) return label(key);
-    return (args.length === 2 && isValues(values) && fill(key, values)) || translateNow(args);
-  }) as unknown as typeof i18n.t;
-}
-
-function isValues(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function translateNow(args: unknown[]): string {
-  return (i18n.t as unknown as (...given: unknown[]) => string)(...args);
-}
-
 /**
- * A string without values (a button's text, an item's state) is the same
- * every time in a language, and the catalogs are bundled, never reloaded: it
- * is asked of i18next once. i18next takes ~15 µs a string, and the Queue's
- * rows ask for about eight each as they scroll into view: this halved the
- * time spent in i18next while scrolling (traced, 240 frames: main-thread CPU
- * 3.6-3.8 s before, 2.7-3.4 s after).
+ * i18next's `t` and the locale to format in, for a component: it renders
+ * again when the language changes. Not react-i18next's `useTranslation`,
+ * which gives each component that mounts a copy of the i18next instance's
+ * properties: a row scrolling into view would pay for that.
  */
-const labels = new Map<string, string>();
-function label(key: string): string {
-  const id = `${i18n.language}\u0000${key}`;
-  let text = labels.get(id);
-  if (text === undefined) labels.set(id, (text = translateNow([key])));
-  return text;
-}
-
-/**
- * A message whose values only fill plain `{{name}}` gaps (no count, no
- * format, no nesting) is split at its gaps once per language and filled by
- * joining: i18next takes ~18 µs to interpolate one in code that runs seldom
- * (the Queue's rows each second: their bytes, speed and time left), this
- * ~1 µs. Any other message or call (a plural, options, a value that is not a
- * string or a number) is i18next's. `parts` alternate text and gap names:
- * text, name, text, …
- */
-const templates = new Map<string, { parts: readonly string[]; names: number } | null>();
-function fill(key: string, values: Record<string, unknown>): string | undefined {
-  const id = `${i18n.language}\u0000${key}`;
-  let template = templates.get(id);
-  if (template === undefined) templates.set(id, (template = splitTemplate(rawMessage(key))));
-  if (!template || Object.keys(values).length !== template.names) return undefined;
-  const { parts } = template;
-  let text = parts[0]!;
-  for (let i = 1; i < parts.length; i += 2) {
-    const value = values[parts[i]!];
-    // i18next's own ways with anything else (a missing or null value is left empty, an object formatted)
-    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
-    text += String(value) + parts[i + 1]!;
-  }
-  return text;
-}
-
-/** The catalog's message for `key` in the language of the moment, else in the fallback (as i18next looks it up). */
-function rawMessage(key: string): unknown {
-  for (const language of [i18n.language, 'en']) {
-    const message: unknown = i18n.getResource(language, 'translation', key);
-    if (message !== undefined) return message;
-  }
-  return undefined;
-}
-
-function splitTemplate(message: unknown): { parts: string[]; names: number } | null {
-  if (typeof message !== 'string' || message.includes('$t(')) return null;
-  const parts = message.split(/\{\{(.*?)\}\}/);
-  const names = parts.filter((_, i) => i % 2 === 1);
-  if (names.length === 0 || !names.every((name) => /^[A-Za-z_]\w*$/.test(name))) return null;
-  return { parts, names: new Set(names).size };
+export function useLocale(): { t: typeof i18n.t; locale: string } {
+  // the third: unit tests draw components with react-dom/server
+  const language = useSyncExternalStore(onLanguageChange, currentLanguage, currentLanguage);
+  return { t: i18n.t, locale: formatLocale(language) };
 }

@@ -89,7 +89,7 @@ export function describeConversion(conversion: Conversion | undefined): string {
   return withStage ? t('conversion.withStage', { status, stage }) : status;
 }
 
-/** The server's status and stage words (DESIGN.md §7) in the UI's language; one it does not know, as it came. */
+/** The server's status and stage words in the UI's language; one it does not know, as it came. */
 function conversionWord(kind: 'status' | 'stage', word: string): string {
   const key = `conversion.${kind}Words.${word.toLowerCase()}`;
   if (i18nHas(key)) return t(key as never);

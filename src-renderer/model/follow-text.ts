@@ -1,4 +1,5 @@
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
+import { numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { translate } from '../i18n/translate.js';
 
@@ -12,14 +13,8 @@ export interface FollowText {
   watchable: boolean;
 }
 
-/** One formatter per locale for every call ("40%", "40 %" as the person's locale writes it). */
-const percents = new Map<string, Intl.NumberFormat>();
-function percent(locale: string): Intl.NumberFormat {
-  let format = percents.get(locale);
-  if (!format)
-    percents.set(locale, (format = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 })));
-  return format;
-}
+/** "40%", "40 %" as the person's locale writes it. */
+const percent = (locale: string) => numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
 
 /**
  * A file after its upload or import, in words, for the queue row, the import

@@ -1,12 +1,11 @@
 import {
   API_LIMITS,
   CreateRemoteUploadsBodySchema,
-  FINAL_REMOTE_JOB_STATUSES,
   describeErrorValue,
   type CreateRemoteUploadsBody,
   type RemoteJob,
 } from '../../src-shared/api/index.js';
-import { formatBytes } from '../../src-shared/model/format.js';
+import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
 
@@ -94,10 +93,6 @@ export function canRetryJob(job: RemoteJob): boolean {
   return job.status === 'failed' || job.status === 'cancelled';
 }
 
-export function isJobFinal(job: RemoteJob): boolean {
-  return FINAL_REMOTE_JOB_STATUSES.has(job.status);
-}
-
 /** "12.0 MB of 40.0 MB (30 %)", "12.0 MB so far", or "Waiting to start", in the UI's language and locale. */
 export function jobProgressText(job: RemoteJob, locale = currentLocale()): string {
   const size = (bytes: number) => formatBytes(bytes, locale);
@@ -107,7 +102,7 @@ export function jobProgressText(job: RemoteJob, locale = currentLocale()): strin
   if (job.bytes_total) {
     const sizes = { done: size(job.bytes_downloaded), total: size(job.bytes_total) };
     if (job.progress_percent === null) return t('imports.progress', sizes);
-    const percent = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(job.progress_percent);
+    const percent = numberFormat(locale, { maximumFractionDigits: 0 }).format(job.progress_percent);
     return t('imports.progressPercent', { ...sizes, percent });
   }
   if (job.bytes_downloaded > 0) return t('imports.soFar', { size: size(job.bytes_downloaded) });

@@ -1,4 +1,5 @@
 import type { AppIntent, SkipReason } from '../../src-shared/ipc/ipc-contract.js';
+import { listFormat } from '../../src-shared/model/format.js';
 import { currentLanguage, currentLocale, t } from '../i18n/i18n.js';
 import { accountLabel } from './account-label.js';
 import { errorText } from '../i18n/translate.js';
@@ -17,13 +18,9 @@ type FileNames = { count: number; names: string[] };
 type Skipped = Extract<AppIntent, { kind: 'filesQueued' }>['skipped'];
 
 /** A list of names for the UI's language; English as the British write it ("a, b and c"), as before the catalogs. */
-function listFormat(): Intl.ListFormat {
-  const locale = currentLanguage() === 'en' ? 'en-GB' : currentLocale();
-  let list = LISTS.get(locale);
-  if (!list) LISTS.set(locale, (list = new Intl.ListFormat(locale, { style: 'long', type: 'conjunction' })));
-  return list;
+function nameList(): Intl.ListFormat {
+  return listFormat(currentLanguage() === 'en' ? 'en-GB' : currentLocale(), { style: 'long', type: 'conjunction' });
 }
-const LISTS = new Map<string, Intl.ListFormat>();
 
 /**
  * What a page shows for an intent that is told rather than acted on (a
@@ -96,5 +93,5 @@ function skippedLines(skipped: Skipped): string[] {
 function names(files: FileNames): { count: number; name: string; names: string } {
   const more = files.count - files.names.length;
   const shown = more > 0 ? [...files.names, t('queue.intents.more', { count: more })] : files.names;
-  return { count: files.count, name: files.names[0] ?? '', names: listFormat().format(shown) };
+  return { count: files.count, name: files.names[0] ?? '', names: nameList().format(shown) };
 }

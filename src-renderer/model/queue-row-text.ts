@@ -1,10 +1,15 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
-import { formatBytes } from '../../src-shared/model/format.js';
+import {
+  dateTimeFormat,
+  formatBytes,
+  formatDuration,
+  formatRate,
+  numberFormat,
+} from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
-import { formatDuration, formatRate } from './transfer-rate.js';
 import { errorText } from '../i18n/translate.js';
 
 /** What a person can do with one row; reveal / copy path is offered on every row by the view. */
@@ -41,50 +46,23 @@ export interface RowText {
   problem: { message: string; requestId: string | null } | null;
   progress: { value: number; max: number };
   tone: 'neutral' | 'active' | 'ok' | 'warn' | 'error';
-  actions: RowAction[];
+  actions: readonly RowAction[];
 }
 
-/** True when two rows read the same: a row whose text did not change need not be rendered again. */
-export function sameRowText(a: RowText, b: RowText): boolean {
-  return sameRowShape(a, b) && a.state === b.state && a.detail === b.detail && a.progress.value === b.progress.value;
-}
+/** The same array for the same buttons, so a row's buttons are not drawn again while only its words move. */
+const ACTIONS = {
+  running: ['pause', 'cancel'],
+  retrying: ['retryNow', 'pause', 'cancel'],
+  paused: ['resume', 'cancel'],
+  watch: ['copyWatchLink', 'openWatch'],
+  link: ['copyLink'],
+  retry: ['retry'],
+  none: [],
+} as const satisfies Record<string, readonly RowAction[]>;
 
-/**
- * True when two rows differ at most in what moves with time: the state's and
- * the detail line's words and the bar's value. The Queue writes those into a
- * row each second without rendering it; anything else renders the row.
- */
-export function sameRowShape(a: RowText, b: RowText): boolean {
-  return (
-    a.tone === b.tone &&
-    a.progress.max === b.progress.max &&
-    a.problem?.message === b.problem?.message &&
-    a.problem?.requestId === b.problem?.requestId &&
-    a.actions.length === b.actions.length &&
-    a.actions.every((action, i) => action === b.actions[i])
-  );
-}
-
-/**
- * One formatter per locale for every row: `toLocaleTimeString` with options
- * builds a new one at each call (the first render's costliest call after
- * React's own).
- */
-function cached<T>(make: (locale: string) => T): (locale: string) => T {
-  const made = new Map<string, T>();
-  return (locale) => {
-    let value = made.get(locale);
-    if (value === undefined) made.set(locale, (value = make(locale)));
-    return value;
-  };
-}
-const timeOfDay = cached((locale) => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }));
 /** Times of day today are shown alone; on another day with their weekday: "Mon 09:00", "Mo., 09:00". */
-const dayAndTime = cached(
-  (locale) => new Intl.DateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' }),
-);
-const wholeNumber = cached((locale) => new Intl.NumberFormat(locale));
-const wholePercent = cached((locale) => new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }));
+const timeOfDay = (locale: string) => dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' });
+const dayAndTime = (locale: string) => dateTimeFormat(locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
 
 function defaultClock(ms: number, locale = currentLocale()): string {
   return timeOfDay(locale).format(ms);
@@ -106,7 +84,9 @@ function waitReason(context: RowContext, clock: (ms: number) => string, locale: 
 
 /** "45%" ("45 %" in German), rounded down so a row is not "100%" before its last byte. */
 function percent(value: number, max: number, locale: string): string {
-  return wholePercent(locale).format(max <= 0 ? 1 : Math.floor((value / max) * 100) / 100);
+  return numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(
+    max <= 0 ? 1 : Math.floor((value / max) * 100) / 100,
+  );
 }
 
 /** One queue row in words, for each state of the upload machine. */
@@ -127,7 +107,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: acked, max: size },
         tone: 'neutral',
-        actions: ['pause', 'cancel'],
+        actions: ACTIONS.running,
       };
     }
     case 'uploading': {
@@ -153,7 +133,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: state.sentBytes, max: total },
         tone: 'active',
-        actions: ['pause', 'cancel'],
+        actions: ACTIONS.running,
       };
     }
     case 'finalizing':
@@ -163,7 +143,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: size, max: size },
         tone: 'active',
-        actions: ['pause', 'cancel'],
+        actions: ACTIONS.running,
       };
     case 'retrying': {
       const waitS = (state.retryAt - context.now) / 1000;
@@ -174,7 +154,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: { message: errorText(state.lastError), requestId: state.lastError.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'warn',
-        actions: ['retryNow', 'pause', 'cancel'],
+        actions: ACTIONS.retrying,
       };
     }
     case 'paused':
@@ -187,7 +167,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: ackedBytes(item), max: size },
         tone: 'neutral',
-        actions: ['resume', 'cancel'],
+        actions: ACTIONS.paused,
       };
     case 'done': {
       // after the upload: the file's conversion, as the core follows it
@@ -200,7 +180,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
           problem: text.tone === 'warn' && text.detail ? { message: text.detail, requestId: null } : null,
           progress: { value: size, max: size },
           tone: text.tone === 'warn' ? 'warn' : text.tone,
-          actions: text.watchable ? ['copyWatchLink', 'openWatch'] : after.state.kind === 'deleted' ? [] : ['copyLink'],
+          actions: text.watchable ? ACTIONS.watch : after.state.kind === 'deleted' ? ACTIONS.none : ACTIONS.link,
         };
       }
       return {
@@ -211,7 +191,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: size, max: size },
         tone: 'ok',
-        actions: ['copyLink'],
+        actions: ACTIONS.link,
       };
     }
     case 'failed':
@@ -221,7 +201,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: { message: errorText(state.reason), requestId: state.reason.requestId },
         progress: { value: ackedBytes(item), max: size },
         tone: 'error',
-        actions: ['retry'],
+        actions: ACTIONS.retry,
       };
     case 'cancelled':
       return {
@@ -230,7 +210,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         problem: null,
         progress: { value: 0, max: size },
         tone: 'neutral',
-        actions: ['retry'],
+        actions: ACTIONS.retry,
       };
   }
 }
@@ -295,6 +275,6 @@ export function rateLimitText(
       : t('queue.rateLimit.rateLimited', { time });
   }
   if (view.limit === null || view.remaining === null) return t('rateLimit.none');
-  const count = wholeNumber(locale);
+  const count = numberFormat(locale);
   return t('queue.rateLimit.left', { remaining: count.format(view.remaining), limit: count.format(view.limit) });
 }

@@ -1,3 +1,4 @@
+import { dateTimeFormat } from '../../src-shared/model/format.js';
 import { t } from '../i18n/i18n.js';
 
 /** "just now", "5 min ago", "3 h ago", else the date: how old a notification is, in the UI's language. */
@@ -8,16 +9,5 @@ export function formatRelativeTime(at: number, now: number, locale = 'en-GB'): s
   if (minutes < 60) return t('time.minutesAgo', { count: minutes });
   const hours = Math.round(minutes / 60);
   if (hours < 24) return t('time.hoursAgo', { count: hours });
-  return dayFormat(locale).format(at);
-}
-
-/** Built once per locale, not at each line of the Activity panel. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-function dayFormat(locale: string): Intl.DateTimeFormat {
-  let format = dayFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' });
-    dayFormats.set(locale, format);
-  }
-  return format;
+  return dateTimeFormat(locale, { day: 'numeric', month: 'short', year: 'numeric' }).format(at);
 }

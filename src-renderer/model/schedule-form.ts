@@ -6,6 +6,7 @@ import {
   type ScheduleWindow,
   type Weekday,
 } from '../../src-shared/model/upload-schedule.js';
+import { dateTimeFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { decimalText } from './settings-form.js';
 
@@ -115,9 +116,9 @@ function isTime(text: string): boolean {
 }
 
 /** Weekday names in the person's locale ("Monday", "Mon"), from Intl: 2026-01-05 was a Monday. */
-export function weekdayNames(locale?: string): Record<Weekday, { long: string; short: string }> {
-  const long = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
-  const short = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+export function weekdayNames(locale: string): Record<Weekday, { long: string; short: string }> {
+  const long = dateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
+  const short = dateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   return Object.fromEntries(
     WEEKDAYS.map((day, index) => {
       const date = Date.UTC(2026, 0, 5 + index);
@@ -127,23 +128,12 @@ export function weekdayNames(locale?: string): Record<Weekday, { long: string; s
 }
 
 /** A time of day ("HH:MM") as the person's locale writes it, with Intl: "18:00", "06:00 PM". */
-export function timeOfDayFormat(locale?: string): (time: string) => string {
-  const format = new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+export function timeOfDayFormat(locale: string): (time: string) => string {
+  const format = dateTimeFormat(locale, { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
   return (time) => {
     const [hours, minutes] = time.split(':').map(Number);
     return format.format(Date.UTC(2026, 0, 5, hours, minutes));
   };
-}
-
-/** Built once per locale: the UI's language may change while the page is open. */
-const timeFormats = new Map<string, (time: string) => string>();
-function localTime(locale = currentLocale()): (time: string) => string {
-  let format = timeFormats.get(locale);
-  if (!format) {
-    format = timeOfDayFormat(locale);
-    timeFormats.set(locale, format);
-  }
-  return format;
 }
 
 /**
@@ -152,7 +142,11 @@ function localTime(locale = currentLocale()): (time: string) => string {
  * when start and end meet; the times as the locale writes them (the UI's
  * unless `format` says otherwise).
  */
-export function windowTimesText(from: string, to: string, format: (time: string) => string = localTime()): string {
+export function windowTimesText(
+  from: string,
+  to: string,
+  format: (time: string) => string = timeOfDayFormat(currentLocale()),
+): string {
   if (!/^\d\d:\d\d$/.test(from) || !/^\d\d:\d\d$/.test(to)) return t('settings.schedule.bothTimes');
   if (from === to) {
     return from === '00:00'

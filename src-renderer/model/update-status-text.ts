@@ -1,3 +1,4 @@
+import { dateTimeFormat, numberFormat } from '../../src-shared/model/format.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { t } from '../i18n/i18n.js';
 import { translate } from '../i18n/translate.js';
@@ -12,8 +13,8 @@ export interface UpdateFormatters {
 
 /** The formatters for `locale` (the UI's, from `useLocale`); `timeZone` only for tests (the person's own otherwise). */
 export function updateFormatters(locale: string, timeZone?: string): UpdateFormatters {
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
-  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const dateTime = dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const percent = numberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
   return {
     dateTime: (iso) => dateTime.format(new Date(iso)),
     percent: (value) => percent.format(Math.floor(Math.min(100, Math.max(0, value))) / 100),

@@ -35,19 +35,3 @@ export function virtualWindow(input: VirtualWindowInput): VirtualWindow {
   const end = Math.min(count, Math.max(lastVisible, firstVisible + 1) + overscan);
   return { start, end, offsetTop: start * rowHeight, totalHeight };
 }
-
-/** The pages (of `pageSize` rows) that rows `start` to `end` (exclusive) fall in. */
-export function pagesOf(start: number, end: number, pageSize: number): number[] {
-  if (end <= start) return [];
-  const pages: number[] = [];
-  for (let page = Math.floor(start / pageSize); page <= Math.floor((end - 1) / pageSize); page++) pages.push(page);
-  return pages;
-}
-
-/** The scrollTop that brings row `index` into view, moving as little as possible. */
-export function scrollToReveal(index: number, scrollTop: number, viewportHeight: number, rowHeight: number): number {
-  const top = index * rowHeight;
-  if (top < scrollTop) return top;
-  if (top + rowHeight > scrollTop + viewportHeight) return top + rowHeight - viewportHeight;
-  return scrollTop;
-}

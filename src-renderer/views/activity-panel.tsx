@@ -2,12 +2,15 @@ import { useEffect, useRef, useState } from 'react';
 import { Trans } from 'react-i18next';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
-import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { useAction, useBridge } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
+import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { describeFollow } from '../model/follow-text.js';
 import { notificationText } from '../model/notification-text.js';
 import { formatRelativeTime } from '../model/relative-time.js';
+import { useStore } from '../store/store.js';
+import { useStores } from '../store/stores.js';
 import './activity-panel.css';
 
 /** How often "5 min ago" is brought up to date while the panel is open. */
@@ -34,37 +37,23 @@ function newestFirst(list: AppNotification[]): AppNotification[] {
 /** How many files the panel lists after their upload: the most recently changed. */
 const FILES_SHOWN = 50;
 
-function sameFile(a: ConversionFollow, b: ConversionFollow): boolean {
-  return a.accountId === b.accountId && a.fileId === b.fileId;
-}
-
 function ActivityPanelBody({ onClose }: { onClose: () => void }) {
   const bridge = useBridge();
+  const stores = useStores();
   const { t, locale } = useLocale();
-  const notifications = useQuery('notifications:list', {});
+  const notifications = useStore(stores.notifications);
+  // one line per file, the latest change first
+  const follows = useStore(stores.conversions, (read) => read.data);
   const clear = useAction();
   const heading = useRef<HTMLHeadingElement>(null);
-  const [now, setNow] = useState(() => Date.now());
+  const now = useNow(CLOCK_TICK_MS);
   const [permission, setPermission] = useState(() =>
     typeof Notification === 'undefined' ? null : Notification.permission,
   );
 
-  useEvent('notifications:added', (added) =>
-    notifications.set((previous) => [added, ...(previous ?? []).filter((item) => item.id !== added.id)]),
-  );
-  const follows = useQuery('conversions:list', { limit: FILES_SHOWN });
-  // one line per file: a change replaces its line and brings it to the top
-  useEvent('conversions:changed', (changed) =>
-    follows.set((previous) =>
-      [changed, ...(previous ?? []).filter((item) => !sameFile(item, changed))].slice(0, FILES_SHOWN),
-    ),
-  );
-
   useEffect(() => {
     heading.current?.focus();
-    const timer = setInterval(() => setNow(Date.now()), CLOCK_TICK_MS);
     return () => {
-      clearInterval(timer);
       // closed by Escape, Close or the Activity button: focus must not fall back to the page's top
       const focused = document.activeElement;
       if (!focused || focused === document.body || !focused.isConnected) activityButton()?.focus();
@@ -77,7 +66,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
   }
 
   async function clearAll() {
-    if (await clear.run('notifications:clear', {})) notifications.set([]);
+    if (await clear.run('notifications:clear', {})) stores.notifications.clear();
   }
 
   async function askPermission() {
@@ -125,7 +114,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
       <ErrorNote error={clear.error} onDismiss={clear.clearError} />
       {!notifications.data && !notifications.error && <p className="muted">{t('common.loading')}</p>}
       {notifications.data && list.length === 0 && <p className="muted activity-panel__empty">{t('activity.empty')}</p>}
-      {follows.data && follows.data.length > 0 && <FollowList follows={follows.data} now={now} />}
+      {follows && follows.length > 0 && <FollowList follows={follows.slice(0, FILES_SHOWN)} now={now} />}
       {list.length > 0 && (
         <ol className="activity-list" aria-label={t('activity.listLabel')}>
           {list.map((item) => {

@@ -3,8 +3,7 @@ import { Trans } from 'react-i18next';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
-import { useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
-import { toIpcError } from '../bridge/bridge-error.js';
+import { toIpcError, useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { CopyLinkButtons } from '../components/copy-link-buttons.js';
 import { CountryPicker } from '../components/country-picker.js';
 import { ErrorNote } from '../components/error-note.js';
@@ -31,6 +30,8 @@ import { DESCRIPTION_MAX } from '../model/file-edit.js';
 import { VisibilityFields } from '../components/visibility-fields.js';
 import { useLocale } from '../i18n/i18n.js';
 import { formatCount } from '../model/file-columns.js';
+import { useStore } from '../store/store.js';
+import { useStores } from '../store/stores.js';
 import './imports-view.css';
 
 /**
@@ -247,15 +248,9 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
     if (page === 1 && created.length > 0) setShown((previous) => mergeJobs(previous, created));
   }, [created, page]);
   // the file a completed job made, followed until its conversion is final (by job id)
-  const follows = useQuery('conversions:list', {});
-  useEvent('conversions:changed', (changed) =>
-    follows.set((previous) => [
-      changed,
-      ...(previous ?? []).filter((f) => f.accountId !== changed.accountId || f.fileId !== changed.fileId),
-    ]),
-  );
+  const follows = useStore(useStores().conversions, (read) => read.data);
   const followOf = (job: RemoteJob): ConversionFollow | null =>
-    follows.data?.find((f) => f.accountId === accountId && f.jobId === job.id && f.fileId === job.file_id) ?? null;
+    follows?.find((f) => f.accountId === accountId && f.jobId === job.id && f.fileId === job.file_id) ?? null;
   useEvent('imports:changed', (change) => {
     // the event carries the newest jobs: only the first page takes in ones it does not show yet
     if (change.accountId === accountId) setShown((previous) => mergeJobs(previous, change.jobs, page === 1));

@@ -21,11 +21,13 @@ import { UpdateStatusSchema } from '../model/update-status.js';
 import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadItem } from '../model/upload-state.js';
 
 /**
- * The app's own contract between the core and any UI (DESIGN.md §1): one map
- * of commands, each a request and a response schema, and one map of events.
- * Both transports (Electron's preload and the headless WebSocket) carry exactly
- * these, and both ends parse with these schemas: a payload that does not parse
- * is refused with a clear error and changes nothing. Names are `namespace:verb`.
+ * The app's own contract between the core and any UI: one map of commands,
+ * each a request and a response schema, and one map of events. Both
+ * transports (Electron's preload and the headless WebSocket) carry exactly
+ * these. The core parses every request with them (a payload that does not
+ * parse is refused with a clear error and changes nothing) and builds its
+ * answers and events from them, so its clients take those as typed
+ * (contract-client.ts). Names are `namespace:verb`.
  *
  * A token crosses this boundary once, inward, in `account:signIn`; nothing
  * that goes out ever holds one.

@@ -1,7 +1,7 @@
 /*
- * The daemon's addresses and session names, apart from the schemas: the
- * page's first script (src-renderer/early-connect.ts) opens the socket with
- * them before zod and the contract are loaded.
+ * The daemon's addresses and session names, apart from the schemas: the page
+ * opens its socket and sends dropped files with them, and needs none of the
+ * contract's schemas for that (it takes the core's answers as typed).
  */
 
 /** Where the page opens its socket; the session key goes in the query. */

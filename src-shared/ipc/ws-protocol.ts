@@ -3,8 +3,10 @@ import { IpcErrorSchema } from './ipc-contract.js';
 
 /**
  * The ipc contract over a WebSocket (the headless shell): the page sends
- * invocations, the daemon answers each by id and pushes events. Both ends
- * parse every message with these schemas.
+ * invocations, the daemon answers each by id and pushes events. The daemon
+ * parses what it receives with these schemas; the page takes the daemon's
+ * frames as typed (the core is the trust boundary), tools and tests may
+ * parse them.
  */
 export const WsInvokeSchema = z.object({
   id: z.int().min(0),

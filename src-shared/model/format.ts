@@ -1,15 +1,31 @@
-/** Number formatters by locale and options: Intl builds are costly, and a table formats a cell per row. */
-const numberFormats = new Map<string, Intl.NumberFormat>();
+/** Intl formatters by kind, locale and options: Intl builds are costly, and a list formats a cell per row. */
+const formats = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.ListFormat>();
+
+function cached<F extends Intl.NumberFormat | Intl.DateTimeFormat | Intl.ListFormat>(
+  kind: string,
+  locale: string,
+  options: object,
+  make: () => F,
+): F {
+  const key = `${kind}|${locale}|${JSON.stringify(options)}`;
+  let format = formats.get(key) as F | undefined;
+  if (!format) formats.set(key, (format = make()));
+  return format;
+}
 
 /** A cached `Intl.NumberFormat` for `locale` with `options`. */
 export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = `${locale}|${JSON.stringify(options)}`;
-  let format = numberFormats.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, options);
-    numberFormats.set(key, format);
-  }
-  return format;
+  return cached('number', locale, options, () => new Intl.NumberFormat(locale, options));
+}
+
+/** A cached `Intl.DateTimeFormat` for `locale` with `options`. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions = {}): Intl.DateTimeFormat {
+  return cached('dateTime', locale, options, () => new Intl.DateTimeFormat(locale, options));
+}
+
+/** A cached `Intl.ListFormat` for `locale` with `options`. */
+export function listFormat(locale: string, options: Intl.ListFormatOptions = {}): Intl.ListFormat {
+  return cached('list', locale, options, () => new Intl.ListFormat(locale, options));
 }
 
 /**

@@ -34,15 +34,9 @@ export interface AppHarness {
   restart(options?: { args?: string[]; whileStopped?: () => Promise<void> }): Promise<string>;
   /**
    * a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it
-   * navigates; `scripts: false` loads the page as a browser that runs none; `locale` is the browser's
-   * language (navigator.languages, Accept-Language), en-US unless given
+   * navigates; `locale` is the browser's language (navigator.languages, Accept-Language), en-US unless given
    */
-  open(
-    colorScheme?: 'light' | 'dark',
-    beforeLoad?: (page: Page) => void,
-    scripts?: boolean,
-    locale?: string,
-  ): Promise<Page>;
+  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => void, locale?: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -112,12 +106,11 @@ export async function startApp(
       contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
       return url;
     },
-    async open(colorScheme = 'light', beforeLoad, scripts = true, locale = 'en-US') {
+    async open(colorScheme = 'light', beforeLoad, locale = 'en-US') {
       // axe needs a page of a context made with newContext()
       const context = await browser.newContext({
         colorScheme,
         viewport: { width: 1200, height: 800 },
-        javaScriptEnabled: scripts,
         locale,
       });
       const page = await context.newPage();
@@ -125,9 +118,6 @@ export async function startApp(
       // the browser may be closing already (afterAll right after page.close()): nothing left to close then
       page.once('close', () => void context.close().catch(() => undefined));
       await page.goto(url);
-      // the daemon's picture of the Queue looks like the app but is inert: a person (and a test) acts once
-      // the app has replaced it; Playwright's keyboard would not wait for that
-      if (scripts) await page.locator('.first-paint').waitFor({ state: 'detached' });
       return page;
     },
     async close() {

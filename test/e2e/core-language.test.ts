@@ -25,8 +25,8 @@ const toastTitled = (page: Page, title: string) =>
 
 describe('the core’s language', () => {
   it('a German daemon titles its notifications in German, and each page shows them in its own language', async () => {
-    const english = await app.open('light', undefined, true, 'en-US');
-    const german = await app.open('light', undefined, true, 'de-DE');
+    const english = await app.open('light', undefined, 'en-US');
+    const german = await app.open('light', undefined, 'de-DE');
     const path = join(app.scratch, 'ferien.mp4');
     await writeFile(path, fakeMp4(10_000));
     expect(await app.contract.invoke('app:openFiles', { paths: [path] })).toMatchObject({

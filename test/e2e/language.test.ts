@@ -25,7 +25,7 @@ const htmlLang = (page: Page) => page.evaluate(() => document.documentElement.la
 
 describe('languages', () => {
   it('signs in, in German, when the browser speaks German', async () => {
-    const page = await app.open('light', undefined, true, 'de-DE');
+    const page = await app.open('light', undefined, 'de-DE');
     await page.getByRole('heading', { name: 'Willkommen bei Media Sync' }).waitFor();
     expect(await htmlLang(page)).toBe('de');
     await page.getByRole('button', { name: 'Lokal ausprobieren' }).waitFor();
@@ -43,7 +43,7 @@ describe('languages', () => {
     await page.close();
   });
 
-  it('shows the Queue, its rows and the Activity panel in German, the daemon drawing them in German too', async () => {
+  it('shows the Queue, its rows and the Activity panel in German', async () => {
     // one upload that waits: the queue is paused, so the row and the toolbar say why
     expect((await app.contract.invoke('uploads:pauseAll', { hours: null })).ok).toBe(true);
     const path = join(app.scratch, 'sommer.mp4');
@@ -53,14 +53,7 @@ describe('languages', () => {
     const added = await app.contract.invoke('uploads:addPaths', { accountId, paths: [path] });
     expect(added.ok).toBe(true);
 
-    // the daemon's picture, seen by a browser that runs no script: already in German
-    const picture = await app.open('light', undefined, false, 'de-DE');
-    expect(await picture.locator('.first-paint').getAttribute('data-language')).toBe('de');
-    expect(await htmlLang(picture)).toBe('de');
-    await picture.getByRole('list', { name: 'Liste der Uploads' }).getByText('sommer.mp4').waitFor();
-    await picture.close();
-
-    const page = await app.open('light', undefined, true, 'de-DE');
+    const page = await app.open('light', undefined, 'de-DE');
     await page.getByRole('heading', { name: 'Warteschlange', level: 1 }).waitFor();
     const row = page
       .getByRole('list', { name: 'Liste der Uploads' })
@@ -90,7 +83,7 @@ describe('languages', () => {
   });
 
   it('shows Files and Account in German, and switches to English live from Settings', async () => {
-    const page = await app.open('light', undefined, true, 'de-DE');
+    const page = await app.open('light', undefined, 'de-DE');
     await goTo(page, 'Dateien', 'Dateien');
     await page.getByRole('columnheader', { name: 'Größe' }).waitFor();
     await page.getByRole('button', { name: 'urlaub.mp4' }).waitFor();
@@ -120,7 +113,7 @@ describe('languages', () => {
     await page.close();
 
     // the setting is kept: a new page in a German browser opens in English
-    const again = await app.open('light', undefined, true, 'de-DE');
+    const again = await app.open('light', undefined, 'de-DE');
     await goTo(again, 'Files', 'Files');
     expect(await htmlLang(again)).toBe('en');
     expect((await app.contract.invoke('settings:get', {})) as unknown).toMatchObject({
@@ -133,7 +126,7 @@ describe('languages', () => {
   it('shows Settings and Imports in German: a notification switch, the schedule editor and field errors', async () => {
     // the test before chose English: back to the browser's language
     expect(await app.contract.invoke('settings:update', { language: 'system' })).toMatchObject({ ok: true });
-    const page = await app.open('light', undefined, true, 'de-DE');
+    const page = await app.open('light', undefined, 'de-DE');
     await goTo(page, 'Einstellungen', 'Einstellungen');
     await page.getByRole('heading', { name: 'Überwachte Ordner', level: 2 }).waitFor();
     await page.getByRole('heading', { name: 'Uploads und App', level: 2 }).waitFor();

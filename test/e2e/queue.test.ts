@@ -66,7 +66,7 @@ describe('the queue', () => {
     await page.close();
   });
 
-  it('opens one socket and asks for the first reads once, the first script and the app sharing it', async () => {
+  it('opens one socket and asks for the first reads once', async () => {
     const [path] = await writeClips(join(app.scratch, 'first-load'), ['first-load.mp4']);
     const added = await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths: [path] });
     expect(added.ok).toBe(true);
@@ -99,32 +99,6 @@ describe('the queue', () => {
         name,
       ).toHaveLength(1);
     }
-    await page.close();
-  });
-
-  it("shows the queue's rows from the page's HTML before the app has run, then only the app's own", async () => {
-    // the file of the test above, done: the daemon draws it into the page it serves
-    const withoutScripts = await app.open('light', undefined, false);
-    const picture = withoutScripts.locator('.first-paint');
-    await picture.getByText('first-load.mp4', { exact: true }).waitFor();
-    expect(await picture.getByText('Done', { exact: true }).count()).toBeGreaterThan(0);
-    // a picture: nothing in it takes focus or clicks
-    expect(await picture.getAttribute('inert')).toBe('');
-    // styled before any script: the page carries its style sheet (allowed by its hash in the CSP)
-    const box = await picture.locator('.queue-row').first().boundingBox();
-    expect(box?.height).toBe(88);
-    // the done file's bar is full there too, though the CSP drops the style attribute that sizes it in the app
-    const bar = picture.getByRole('progressbar', { name: 'Progress of first-load.mp4' });
-    const [track, fill] = await Promise.all([bar.boundingBox(), bar.locator('.progress-bar__fill').boundingBox()]);
-    expect(fill?.width).toBe(track?.width);
-    // the app's script is started by the page's first script after that picture's first frame
-    expect(await withoutScripts.locator('head meta[name="media-sync:app-script"]').count()).toBe(1);
-    await withoutScripts.close();
-
-    const page = await app.open();
-    await row(page, 'first-load.mp4').getByText('Done', { exact: true }).waitFor();
-    expect(await page.locator('.first-paint').count()).toBe(0);
-    expect(await page.getByText('first-load.mp4', { exact: true }).count()).toBe(1);
     await page.close();
   });
 
@@ -192,7 +166,7 @@ describe('the queue', () => {
       await expect
         .poll(async () => Number(await bar.getAttribute('aria-valuenow')), { timeout: 5_000 })
         .toBeGreaterThan(0);
-      // the words keep moving each second (the bytes sent, the percent), and the toolbar says the speed
+      // the words keep moving (the bytes sent, the percent), and the toolbar says the speed
       const [words, percent] = [await detail.textContent(), await clip.getByText(/^Uploading \d+%$/).textContent()];
       await expect.poll(() => detail.textContent(), { timeout: 3_000 }).not.toBe(words);
       await expect.poll(() => clip.getByText(/^Uploading \d+%$/).textContent(), { timeout: 3_000 }).not.toBe(percent);

@@ -56,7 +56,7 @@ describe('a tab left open while media-sync serve restarts', () => {
   });
 
   it('the page says it in German for a German browser', async () => {
-    const page = await app.open('light', undefined, true, 'de-DE');
+    const page = await app.open('light', undefined, 'de-DE');
     await app.restart({ args: ['--new-key'] });
     await page
       .getByRole('alert')

@@ -10,7 +10,6 @@ import { APP_ICON_SIZE, TRAY_ICON_SIZE } from '../../scripts/make-icons.js';
 import { NATIVE_BINDING_PATH, runtimePaths, windowIconPath } from '../../src-main/electron/runtime-paths.js';
 import { TRAY_KINDS, trayIconPath } from '../../src-main/electron/tray-menu.js';
 import { APP_ID, EXECUTABLE_NAME, PRODUCT_NAME } from '../../src-main/electron/app-identity.js';
-import { FIRST_PAINT_DIR, FIRST_PAINT_FILE } from '../../src-main/headless/first-paint-page.js';
 import { DEEP_LINK_SCHEME } from '../../src-shared/model/deep-link.js';
 import { DEFAULT_UPDATE_URL } from '../../src-shared/model/update-status.js';
 import { tempDir } from '../helpers/engine-fixture.js';
@@ -175,8 +174,6 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
     await buildDesktop(join(project, 'dist/electron'));
     await mkdir(join(project, 'dist/renderer'), { recursive: true });
     await writeFile(join(project, 'dist/renderer/index.html'), '<!doctype html><title>Media Sync</title>');
-    await mkdir(join(project, 'dist/renderer', FIRST_PAINT_DIR));
-    await writeFile(join(project, 'dist/renderer', FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export {};');
     // stands for `npm run prepare:electron-native`'s output, which needs the internet
     await mkdir(join(project, 'dist/electron-native'), { recursive: true });
     await writeFile(join(project, NATIVE_BINDING_PATH), 'not really a native module');
@@ -238,8 +235,6 @@ describe('the packaged app (a Linux "dir" build with a stand-in for the Electron
     for (const name of ['react', 'tsx', 'esbuild', 'better-sqlite3/build', 'better-sqlite3/deps']) {
       expect(packed.has(`/node_modules/${name}`), name).toBe(false);
     }
-    // the daemon's first paint: the window never runs it
-    expect(packed.has(`/dist/renderer/${FIRST_PAINT_DIR}`)).toBe(false);
 
     const paths = runtimePaths({ isPackaged: true, mainDir: join(archive, 'dist/electron'), resourcesPath });
     expect(readFileSync(paths.nativeBinding, 'utf8')).toBe('not really a native module');

@@ -6,7 +6,8 @@ import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { registerContractHandlers } from '../../../src-main/electron/ipc-bridge.js';
 import { BRIDGE_GLOBAL, exposeBridge } from '../../../src-main/electron/preload-bridge.js';
-import { ElectronBridge, type PreloadApi } from '../../../src-renderer/bridge/electron-bridge.js';
+import type { AppBridge } from '../../../src-renderer/bridge/app-bridge.js';
+import { electronBridge, type PreloadApi } from '../../../src-renderer/bridge/electron-bridge.js';
 import type { IpcCommandName, IpcError, IpcEventName } from '../../../src-shared/ipc/ipc-contract.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
@@ -19,11 +20,11 @@ type Listener = (event: unknown, payload: unknown) => void;
 
 /**
  * The desktop app's whole contract path without Electron: the page's
- * ElectronBridge → the preload's exposed API → a fake ipcRenderer/ipcMain
+ * electronBridge → the preload's exposed API → a fake ipcRenderer/ipcMain
  * pair (structured clone, as Electron's IPC copies values) → the handlers →
  * AppCore, and events back the other way.
  */
-function electronPair(core: AppCore): { bridge: ElectronBridge; dispose(): void } {
+function electronPair(core: AppCore): { bridge: AppBridge; dispose(): void } {
   const handlers = new Map<string, Handler>();
   const listeners = new Map<string, Set<Listener>>();
   const ownFrame = { senderFrame: { url: 'file:///app/dist/renderer/index.html', parent: null } };
@@ -61,7 +62,7 @@ function electronPair(core: AppCore): { bridge: ElectronBridge; dispose(): void 
     } as never,
     { getPathForFile: () => '' },
   );
-  return { bridge: new ElectronBridge(exposed!), dispose: () => registration.dispose() };
+  return { bridge: electronBridge(exposed!), dispose: () => registration.dispose() };
 }
 
 describe('the contract over a fake Electron ipc pair', () => {
@@ -113,7 +114,7 @@ describe('the contract over a fake Electron ipc pair', () => {
       const overIpc = await viaPage(name, request);
       if (!VOLATILE_COMMANDS.has(name)) {
         const inProcess = await core.handle(name, request);
-        // the page sees what the contract's response schema makes of the core's answer
+        // the page sees the core's answer as the core sent it
         expect(withoutRequestId(overIpc), name).toEqual(withoutRequestId(JSON.parse(JSON.stringify(inProcess))));
       }
     }

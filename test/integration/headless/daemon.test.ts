@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import { join, sep } from 'node:path';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -8,19 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
-import {
-  acceptedLanguages,
-  FIRST_PAINT_DIR,
-  FIRST_PAINT_FILE,
-  loadFirstPaint,
-} from '../../../src-main/headless/first-paint-page.js';
-import * as firstPaintEntry from '../../../src-renderer/first-paint.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
-import { memoryLog } from '../../helpers/fuzz-state.js';
 import { rawRequest } from '../../helpers/raw-http.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -96,114 +87,34 @@ describe('the headless daemon', () => {
     }
   });
 
-  it("draws the Queue's first rows into the page for a signed-in account, and serves the page as built otherwise", async () => {
+  it('serves the page as built, for a signed-in account with a queue too, with nothing inline allowed', async () => {
     const ui = join(data.path, 'ui');
-    await mkdir(join(ui, FIRST_PAINT_DIR), { recursive: true });
-    // the head as Vite writes it
-    const head =
-      '<script type="module" crossorigin src="./assets/index-A1.js"></script>' +
-      '<link rel="modulepreload" crossorigin href="./assets/chunk-B2.js">' +
-      '<link rel="stylesheet" crossorigin href="./assets/index-C3.css">';
-    const css = '.queue-row{height:88px}';
-    await mkdir(join(ui, 'assets'));
-    await writeFile(join(ui, 'assets', 'index-C3.css'), css);
-    await writeFile(join(ui, 'index.html'), `<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
-    await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const secret = 1;');
-    const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: firstPaintEntry });
+    await mkdir(join(ui, 'assets'), { recursive: true });
+    await mkdir(join(ui, '.private'));
+    await writeFile(join(ui, '.private', 'notes.txt'), 'not for the page');
+    const built =
+      '<!doctype html><title>Media Sync</title><script type="module" src="./assets/index-A1.js"></script><div id="root"></div>';
+    await writeFile(join(ui, 'index.html'), built);
+    const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui });
     try {
-      const page = async (acceptLanguage = 'en-US,en;q=0.9') => {
-        const answer = await fetch(withUi.url, { headers: { 'accept-language': acceptLanguage } });
-        return { html: await answer.text(), csp: answer.headers.get('content-security-policy') ?? '' };
-      };
-      // first run: a sign-in form, nothing to draw ahead of the app
-      const firstRun = await page();
-      expect(firstRun.html).toBe(`<!doctype html><title>Media Sync</title>${head}<div id="root"></div>`);
-      expect(firstRun.csp).not.toContain('style-src');
-
       const { account } = await engine.signIn(server.baseUrl, server.token);
       await engine.queue.pauseAll(null);
       const path = join(data.path, 'holiday.mp4');
       await writeFile(path, 'a paused upload');
-      // a name that String.replace would read as a pattern
-      const oddName = join(data.path, "$& $' cash.mp4");
-      await writeFile(oddName, 'another');
-      await core.handle('uploads:addPaths', { accountId: account.id, paths: [path, oddName] });
-      const { html, csp } = await page();
-      const root = /<div id="root">(.*)<\/div>$/s.exec(html)?.[1] ?? '';
-      expect(root).toMatch(
-        new RegExp(`^<div class="first-paint" data-account="${account.id}" data-language="en" inert="">`),
-      );
-      expect(root).toContain('aria-label="Uploads"');
-      expect(root).toContain('holiday.mp4');
-      expect(root).toContain('$&amp; $&#x27; cash.mp4');
-      expect(html).not.toContain(server.token);
-      // the app's script starts after the picture's first frame (early-connect.ts), not as the page loads
-      expect(html).toContain('<meta name="media-sync:app-script" content="./assets/index-A1.js">');
-      expect(html).not.toMatch(/<script|modulepreload|stylesheet/);
-      // its styles come with it, allowed by their hash and nothing else inline
-      expect(html).toContain(`<style>${css}</style>`);
-      const hash = createHash('sha256').update(css).digest('base64');
-      expect(csp).toContain(`style-src 'self' 'sha256-${hash}'`);
-      expect(csp).not.toMatch(/unsafe-inline/);
-
-      // a browser in German gets its rows in German, unless the core's setting names a language
-      const german = await page('fr-CH, de-DE;q=0.9, en;q=0.8');
-      expect(german.html).toContain('data-language="de"');
-      expect(german.html).toContain('aria-label="Liste der Uploads"');
-      expect(german.html).toContain('Wartet: Alle Uploads sind pausiert');
-      expect(german.html).toContain('holiday.mp4');
-      expect(german.html).not.toContain('aria-label="Uploads"');
-      await core.handle('settings:update', { language: 'en' });
-      const english = (await page('de-DE')).html;
-      expect(english).toContain('data-language="en"');
-      expect(english).toContain('aria-label="Uploads"');
-      await core.handle('settings:update', { language: 'de' });
-      expect((await page('en-US')).html).toContain('data-language="de"');
-
-      // the entry is the daemon's own code, never served
+      await core.handle('uploads:addPaths', { accountId: account.id, paths: [path] });
+      const page = await fetch(withUi.url);
+      // the app draws its rows itself, from the socket: the page is the build's, byte for byte
+      expect(await page.text()).toBe(built);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'self'");
+      expect(csp).not.toMatch(/style-src|unsafe-inline|unsafe-eval|sha256-/);
       const cookie = { cookie: `media_sync_session=${KEY}` };
-      for (const asked of [
-        `/${FIRST_PAINT_DIR}/${FIRST_PAINT_FILE}`,
-        `/assets/../${FIRST_PAINT_DIR}/${FIRST_PAINT_FILE}`,
-      ]) {
+      for (const asked of ['/.private/notes.txt', '/assets/../.private/notes.txt']) {
         expect((await fetch(`http://127.0.0.1:${withUi.port}${asked}`, { headers: cookie })).status, asked).toBe(404);
       }
     } finally {
       await withUi.close();
     }
-  });
-
-  it("reads the request's languages best first, without the wildcard and what is refused", () => {
-    expect(acceptedLanguages('de-CH, de;q=0.9, en;q=0.8, *;q=0.5')).toEqual(['de-CH', 'de', 'en']);
-    expect(acceptedLanguages('en;q=0.2, fr;q=0, de')).toEqual(['de', 'en']);
-    expect(acceptedLanguages(undefined)).toEqual([]);
-  });
-
-  it('serves the page as built when its first paint fails, and loads no first paint that is not one', async () => {
-    const ui = join(data.path, 'ui');
-    await mkdir(join(ui, FIRST_PAINT_DIR), { recursive: true });
-    await writeFile(join(ui, 'index.html'), '<div id="root"></div>');
-    await engine.signIn(server.baseUrl, server.token);
-    const log = memoryLog();
-    const errors = () => log.entries.filter((entry) => entry.level === 'error').map((entry) => entry.message);
-    const failing = {
-      ...firstPaintEntry,
-      renderFirstPaint: () => {
-        throw new Error('render failed');
-      },
-    };
-    const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui, firstPaint: failing, log });
-    try {
-      expect(await (await fetch(withUi.url)).text()).toBe('<div id="root"></div>');
-      expect(errors()).toEqual([expect.stringContaining('served without its first paint')]);
-    } finally {
-      await withUi.close();
-    }
-
-    await writeFile(join(ui, FIRST_PAINT_DIR, FIRST_PAINT_FILE), 'export const renderFirstPaint = "not a function";');
-    expect(await loadFirstPaint(ui, log)).toBeUndefined();
-    expect(errors().at(-1)).toContain('could not be loaded');
-    expect(await loadFirstPaint(join(data.path, 'no-ui'), log)).toBeUndefined();
   });
 
   it('answers 421 to a request for any other host, even with the key (DNS rebinding), and serves its own names', async () => {

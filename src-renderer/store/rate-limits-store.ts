@@ -1,0 +1,35 @@
+import type { RateLimitView } from '../../src-shared/ipc/ipc-contract.js';
+import type { AppBridge } from '../bridge/app-bridge.js';
+import { Store } from './store.js';
+
+/** A rate-limit view and when it arrived (`Date.now()`), so its gate counts down locally. */
+export interface RateLimitEntry {
+  view: RateLimitView;
+  receivedAt: number;
+}
+
+/** Milliseconds until the account's gate reopens, counted from when the core said so. */
+export function gateLeftMs(entry: RateLimitEntry | undefined, now: number): number {
+  if (!entry) return 0;
+  return Math.max(0, entry.view.gateOpensInMs - (now - entry.receivedAt));
+}
+
+/** Every account's request budget, by account id: read at start, then kept from `app:rateLimitChanged`. */
+export class RateLimitsStore extends Store<ReadonlyMap<string, RateLimitEntry>> {
+  constructor(private readonly bridge: AppBridge) {
+    super(new Map());
+    bridge.on('app:rateLimitChanged', (view) => this.set(new Map(this.get()).set(view.accountId, entry(view))));
+  }
+
+  load(): void {
+    this.bridge.invoke('app:rateLimits', {}).then(
+      (views) => this.set(new Map(views.map((view) => [view.accountId, entry(view)]))),
+      // the indicator says "no limit known" meanwhile; the next event or reconnection brings them
+      () => undefined,
+    );
+  }
+}
+
+function entry(view: RateLimitView): RateLimitEntry {
+  return { view, receivedAt: Date.now() };
+}

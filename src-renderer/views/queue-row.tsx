@@ -1,0 +1,138 @@
+import { memo } from 'react';
+import { Trans } from 'react-i18next';
+import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import { formatBytes } from '../../src-shared/model/format.js';
+import { useBridge } from '../bridge/bridge-context.js';
+import { ProgressBar } from '../components/progress-bar.js';
+import { useNow } from '../components/use-now.js';
+import { useLocale } from '../i18n/i18n.js';
+import { errorText } from '../i18n/translate.js';
+import { describeRow, type RowAction } from '../model/queue-row-text.js';
+import { gateLeftMs } from '../store/rate-limits-store.js';
+import { useStore } from '../store/store.js';
+import { useStores } from '../store/stores.js';
+
+/** What a row's buttons ask for: its own actions, and the file itself (shown in its folder, or its path copied). */
+export type QueueRowAction = RowAction | 'reveal' | 'copyPath';
+
+/**
+ * The row at `index`: its item from the queue store, in words as of now.
+ * It renders again when its item changes (a state, a progress batch), when
+ * what its words depend on changes (the queue's pause, its account's token
+ * or rate limit), and each second while a speed, a time left or a countdown
+ * moves. Memoized, so scrolling renders only the rows that came into view.
+ */
+export const QueueRow = memo(function QueueRow({
+  index,
+  onAction,
+}: {
+  index: number;
+  onAction(item: UploadItemView, action: QueueRowAction): void;
+}) {
+  const { queue, queueStatus, accounts, rateLimits } = useStores();
+  const { t, locale } = useLocale();
+  const item = useStore(queue, () => queue.at(index));
+  const status = useStore(queueStatus, (read) => read.data);
+  const blocked = useStore(accounts, (read) => read.data?.find((account) => account.id === item?.accountId)?.blocked);
+  const gate = useStore(rateLimits, (limits) => (item ? limits.get(item.accountId) : undefined));
+  const kind = item?.state.kind;
+  const changesWithTime = kind === 'uploading' || kind === 'retrying' || gateLeftMs(gate, Date.now()) > 0;
+  const now = useNow(changesWithTime ? 1_000 : null);
+  if (!item) {
+    return (
+      <div className="queue-row queue-row--loading" aria-busy="true">
+        <span className="muted">{t('common.loading')}</span>
+      </div>
+    );
+  }
+  const uploading = item.state.kind === 'uploading' ? item.state : null;
+  const text = describeRow(item, {
+    now,
+    queuePaused: status?.paused ?? false,
+    queueHold: status?.hold ?? null,
+    accountBlocked: blocked ? errorText(blocked) : null,
+    accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
+    speed: uploading && queue.speedOf(item.id, now),
+    eta: uploading && queue.etaOf(item.id, now, uploading.totalBytes),
+    locale,
+  });
+  const name = item.fileName;
+  return (
+    <div className={`queue-row queue-row--${text.tone}`}>
+      <div className="queue-row__main">
+        <div className="queue-row__title">
+          <span className="queue-row__name" title={item.path}>
+            {name}
+          </span>
+          <span className="queue-row__size muted">{formatBytes(item.size, locale)}</span>
+          {/* words in an array: React sets their text node's value, not the element's textContent, which
+              makes a new node and layout object (the commit of a progress batch took twice as long) */}
+          <span className={`queue-row__state queue-row__state--${text.tone}`}>{[text.state]}</span>
+        </div>
+        <ProgressBar value={text.progress.value} max={text.progress.max} label={t('queue.progressOf', { name })} />
+        {text.problem ? (
+          <p className="queue-row__problem">
+            {text.problem.message}
+            {text.problem.requestId && (
+              <span className="muted">
+                <Trans
+                  i18nKey="queue.requestId"
+                  values={{ id: text.problem.requestId }}
+                  components={{ code: <code /> }}
+                />
+              </span>
+            )}
+          </p>
+        ) : (
+          <p className="queue-row__detail muted">{[text.detail ?? '\u00a0']}</p>
+        )}
+      </div>
+      <RowButtons index={index} name={name} actions={text.actions} onAction={onAction} />
+    </div>
+  );
+});
+
+/**
+ * A row's buttons, drawn again only when they change (not while the row's
+ * words move); each acts on the item as it is when clicked.
+ */
+const RowButtons = memo(function RowButtons(props: {
+  index: number;
+  name: string;
+  actions: readonly RowAction[];
+  onAction(item: UploadItemView, action: QueueRowAction): void;
+}) {
+  const { index, name, onAction } = props;
+  const { queue } = useStores();
+  const { shell } = useBridge();
+  const { t } = useLocale();
+  // the file itself: shown in its folder by the desktop app, its path copied in a browser
+  const local = shell === 'electron' ? 'reveal' : 'copyPath';
+  const act = (action: QueueRowAction) => {
+    const item = queue.at(index);
+    if (item) onAction(item, action);
+  };
+  return (
+    <div className="queue-row__actions">
+      {props.actions.map((action) => (
+        <button
+          key={action}
+          type="button"
+          className={`button button--small${action === 'copyLink' || action === 'openWatch' ? ' button--primary' : ''}`}
+          aria-label={t(`queue.actionLabels.${action}`, { name })}
+          onClick={() => act(action)}
+        >
+          {t(`queue.actions.${action}`)}
+        </button>
+      ))}
+      <button
+        type="button"
+        className="button button--small button--quiet"
+        aria-label={t(`queue.actionLabels.${local}`, { name })}
+        onClick={() => act(local)}
+      >
+        {t(`queue.actions.${local}`)}
+      </button>
+    </div>
+  );
+});

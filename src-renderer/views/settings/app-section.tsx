@@ -1,0 +1,208 @@
+import { useState, type FormEvent } from 'react';
+import { NOTIFICATION_KINDS } from '../../../src-shared/model/settings.js';
+import { useAction, useBridge } from '../../bridge/bridge-context.js';
+import { ErrorNote } from '../../components/error-note.js';
+import { RadioOption } from '../../components/radio-option.js';
+import { StatusNote } from '../../components/status-note.js';
+import { useLocale } from '../../i18n/i18n.js';
+import {
+  notificationLabel,
+  settingsChange,
+  settingsForm,
+  type SettingsForm,
+  type SettingsFormErrors,
+} from '../../model/settings-form.js';
+import { useStore } from '../../store/store.js';
+import { useStores } from '../../store/stores.js';
+
+/** Settings → App: uploads at once, bandwidth, chunk size, notifications, start at login, proxy. */
+export function AppSection() {
+  const bridge = useBridge();
+  const stores = useStores();
+  const settings = useStore(stores.settings);
+  // the person's changes not saved yet; the saved settings until the first change
+  const [draft, setDraft] = useState<SettingsForm | null>(null);
+  const [errors, setErrors] = useState<SettingsFormErrors>({});
+  const [saved, setSaved] = useState('');
+  const action = useAction();
+  const { t } = useLocale();
+  const form = draft ?? (settings.data && settingsForm(settings.data));
+
+  if (!form) {
+    return (
+      <section className="settings__section card" aria-labelledby="app-settings-title">
+        <h2 id="app-settings-title">{t('settings.app.title')}</h2>
+        {settings.error ? <ErrorNote error={settings.error} /> : <p className="muted">{t('common.loading')}</p>}
+      </section>
+    );
+  }
+
+  const set = (change: Partial<SettingsForm>) => {
+    setSaved('');
+    setDraft({ ...form, ...change });
+  };
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!form) return;
+    const { change, errors: found } = settingsChange(form);
+    setErrors(found);
+    if (!change) return;
+    const updated = await action.run('settings:update', change);
+    if (!updated) return;
+    stores.settings.put(updated);
+    setDraft(null);
+    setSaved(t('settings.app.saved'));
+  }
+
+  const errorId = (field: keyof SettingsFormErrors) => (errors[field] ? `settings-${field}-error` : undefined);
+
+  return (
+    <form
+      className="settings__section card form"
+      aria-labelledby="app-settings-title"
+      onSubmit={(event) => void save(event)}
+      noValidate
+    >
+      <h2 id="app-settings-title">{t('settings.app.title')}</h2>
+      <label className="field">
+        <span>{t('settings.app.concurrency')}</span>
+        <select value={form.concurrency} onChange={(event) => set({ concurrency: Number(event.target.value) })}>
+          {[1, 2, 3, 4, 5, 6].map((count) => (
+            <option key={count} value={count}>
+              {count}
+            </option>
+          ))}
+        </select>
+      </label>
+
+      <fieldset className="settings__group">
+        <legend>{t('settings.app.bandwidth')}</legend>
+        <RadioOption
+          name="bandwidth"
+          checked={!form.bandwidthLimited}
+          onSelect={() => set({ bandwidthLimited: false })}
+        >
+          {t('settings.app.noLimit')}
+        </RadioOption>
+        <RadioOption name="bandwidth" checked={form.bandwidthLimited} onSelect={() => set({ bandwidthLimited: true })}>
+          {t('settings.app.limitAll')}
+        </RadioOption>
+        {form.bandwidthLimited && (
+          <label className="field settings__nested">
+            <span>{t('settings.app.limitMb')}</span>
+            <input
+              type="text"
+              inputMode="decimal"
+              value={form.bandwidthMb}
+              aria-invalid={errors.bandwidthMb ? true : undefined}
+              aria-describedby={errorId('bandwidthMb')}
+              onChange={(event) => set({ bandwidthMb: event.target.value })}
+            />
+            {errors.bandwidthMb && (
+              <span id="settings-bandwidthMb-error" className="field__error">
+                {errors.bandwidthMb}
+              </span>
+            )}
+          </label>
+        )}
+      </fieldset>
+
+      <label className="field">
+        <span>{t('settings.app.chunk')}</span>
+        <input
+          type="text"
+          inputMode="decimal"
+          value={form.chunkMb}
+          aria-invalid={errors.chunkMb ? true : undefined}
+          aria-describedby={['settings-chunk-hint', errorId('chunkMb')].filter(Boolean).join(' ')}
+          onChange={(event) => set({ chunkMb: event.target.value })}
+        />
+        <small id="settings-chunk-hint" className="muted">
+          {t('settings.app.chunkHint')}
+        </small>
+        {errors.chunkMb && (
+          <span id="settings-chunkMb-error" className="field__error">
+            {errors.chunkMb}
+          </span>
+        )}
+      </label>
+
+      <fieldset className="settings__group">
+        <legend>{t('settings.app.notify')}</legend>
+        {NOTIFICATION_KINDS.map((kind) => (
+          <label key={kind} className="field--inline">
+            <input
+              type="checkbox"
+              checked={form.notifications[kind]}
+              onChange={(event) => set({ notifications: { ...form.notifications, [kind]: event.target.checked } })}
+            />
+            <span>{notificationLabel(kind)}</span>
+          </label>
+        ))}
+        {bridge.shell === 'headless' && <BrowserNotifications />}
+      </fieldset>
+
+      <label className="field--inline">
+        <input
+          type="checkbox"
+          checked={form.launchAtLogin}
+          aria-describedby="settings-login-hint"
+          onChange={(event) => set({ launchAtLogin: event.target.checked })}
+        />
+        <span>{t('settings.app.launch')}</span>
+      </label>
+      <small id="settings-login-hint" className="muted settings__hint">
+        {bridge.shell === 'electron' ? t('settings.app.launchTray') : t('settings.app.launchServe')}
+      </small>
+
+      <label className="field">
+        <span>{t('settings.app.proxy')}</span>
+        <input
+          type="url"
+          value={form.proxyUrl}
+          placeholder={t('settings.app.proxyPlaceholder')}
+          spellCheck={false}
+          aria-invalid={errors.proxyUrl ? true : undefined}
+          aria-describedby={['settings-proxy-hint', errorId('proxyUrl')].filter(Boolean).join(' ')}
+          onChange={(event) => set({ proxyUrl: event.target.value })}
+        />
+        <small id="settings-proxy-hint" className="muted">
+          {t('settings.app.proxyHint')}
+        </small>
+        {errors.proxyUrl && (
+          <span id="settings-proxyUrl-error" className="field__error">
+            {errors.proxyUrl}
+          </span>
+        )}
+      </label>
+
+      <ErrorNote error={action.error} />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={action.busy}>
+          {action.busy ? t('settings.app.saving') : t('settings.app.save')}
+        </button>
+        <StatusNote text={saved} />
+      </div>
+    </form>
+  );
+}
+
+/** In a browser, the page's own notifications need the person's permission, asked once on a click. */
+function BrowserNotifications() {
+  const supported = typeof Notification !== 'undefined';
+  const [permission, setPermission] = useState(() => (supported ? Notification.permission : 'denied'));
+  const { t } = useLocale();
+  if (!supported) return <p className="muted">{t('settings.browserNotifications.unsupported')}</p>;
+  if (permission === 'granted') return <p className="muted">{t('settings.browserNotifications.granted')}</p>;
+  if (permission === 'denied') return <p className="muted">{t('settings.browserNotifications.denied')}</p>;
+  return (
+    <button
+      type="button"
+      className="button button--small settings__notify"
+      onClick={() => void Notification.requestPermission().then(setPermission)}
+    >
+      {t('settings.browserNotifications.ask')}
+    </button>
+  );
+}

@@ -1,0 +1,46 @@
+import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import type { UploadState } from '../../src-shared/model/upload-state.js';
+import type { RowContext } from '../../src-renderer/model/queue-row-text.js';
+
+/** An upload as the UI receives it, queued unless told otherwise. */
+export function item(
+  id: number,
+  state: UploadState = { kind: 'queued' },
+  extra: Partial<UploadItemView> = {},
+): UploadItemView {
+  return {
+    id,
+    accountId: 'a1',
+    path: `/videos/clip-${id}.mp4`,
+    fileName: `clip-${id}.mp4`,
+    size: 1_000_000,
+    mtimeMs: 1,
+    visibility: null,
+    metadata: { hasPassword: false },
+    folderId: null,
+    state,
+    dzuuid: null,
+    chunkSize: 90_000_000,
+    ackedChunks: [],
+    restarts: 0,
+    finalSent: false,
+    fileId: null,
+    createdAt: 1,
+    updatedAt: 1,
+    afterUpload: null,
+    ...extra,
+  };
+}
+
+/** What a row is described against at `now`: a running queue, nothing blocked, no speed yet; times as `T+Nmin`. */
+export function rowContext(now: number): RowContext {
+  return {
+    now,
+    queuePaused: false,
+    accountBlocked: null,
+    accountGate: null,
+    speed: null,
+    eta: null,
+    clock: (ms) => `T+${(ms - now) / 60_000}min`,
+  };
+}

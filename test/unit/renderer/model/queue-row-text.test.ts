@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { i18n } from '../../../../src-renderer/i18n/i18n.js';
+import {
+  describeRow,
+  formatEdge,
+  queueHoldText,
+  queuePausedText,
+  rateLimitText,
+} from '../../../../src-renderer/model/queue-row-text.js';
+import { item, rowContext } from '../../../helpers/queue-fixtures.js';
+
+const NOW = 1_700_000_000_000;
+const context = rowContext(NOW);
+const problem = { message: 'The server is busy.', code: 'SERVER_ERROR', requestId: 'req-42' };
+
+describe('queue row text', () => {
+  it('says each state in words, with the actions that apply to it', () => {
+    const rows = [
+      describeRow(item(1), context),
+      describeRow(
+        item(2, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 250_000, totalBytes: 1_000_000 }),
+        {
+          ...context,
+          speed: 125_000,
+          eta: 6,
+        },
+      ),
+      describeRow(item(3, { kind: 'finalizing', attempt: 0 }), context),
+      describeRow(item(4, { kind: 'retrying', attempt: 2, retryAt: NOW + 37_000, lastError: problem }), context),
+      describeRow(item(5, { kind: 'paused', until: NOW + 120 * 60_000 }), context),
+      describeRow(item(6, { kind: 'done', fileId: 'f1', finishedAt: NOW }), context),
+      describeRow(item(7, { kind: 'failed', reason: problem }), context),
+      describeRow(item(8, { kind: 'cancelled' }), context),
+    ];
+    expect(rows.map(({ state, detail, problem, actions }) => ({ state, detail, problem, actions }))).toEqual([
+      { state: 'Queued', detail: null, problem: null, actions: ['pause', 'cancel'] },
+      {
+        state: 'Uploading 25%',
+        detail: '250.0 KB of 1.00 MB · 125.0 KB/s · 6 s left',
+        problem: null,
+        actions: ['pause', 'cancel'],
+      },
+      {
+        state: 'Finishing',
+        detail: 'All bytes sent; the server is putting the file together',
+        problem: null,
+        actions: ['pause', 'cancel'],
+      },
+      {
+        state: 'Retrying in 37 s',
+        detail: 'Attempt 3 after a problem',
+        problem: { message: 'The server is busy.', requestId: 'req-42' },
+        actions: ['retryNow', 'pause', 'cancel'],
+      },
+      { state: 'Paused', detail: 'Paused by you until T+120min', problem: null, actions: ['resume', 'cancel'] },
+      { state: 'Done', detail: 'Uploaded at T+0min', problem: null, actions: ['copyLink'] },
+      {
+        state: 'Failed',
+        detail: null,
+        problem: { message: 'The server is busy.', requestId: 'req-42' },
+        actions: ['retry'],
+      },
+      { state: 'Cancelled', detail: null, problem: null, actions: ['retry'] },
+    ]);
+    expect(rows.map((row) => row.tone)).toEqual([
+      'neutral',
+      'active',
+      'active',
+      'warn',
+      'neutral',
+      'ok',
+      'error',
+      'neutral',
+    ]);
+  });
+
+  it('says a file found on the service was not uploaded, and still offers its link', () => {
+    const found = describeRow(item(9, { kind: 'done', fileId: 'f9', finishedAt: NOW, existing: true }), context);
+    expect(found).toMatchObject({
+      state: 'Already on the service',
+      detail: 'Not uploaded: a file with this name and size is on the service (checked at T+0min)',
+      tone: 'ok',
+      actions: ['copyLink'],
+    });
+  });
+
+  it('estimates nothing during the warm-up, and shows what a resumed item already sent', () => {
+    const running = item(1, { kind: 'uploading', attempt: 1, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 });
+    expect(describeRow(running, context).detail).toBe('0 B of 1.00 MB · estimating time left · attempt 2');
+    const resumed = item(2, { kind: 'queued' }, { size: 200_000_000, ackedChunks: [0], chunkSize: 90_000_000 });
+    expect(describeRow(resumed, context)).toMatchObject({
+      detail: '90.0 MB of 200.0 MB already sent',
+      progress: { value: 90_000_000, max: 200_000_000 },
+    });
+    expect(describeRow(item(3, { kind: 'paused', until: null }), context).detail).toBe(
+      'Paused by you until you resume it',
+    );
+  });
+
+  it('says why a queued item waits: a refused token, the global pause, the rate limit', () => {
+    const queued = item(1);
+    expect(describeRow(queued, { ...context, accountBlocked: 'This token has been disabled.' }).detail).toBe(
+      'Waiting: This token has been disabled.',
+    );
+    expect(describeRow(queued, { ...context, queuePaused: true }).detail).toBe('Waiting: all uploads are paused');
+    expect(describeRow(queued, { ...context, accountGate: 'rate-limited' }).detail).toBe(
+      'Waiting: the server asked to slow down',
+    );
+    const running = item(2, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 });
+    expect(describeRow(running, { ...context, accountGate: 'rate-limited' }).detail).toBe(
+      '0 B of 1.00 MB · Waiting: the server asked to slow down',
+    );
+  });
+
+  it("says when the app itself holds the queue: the schedule's pause with its end, or the battery", () => {
+    const queued = item(1);
+    // a minute on: the same day in every zone (NOW is 22:13 UTC)
+    const edge = NOW + 60_000;
+    expect(describeRow(queued, { ...context, queueHold: { reason: 'schedule', until: edge } }).detail).toBe(
+      'Waiting until T+1min: the upload schedule pauses uploads',
+    );
+    expect(describeRow(queued, { ...context, queueHold: { reason: 'schedule', until: null } }).detail).toBe(
+      'Waiting: the upload schedule pauses uploads',
+    );
+    expect(describeRow(queued, { ...context, queueHold: { reason: 'battery' } }).detail).toBe(
+      'Waiting: uploads are paused while on battery',
+    );
+    // the person's own pause is named first
+    expect(describeRow(queued, { ...context, queuePaused: true, queueHold: { reason: 'battery' } }).detail).toBe(
+      'Waiting: all uploads are paused',
+    );
+    expect(queueHoldText(null, NOW)).toBeNull();
+    expect(queueHoldText({ reason: 'schedule', until: edge }, NOW, context.clock)).toBe(
+      'Paused until T+1min (schedule)',
+    );
+    expect(queueHoldText({ reason: 'schedule', until: null }, NOW)).toBe('Paused by the schedule');
+    expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Paused while on battery');
+  });
+
+  it('shows an edge more than a day away with its weekday, with Intl in the locale', () => {
+    // 09:17 UTC is midnight in no zone, so a minute before it is the same day everywhere
+    const monday = Date.UTC(2026, 10, 30, 9, 17);
+    const expected = new Intl.DateTimeFormat([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(
+      monday,
+    );
+    expect(formatEdge(monday, monday - 3 * 86_400_000)).toBe(expected);
+    expect(formatEdge(monday, monday - 60_000, () => 'at 09:17')).toBe('at 09:17');
+  });
+
+  it('words the toolbar: the global pause and the rate-limit countdown', () => {
+    expect(queuePausedText({ paused: false, pausedUntil: null })).toBeNull();
+    expect(queuePausedText({ paused: true, pausedUntil: null })).toBe('All uploads paused until you resume');
+    expect(queuePausedText({ paused: true, pausedUntil: NOW + 60_000 }, context.clock)).toBe(
+      'All uploads paused until T+1min',
+    );
+    const view = { limit: 60, remaining: 12, gateReason: 'rate-limited' as const };
+    expect(rateLimitText(view, 36_200)).toBe('Waiting 37 s (rate limited)');
+    expect(rateLimitText({ ...view, gateReason: 'api-disabled' }, 5_000)).toBe('Waiting 5 s (API paused)');
+    expect(rateLimitText({ ...view, gateReason: null }, 0)).toBe('12 of 60 requests left');
+    expect(rateLimitText({ limit: null, remaining: null, gateReason: null }, 0)).toBe('No requests yet');
+  });
+
+  it('speaks German, with sizes, speeds, percentages and weekdays written the German way', async () => {
+    await i18n.changeLanguage('de');
+    try {
+      const running = item(2, {
+        kind: 'uploading',
+        attempt: 1,
+        ackedBytes: 0,
+        sentBytes: 456_000,
+        totalBytes: 1_000_000,
+      });
+      const row = describeRow(running, { ...context, speed: 125_000, eta: 250, locale: 'de' });
+      expect(row.state).toBe('Wird hochgeladen: 45\u00a0%');
+      expect(row.detail).toBe('456,0 KB von 1,00 MB · 125,0 KB/s · noch 4 min 10 s · Versuch 2');
+      expect(describeRow(item(1), { ...context, queuePaused: true, locale: 'de' }).detail).toBe(
+        'Wartet: Alle Uploads sind pausiert',
+      );
+      const monday = Date.UTC(2026, 10, 30, 9, 17);
+      const weekday = new Intl.DateTimeFormat('de', { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+      expect(queueHoldText({ reason: 'schedule', until: monday }, monday - 3 * 86_400_000, undefined, 'de')).toBe(
+        `Pausiert bis ${weekday.format(monday)} (Zeitplan)`,
+      );
+      expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Im Akkubetrieb pausiert');
+      expect(rateLimitText({ limit: 1_000, remaining: 999, gateReason: null }, 0, 'de')).toBe(
+        'Noch 999 von 1.000 Anfragen',
+      );
+      expect(rateLimitText({ limit: 60, remaining: 0, gateReason: 'rate-limited' }, 36_200, 'de')).toBe(
+        'Wartet 37 s (Anfragelimit erreicht)',
+      );
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+});

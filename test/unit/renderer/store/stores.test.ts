@@ -1,0 +1,177 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { IpcCommandName, Notification, QueueStatus } from '../../../../src-shared/ipc/ipc-contract.js';
+import type { ConversionFollow } from '../../../../src-shared/model/conversion-follow.js';
+import { DEFAULT_SETTINGS } from '../../../../src-shared/model/settings.js';
+import { createStores, type Stores } from '../../../../src-renderer/store/stores.js';
+import { ACCOUNT } from '../../../helpers/fake-socket.js';
+import { item } from '../../../helpers/queue-fixtures.js';
+import { ScriptedBridge, settle } from '../../../helpers/scripted-bridge.js';
+
+const RUNNING: QueueStatus = {
+  pausedUntil: null,
+  paused: false,
+  hold: null,
+  active: 0,
+  bandwidthBytesPerSecond: null,
+  bandwidthBySchedule: false,
+};
+const LIMIT = { accountId: ACCOUNT.id, limit: 60, remaining: 59, gateOpensInMs: 0, gateReason: null };
+
+function notification(id: number, title: string): Notification {
+  const text = { key: 'core.notifications.uploaded' as const };
+  return {
+    id,
+    kind: 'uploadsDone',
+    title,
+    body: '',
+    text: { title: text, body: null },
+    at: id,
+    link: null,
+    requestId: null,
+  };
+}
+
+function follow(fileId: string, kind: 'uploaded' | 'ready'): ConversionFollow {
+  const at = 1;
+  const base = { accountId: ACCOUNT.id, fileId, name: `${fileId}.mp4`, uploadId: null, jobId: null, watchUrl: null };
+  return { ...base, state: { kind, at }, startedAt: at, updatedAt: at };
+}
+
+/** What the core answers at start: one account, two queued items, the queue running. */
+function core(name: IpcCommandName): unknown {
+  switch (name) {
+    case 'account:list':
+      return [ACCOUNT];
+    case 'uploads:list':
+      return { items: [item(1), item(2)], total: 2 };
+    case 'uploads:status':
+      return RUNNING;
+    case 'app:rateLimits':
+      return [LIMIT];
+    case 'settings:get':
+      return DEFAULT_SETTINGS;
+    case 'app:updateStatus':
+      return { state: 'idle', checkedAt: null };
+    case 'notifications:list':
+      return [notification(1, 'Uploaded a.mp4')];
+    case 'conversions:list':
+      return [follow('f1', 'uploaded')];
+    default:
+      throw new Error(`not read at start: ${name}`);
+  }
+}
+
+describe('the stores', () => {
+  let bridge: ScriptedBridge;
+  let stores: Stores;
+
+  beforeEach(() => {
+    bridge = new ScriptedBridge();
+    stores = createStores(bridge);
+  });
+
+  it('read what the window shows once the connection opens, the accounts and the first queue page first', async () => {
+    expect(bridge.sent).toEqual([]);
+    bridge.setConnection('open');
+    expect(bridge.sent.map((command) => command.name)).toEqual([
+      'account:list',
+      'uploads:list',
+      'uploads:status',
+      'app:rateLimits',
+      'settings:get',
+      'app:updateStatus',
+      'notifications:list',
+      'conversions:list',
+    ]);
+    expect(stores.queue.get().ready).toBe(false);
+    await bridge.answerAll(core);
+    expect(stores.accounts.get()).toEqual({ data: [ACCOUNT], error: null });
+    expect(stores.queue.get()).toMatchObject({ total: 2, ready: true });
+    expect(stores.queue.at(1)?.fileName).toBe('clip-2.mp4');
+    expect(stores.queueStatus.get().data).toEqual(RUNNING);
+    expect(stores.rateLimits.get().get(ACCOUNT.id)?.view).toEqual(LIMIT);
+    expect(stores.settings.get().data?.language).toBe('system');
+    expect(stores.updates.get().data).toEqual({ state: 'idle', checkedAt: null });
+    expect(stores.notifications.get().data?.map((shown) => shown.title)).toEqual(['Uploaded a.mp4']);
+    expect(stores.conversions.get().data).toHaveLength(1);
+  });
+
+  it('keep what the events say: accounts, the queue, its status, rate limits, updates, the feeds', async () => {
+    bridge.setConnection('open');
+    await bridge.answerAll(core);
+    const told: string[] = [];
+    stores.notifications.onDidAdd((added) => told.push(added.title));
+    const changes: string[] = [];
+    stores.queue.subscribe(() => changes.push('queue'));
+
+    bridge.fire('account:changed', [{ ...ACCOUNT, username: 'renamed' }]);
+    bridge.fire('uploads:statusChanged', { ...RUNNING, paused: true });
+    bridge.fire('app:rateLimitChanged', { ...LIMIT, remaining: 0, gateOpensInMs: 30_000, gateReason: 'rate-limited' });
+    bridge.fire('app:updateChanged', { state: 'ready', version: '2.0.0' });
+    bridge.fire('uploads:itemChanged', item(2, { kind: 'paused', until: null }));
+    bridge.fire('uploads:progress', [
+      { id: 1, state: { kind: 'uploading', attempt: 0, sentBytes: 10, totalBytes: 100 } },
+    ]);
+    bridge.fire('notifications:added', notification(2, 'Uploaded b.mp4'));
+    bridge.fire('conversions:changed', follow('f1', 'ready'));
+    bridge.fire('conversions:changed', follow('f2', 'uploaded'));
+
+    expect(stores.accounts.get().data?.[0]?.username).toBe('renamed');
+    expect(stores.queueStatus.get().data?.paused).toBe(true);
+    expect(stores.rateLimits.get().get(ACCOUNT.id)?.view.gateReason).toBe('rate-limited');
+    expect(stores.updates.get().data).toEqual({ state: 'ready', version: '2.0.0' });
+    expect(stores.queue.at(1)?.state).toEqual({ kind: 'paused', until: null });
+    expect(stores.queue.at(0)?.state.kind).toBe('uploading');
+    expect(changes).toEqual(['queue', 'queue']);
+    expect(stores.notifications.get().data?.map((shown) => shown.title)).toEqual(['Uploaded b.mp4', 'Uploaded a.mp4']);
+    expect(told).toEqual(['Uploaded b.mp4']);
+    // one line per file, the latest change on top
+    expect(stores.conversions.get().data?.map((line) => [line.fileId, line.state.kind])).toEqual([
+      ['f2', 'uploaded'],
+      ['f1', 'ready'],
+    ]);
+  });
+
+  it('keep an event that came while the first read was on its way', async () => {
+    bridge.setConnection('open');
+    bridge.fire('account:changed', [ACCOUNT, { ...ACCOUNT, id: 'acc-2' }]);
+    bridge.fire('notifications:added', notification(2, 'Uploaded b.mp4'));
+    // both reads were answered before the events were sent: their answers are older
+    await bridge.answerAll(core);
+    expect(stores.accounts.get().data?.map((account) => account.id)).toEqual([ACCOUNT.id, 'acc-2']);
+    expect(stores.notifications.get().data?.map((shown) => shown.title)).toEqual(['Uploaded b.mp4', 'Uploaded a.mp4']);
+  });
+
+  it('read everything again when the connection comes back, the rows the window shows included', async () => {
+    bridge.setConnection('open');
+    await bridge.answerAll(core);
+    stores.queue.show(0, 2);
+    bridge.setConnection('closed');
+    expect(bridge.sent).toEqual([]);
+    // the rows stay on screen while the connection is away
+    expect(stores.queue.at(0)?.fileName).toBe('clip-1.mp4');
+
+    bridge.setConnection('open');
+    expect(bridge.sent.map((command) => command.name)).toContain('account:list');
+    await bridge.answerAll((name) =>
+      name === 'uploads:list' ? { items: [item(2, { kind: 'cancelled' })], total: 1 } : core(name),
+    );
+    expect(stores.queue.get()).toMatchObject({ total: 1, ready: true });
+    expect(stores.queue.at(0)?.state).toEqual({ kind: 'cancelled' });
+    expect(stores.queue.at(1)).toBeUndefined();
+  });
+
+  it('say why a read failed, and keep what they had', async () => {
+    bridge.setConnection('open');
+    for (const command of bridge.take()) {
+      if (command.name === 'account:list') command.refuse('DISCONNECTED', 'The connection dropped.');
+      else command.answer(core(command.name));
+    }
+    await settle();
+    expect(stores.accounts.get()).toEqual({
+      data: undefined,
+      error: { code: 'DISCONNECTED', message: 'The connection dropped.', requestId: null },
+    });
+    expect(stores.queue.get().total).toBe(2);
+  });
+});
