@@ -7,7 +7,13 @@ import { ScriptedBridge, settle } from '../../../helpers/scripted-bridge.js';
 const PAGE = 10;
 /** items `from`…`to`, queued, by id: item n is at index n - 1 */
 const items = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => item(from + i));
-const uploading = (sentBytes: number): UploadState => ({ kind: 'uploading', attempt: 0, sentBytes, totalBytes: 1_000 });
+const uploading = (sentBytes: number): UploadState => ({
+  kind: 'uploading',
+  attempt: 0,
+  ackedBytes: 0,
+  sentBytes,
+  totalBytes: 1_000,
+});
 
 describe('the queue store', () => {
   let bridge: ScriptedBridge;

@@ -110,7 +110,7 @@ describe('the stores', () => {
     bridge.fire('app:updateChanged', { state: 'ready', version: '2.0.0' });
     bridge.fire('uploads:itemChanged', item(2, { kind: 'paused', until: null }));
     bridge.fire('uploads:progress', [
-      { id: 1, state: { kind: 'uploading', attempt: 0, sentBytes: 10, totalBytes: 100 } },
+      { id: 1, state: { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 10, totalBytes: 100 } },
     ]);
     bridge.fire('notifications:added', notification(2, 'Uploaded b.mp4'));
     bridge.fire('conversions:changed', follow('f1', 'ready'));
