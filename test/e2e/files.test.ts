@@ -96,17 +96,18 @@ describe('files', () => {
     await page.close();
   });
 
-  it('copies the page, watch and embed links and opens the watch page', async () => {
+  it('copies the file, watch and embed links and opens the watch page', async () => {
     const page = await openFiles();
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const panel = await openDetails(page, 'cat-video.mp4');
     const urls = (await app.server.api(`/files/${ids['cat']}`)).json.data.urls as Record<string, string>;
+    // urls.page is the file's own address: its button says so
     for (const [kind, label] of [
-      ['page', 'Page'],
+      ['page', 'File'],
       ['watch', 'Watch'],
       ['embed', 'Embed'],
     ] as const) {
-      await panel.getByRole('button', { name: `Copy ${kind} link` }).click();
+      await panel.getByRole('button', { name: `Copy ${label.toLowerCase()} link` }).click();
       await panel
         .getByRole('status')
         .filter({ hasText: `${label} link copied.` })
