@@ -1,10 +1,12 @@
 import { join } from 'node:path';
 import type { ContractTransport } from '../../src-shared/ipc/contract-client.js';
-import { SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
+import { readSettings, type Settings } from '../../src-shared/model/settings.js';
+import { Shutdown } from '../common/shutdown.js';
 import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
+import { localDemoServer } from '../core/demo-server.js';
 import { Engine } from '../core/engine.js';
-import { serveOwnerSocket, type OwnerSocket } from '../core/owner-socket.js';
+import { serveOwnerSocket } from '../core/owner-socket.js';
 import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import type { DataFolderLock } from '../storage/data-folder-lock.js';
@@ -19,56 +21,57 @@ import type { OpenContractOptions } from './open-contract.js';
  * folders for `watch`, nothing for the others (`files ls` reads no folder
  * and runs no queue). Following conversions and imports in the background
  * is the app's and the daemon's. While it runs the queue, other commands
- * reach it through the owner socket.
+ * reach it through the owner socket. A command that talks to the service
+ * starts the local demo server first when the account is the demo one, as
+ * the app would. What it started stops in the order of common/shutdown.ts.
  */
 export async function openLocalCore(
   lock: DataFolderLock,
   options: OpenContractOptions,
 ): Promise<{ transport: ContractTransport; close(): Promise<void> }> {
   const { dataDir, io } = options;
-  const vault = new FileTokenVault(join(dataDir, 'credentials'));
-  const settleMs = io.env['MEDIA_SYNC_SETTLE_MS'];
-  const engine = await Engine.open({
-    dataDir,
-    vault,
-    envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined,
-    // for tests and slow disks: how long a file must stay unchanged before it is uploaded
-    settleMs: settleMs ? Number(settleMs) : undefined,
-  });
-  const overrides: Partial<Settings> = {};
-  if (options.bandwidthBytesPerSecond !== undefined)
-    overrides.bandwidthBytesPerSecond = options.bandwidthBytesPerSecond;
-  if (options.chunkSizeBytes !== undefined) overrides.chunkSizeBytes = options.chunkSizeBytes;
-  const core = new AppCore({
-    engine,
-    settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
-    shell: NO_DESKTOP,
-    info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
-    tokenStorage: vault.description,
-    tokenStorageText: vault.descriptionText,
-  });
-  let ownerSocket: OwnerSocket | undefined;
+  const shutdown = new Shutdown();
+  shutdown.onWillShutdown('release', () => lock.release());
   try {
+    const vault = new FileTokenVault(join(dataDir, 'credentials'));
+    const settleMs = io.env['MEDIA_SYNC_SETTLE_MS'];
+    const engine = await Engine.open({
+      dataDir,
+      vault,
+      envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined,
+      // for tests and slow disks: how long a file must stay unchanged before it is uploaded
+      settleMs: settleMs ? Number(settleMs) : undefined,
+      shutdown,
+    });
+    const overrides: Partial<Settings> = {};
+    if (options.bandwidthBytesPerSecond !== undefined)
+      overrides.bandwidthBytesPerSecond = options.bandwidthBytesPerSecond;
+    if (options.chunkSizeBytes !== undefined) overrides.chunkSizeBytes = options.chunkSizeBytes;
+    const core = new AppCore({
+      engine,
+      settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
+      shell: NO_DESKTOP,
+      info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
+      tokenStorage: vault.description,
+      tokenStorageText: vault.descriptionText,
+      shutdown,
+    });
+    // the demo account's server lives in this process while the command runs (loaded only for it)
+    if (options.reachesService) await localDemoServer(dataDir, undefined, shutdown).startIfSignedIn(engine);
     if (options.runs !== 'nothing') {
       engine.queue.start();
       if (options.runs === 'sync') await engine.sync.start();
-      ownerSocket = await serveOwnerSocket(core, dataDir);
+      await serveOwnerSocket(core, dataDir, undefined, shutdown);
     }
+    return {
+      transport: coreTransport(core),
+      // the queue stops with it: chunks in flight are abandoned, every acknowledged one stays committed
+      close: async () => void (await shutdown.run()),
+    };
   } catch (error) {
-    await core.dispose();
-    await engine.close();
+    await shutdown.run();
     throw error;
   }
-  return {
-    transport: coreTransport(core),
-    async close() {
-      await ownerSocket?.close();
-      await core.dispose();
-      // stops the queue: chunks in flight are abandoned, every acknowledged one stays committed
-      await engine.close();
-      lock.release();
-    },
-  };
 }
 
 /**
@@ -88,7 +91,7 @@ class CommandLineSettings implements SettingsStore {
   }
 
   write(settings: Settings): void {
-    const saved = SettingsSchema.safeParse(this.saved.read()).data ?? SettingsSchema.parse({});
+    const { settings: saved } = readSettings(this.saved.read());
     const kept = Object.fromEntries(Object.keys(this.overrides).map((key) => [key, saved[key as keyof Settings]]));
     this.saved.write({ ...settings, ...kept });
   }

@@ -34,16 +34,19 @@ Ctrl+C or SIGTERM stops within 5 s, keeping every acknowledged chunk: upload the
  * it imports are a chunk of the bundle of their own), and what a core of the
  * command's own must start.
  */
-const COMMANDS: Record<string, { group: () => Promise<CommandGroup>; runs: OpenContractOptions['runs'] }> = {
-  login: { group: () => import('./commands/account.js'), runs: 'nothing' },
-  logout: { group: () => import('./commands/account.js'), runs: 'nothing' },
-  account: { group: () => import('./commands/account.js'), runs: 'nothing' },
-  upload: { group: () => import('./commands/upload.js'), runs: 'queue' },
-  watch: { group: () => import('./commands/watch.js'), runs: 'sync' },
-  queue: { group: () => import('./commands/queue.js'), runs: 'nothing' },
-  files: { group: () => import('./commands/files.js'), runs: 'nothing' },
-  import: { group: () => import('./commands/imports.js'), runs: 'nothing' },
-  jobs: { group: () => import('./commands/imports.js'), runs: 'nothing' },
+const COMMANDS: Record<
+  string,
+  { group: () => Promise<CommandGroup> } & Pick<OpenContractOptions, 'runs' | 'reachesService'>
+> = {
+  login: { group: () => import('./commands/account.js'), runs: 'nothing', reachesService: false },
+  logout: { group: () => import('./commands/account.js'), runs: 'nothing', reachesService: false },
+  account: { group: () => import('./commands/account.js'), runs: 'nothing', reachesService: true },
+  upload: { group: () => import('./commands/upload.js'), runs: 'queue', reachesService: true },
+  watch: { group: () => import('./commands/watch.js'), runs: 'sync', reachesService: true },
+  queue: { group: () => import('./commands/queue.js'), runs: 'nothing', reachesService: false },
+  files: { group: () => import('./commands/files.js'), runs: 'nothing', reachesService: true },
+  import: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },
+  jobs: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },
 };
 
 /**
@@ -69,6 +72,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       command,
       io,
       runs: entry.runs,
+      reachesService: entry.reachesService,
       bandwidthBytesPerSecond: byteSize(flags.bandwidth, 'bandwidth'),
       chunkSizeBytes: chunkSizeFlag(flags['chunk-size']),
     });

@@ -31,6 +31,8 @@ export interface OpenContractOptions {
    * database and talks to the service when asked)
    */
   runs: 'queue' | 'sync' | 'nothing';
+  /** the command talks to the service: a core of its own starts the demo account's local server first */
+  reachesService: boolean;
   /** this command line's limits, over the saved settings, when it runs the queue itself */
   bandwidthBytesPerSecond?: number;
   chunkSizeBytes?: number;

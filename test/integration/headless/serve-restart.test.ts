@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { readSavedUploads, stopWith } from '../../helpers/saved-queue.js';
+import { runCli } from '../../helpers/cli-process.js';
 import { startServe, type ServeProcess } from '../../helpers/serve-process.js';
 import type { WsContractClient } from '../../helpers/ws-client.js';
 
@@ -115,5 +116,30 @@ describe('media-sync serve started again on the same data folder', () => {
 
     const log = await readFile(join(data.path, 'logs', 'main.log'), 'utf8');
     expect(log).toContain(`The local demo server is back at ${demo!.baseUrl} for the demo account.`);
+  });
+
+  it('the CLI reaches the demo account while nothing else runs: its command starts the demo server first', async () => {
+    const first = await start();
+    const [demo] = await value<Array<{ id: string }>>(first.contract, 'account:list');
+    const postcard = join(files.path, 'postcard.jpg');
+    await writeRandomFile(postcard, 200_000, 3);
+    await value(first.contract, 'uploads:addPaths', { accountId: demo!.id, paths: [postcard] });
+    await whenDone(first.contract, 'postcard.jpg');
+    expect((await stopWith(first.daemon.child, 'SIGINT')).code).toBe(0);
+
+    const listed = await runCli(['files', 'ls', '--json'], { home: data.path });
+    expect(listed.stderr).toBe('');
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as { data: Array<{ name: string }> }).data.map((f) => f.name)).toEqual([
+      'postcard.jpg',
+    ]);
+    const ticket = join(files.path, 'ticket.pdf');
+    await writeRandomFile(ticket, 50_000, 4);
+    const uploaded = await runCli(['upload', ticket], { home: data.path });
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+
+    const again = await start();
+    const after = await value<{ data: Array<{ name: string }> }>(again.contract, 'files:list', { accountId: demo!.id });
+    expect(after.data.map((file) => file.name).sort()).toEqual(['postcard.jpg', 'ticket.pdf']);
   });
 });
