@@ -12,7 +12,7 @@ const SHELLS = {
 };
 
 /**
- * Import directions of DESIGN.md §1: renderer -> shared; main -> shared;
+ * Import directions of docs/ARCHITECTURE.md, Layers: renderer -> shared; main -> shared;
  * server -> shared. src-shared imports nothing but zod.
  */
 const boundaries = [
@@ -169,10 +169,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (STYLE.md).' },
-      ],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'Named exports only.' }],
       eqeqeq: ['error', 'always', { null: 'ignore' }],
     },
   },

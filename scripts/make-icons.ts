@@ -47,7 +47,7 @@ async function rasterize(page: Page, svg: string, size: number): Promise<Buffer>
 }
 
 export async function makeIcons(assetsDir = fileURLToPath(new URL('../assets/', import.meta.url))): Promise<string[]> {
-  // headless Debian Chromium with the flags these machines need (STACK.md trap 6)
+  // headless Debian Chromium with the flags these machines need (docs/ARCHITECTURE.md, Tests)
   const browser = await launchChromium();
   const written: string[] = [];
   try {

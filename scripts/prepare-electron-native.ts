@@ -13,7 +13,7 @@ import { NATIVE_BINDING_PATH } from '../src-main/electron/runtime-paths.js';
  *
  * node_modules keeps its Node build: tests, the CLI and the daemon need it,
  * and rebuilding it in place for Electron (what electron-rebuild does by
- * default) would break them (STACK.md trap 4). So the module is copied to a
+ * default) would break them (docs/ARCHITECTURE.md, Build notes). So the module is copied to a
  * temporary project and rebuilt there with @electron/rebuild: a prebuilt
  * binary from GitHub when one exists for this Electron, else node-gyp with
  * Electron's headers from electronjs.org. Either way it needs the internet.

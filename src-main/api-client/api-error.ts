@@ -36,7 +36,7 @@ export interface ApiErrorInit {
 }
 
 /**
- * The one error type of the API client (STYLE.md). A person sees `message` and,
+ * The one error type of the API client. A person sees `message` and,
  * for support, `requestId`; the message never contains the token (see `redact`).
  */
 export class ApiError extends Error {

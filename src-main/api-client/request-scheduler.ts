@@ -89,7 +89,7 @@ const API_DISABLED_BACKOFF: BackoffPolicy = { baseMs: 5_000, capMs: 5 * 60_000 }
 const RETRY_AFTER_JITTER_MS = 500;
 
 /**
- * One request budget per account (DESIGN.md §3). Every API call of the account
+ * One request budget per account (docs/ARCHITECTURE.md, One request budget per account). Every API call of the account
  * goes through `send`, which decides when it may leave:
  * - paces by what `X-RateLimit-*` said is left, so 429 stays rare;
  * - after a 429 nothing leaves until `Retry-After` (+ jitter) has passed;

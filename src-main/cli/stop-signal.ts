@@ -9,7 +9,7 @@ export interface StopSignal {
 
 /**
  * SIGINT (Ctrl+C) and SIGTERM as an AbortSignal, so a running command stops
- * in order (DESIGN.md §10: the queue keeps every acknowledged chunk, the
+ * in order (docs/ARCHITECTURE.md, Processes and ownership: the queue keeps every acknowledged chunk, the
  * database is closed) instead of Node's default of ending on the spot. Only
  * the first signal is taken: a second Ctrl+C while stopping ends at once.
  */

@@ -106,7 +106,7 @@ const NO_UPDATES: UpdateStatus = {
 const DIAGNOSTICS_LOG_LINES = 200;
 
 /**
- * The application behind every UI (DESIGN.md §1): implements each command
+ * The application behind every UI (docs/ARCHITECTURE.md, Layers): implements each command
  * of the ipc contract on the engine's services and emits the contract's
  * events. Every request is parsed with its schema before anything happens,
  * and every response and event is parsed on the way out, so nothing the

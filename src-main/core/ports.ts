@@ -5,7 +5,7 @@ import { message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 
 /**
- * What AppCore needs from the shell it runs in (DESIGN.md §1): the desktop
+ * What AppCore needs from the shell it runs in (docs/ARCHITECTURE.md, Layers): the desktop
  * app implements these with Electron, the headless daemon with files and the
  * browser page. AppCore knows nothing else of either.
  */

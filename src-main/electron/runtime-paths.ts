@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
  * Where better-sqlite3's Electron build lives, relative to the folder of real
  * files (the checkout, or `app.asar.unpacked` in a packaged app). Written by
  * `npm run prepare:electron-native`; node_modules keeps the Node build that
- * tests, the CLI and the daemon load (two ABIs, STACK.md trap 4).
+ * tests, the CLI and the daemon load (two ABIs: docs/ARCHITECTURE.md, Build notes).
  */
 export const NATIVE_BINDING_PATH = 'dist/electron-native/better_sqlite3.node';
 

@@ -76,7 +76,7 @@ The daemon and its contract are up at <code>${WS_PATH}</code>.</p></main></body>
 const MISDIRECTED = 'Misdirected Request';
 
 /**
- * The headless shell (DESIGN.md §2): serves the UI and the ipc contract over
+ * The headless shell (docs/ARCHITECTURE.md, Why a headless mode): serves the UI and the ipc contract over
  * HTTP and a WebSocket on 127.0.0.1 only. Every request and socket is checked,
  * in this order:
  * - `Host` must be the daemon's own (`daemonHosts`), else 421 with no detail:

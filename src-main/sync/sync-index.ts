@@ -21,7 +21,7 @@ interface Row {
 }
 
 /**
- * What each watched folder already sent (DESIGN.md §5): relative path, size,
+ * What each watched folder already sent (docs/ARCHITECTURE.md, Folders): relative path, size,
  * mtime and quick fingerprint → remote file id. It is why a restart, a rescan
  * or a rename never uploads a file twice. `baseline` entries are files that
  * were in a folder added with "only new files": known, never uploaded.

@@ -29,7 +29,7 @@ export interface SyncServiceOptions {
 }
 
 /**
- * Folder sync (DESIGN.md §5): one FolderWatcher per watched folder; each file
+ * Folder sync (docs/ARCHITECTURE.md, Folders): one FolderWatcher per watched folder; each file
  * that settles is checked against the SyncIndex and enqueued only if it is
  * new content for that folder. When its upload is done, the index records it
  * and the folder's after-upload action runs.

@@ -8,7 +8,7 @@ import { parseWebUrl } from './web-url.js';
 /**
  * `media-sync://` links: what a web page, another app or the OS may ask of
  * Media Sync. A link only ever opens a view and fills in a field; nothing is
- * sent to the service until the person clicks (DESIGN.md §10, issue 10):
+ * sent to the service until the person clicks (issue 10):
  *
  *   media-sync://import?url=<encodeURIComponent(http(s) URL)>  → Imports, the link in the paste box
  *   media-sync://files[?search=<text>]                        → Files, the search filled in

@@ -17,7 +17,7 @@ export const AfterUploadSchema = z.discriminatedUnion('kind', [
 ]);
 export type AfterUpload = z.infer<typeof AfterUploadSchema>;
 
-/** Per-folder choices (DESIGN.md §5). Defaults are what a newcomer expects: private, keep the file. */
+/** Per-folder choices (docs/ARCHITECTURE.md, Folders). Defaults are what a newcomer expects: private, keep the file. */
 export const FolderOptionsSchema = z.object({
   visibility: z.enum(['private', 'public']).default('private'),
   /** null leaves the server's default */

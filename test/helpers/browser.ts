@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** The flags Debian's Chromium needs on these machines (DESIGN.md §8); Playwright adds --headless and a fresh profile. */
+/** The flags Debian's Chromium needs on these machines (docs/ARCHITECTURE.md, Tests); Playwright adds --headless and a fresh profile. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

@@ -5,7 +5,7 @@ import { ERROR_CODES, ERROR_STATUS } from '../../src-shared/api/index.js';
 
 /**
  * An HTTP/1.1 proxy between a client under test and the reference server that
- * breaks chosen requests the way networks and gateways do (DESIGN.md §8), so
+ * breaks chosen requests the way networks and gateways do (docs/ARCHITECTURE.md, Tests), so
  * integration tests exercise the client's retries against the real server
  * instead of a mock. Everything else passes through untouched: status,
  * headers and bodies, streamed both ways.

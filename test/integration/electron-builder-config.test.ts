@@ -20,7 +20,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /**
  * electron-builder's own loader and schema check, offline (packaging itself
  * needs Electron's zip from GitHub). These are internal paths of
- * app-builder-lib 26 (STACK.md trap 8): if an upgrade moves them, this test
+ * app-builder-lib 26 (docs/ARCHITECTURE.md, Build notes): if an upgrade moves them, this test
  * says so rather than passing.
  */
 interface Builder {
@@ -34,7 +34,7 @@ function builder(): Builder {
   const { DebugLogger } = requireFromRoot('builder-util') as Pick<Builder, 'DebugLogger'>;
   return { ...config, DebugLogger };
 }
-/** Writes the .desktop entry of the AppImage and deb targets (internal too: STACK.md trap 8). */
+/** Writes the .desktop entry of the AppImage and deb targets (internal too: docs/ARCHITECTURE.md, Build notes). */
 const { LinuxTargetHelper } = requireFromRoot('app-builder-lib/out/targets/LinuxTargetHelper.js') as {
   LinuxTargetHelper: new (packager: AfterPackContext['packager']) => {
     computeDesktopEntry(options: AfterPackContext['packager']['platformSpecificBuildOptions']): Promise<string>;

@@ -13,7 +13,7 @@ import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /**
- * One data folder, one owner of its queue (DESIGN.md §2): the app, `serve`
+ * One data folder, one owner of its queue (docs/ARCHITECTURE.md, Processes and ownership): the app, `serve`
  * and the CLI take a lock the kernel drops with their process, and the CLI
  * works through the app or the daemon while one of them runs.
  */

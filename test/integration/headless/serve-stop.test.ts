@@ -9,7 +9,7 @@ import { startServe as startServeProcess, type ServeProcess } from '../../helper
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /**
- * `media-sync serve` stopped by a signal mid-upload (DESIGN.md §10): it ends
+ * `media-sync serve` stopped by a signal mid-upload (docs/ARCHITECTURE.md, Processes and ownership): it ends
  * within 5 s with exit 0, the queue keeps the acknowledged chunks, and the
  * next start resumes from them.
  */
