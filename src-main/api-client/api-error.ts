@@ -1,18 +1,6 @@
 import { z } from 'zod';
 import { englishText, type Message } from '../../src-shared/i18n/message.js';
 
-/**
- * Codes the client itself gives to failures that never got an API answer.
- * Server codes (`UNAUTHENTICATED`, `RATE_LIMITED`, ...) pass through as sent,
- * including ones this version does not know.
- */
-export type ClientErrorCode =
-  | 'NETWORK_ERROR' // connection refused/reset/closed, DNS
-  | 'TIMEOUT' // connect, headers or no-progress timeout
-  | 'BAD_RESPONSE' // a reply that is not the JSON the spec describes
-  | 'HTTP_ERROR' // a non-2xx without an error envelope (a proxy's HTML page)
-  | 'ABORTED'; // cancelled by the app (pause, cancel, quit)
-
 /** The error envelope as a tolerant reader sees it: any code, request_id if any. */
 export const LooseErrorEnvelopeSchema = z.looseObject({
   success: z.literal(false),

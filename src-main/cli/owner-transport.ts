@@ -1,3 +1,4 @@
+import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
 import { connect, type Socket } from 'node:net';
 import type { ContractTransport } from '../../src-shared/ipc/contract-client.js';
 import type { IpcCommandName, IpcError, IpcEventName, IpcResult } from '../../src-shared/ipc/ipc-contract.js';
@@ -6,7 +7,7 @@ import { lineReader, ownerSocketPath } from '../core/owner-socket-path.js';
 
 /** The answer to every command still waiting, and to any sent later, once the owner is gone. */
 const OWNER_GONE: IpcError = {
-  code: 'OWNER_GONE',
+  code: 'OWNER_GONE' satisfies AppErrorCode,
   message: 'The Media Sync that owns the data folder closed the connection (it stopped or was stopped).',
   requestId: null,
 };

@@ -1,4 +1,5 @@
 import { englishText, type Message } from '../../src-shared/i18n/message.js';
+import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
 
 /**
  * An error the app raises itself, with a code the UI can act on: AppCore
@@ -8,7 +9,7 @@ import { englishText, type Message } from '../../src-shared/i18n/message.js';
  */
 export class CoreError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: AppErrorCode,
     message: string,
     /** the message as a catalog message: the UI says it in its own language */
     readonly text?: Message,
@@ -18,7 +19,7 @@ export class CoreError extends Error {
   }
 
   /** An error whose message is a catalog sentence: `message` in English (logs, the CLI), `text` for the UI. */
-  static say(code: string, text: Message): CoreError {
+  static say(code: AppErrorCode, text: Message): CoreError {
     return new CoreError(code, englishText(text), text);
   }
 }

@@ -690,7 +690,7 @@ export function toIpcError(error: unknown): IpcError {
     const text = message('core.errors.internal');
     return { code: 'INTERNAL_ERROR', message: englishText(text), requestId: null, text };
   }
-  return { code: 'FAILED', message: error instanceof Error ? error.message : String(error), requestId: null };
+  return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error), requestId: null };
 }
 
 function isPlainObject(value: unknown): boolean {

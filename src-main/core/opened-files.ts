@@ -6,6 +6,7 @@ import { OPENED_NAMES_SHOWN, type SkipReason } from '../../src-shared/ipc/ipc-co
 import type { Engine } from './engine.js';
 import type { NewIntent } from './intent-inbox.js';
 import { message } from '../../src-shared/i18n/message.js';
+import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
 import { CoreError } from '../common/core-error.js';
 
 /**
@@ -85,7 +86,7 @@ function localPath(given: string, workingDirectory: string | undefined): { name:
   }
 }
 
-const UPLOAD_PATH_CODES: Record<SkipReason, string> = {
+const UPLOAD_PATH_CODES: Record<SkipReason, AppErrorCode> = {
   missing: 'FILE_NOT_FOUND',
   folder: 'IS_A_FOLDER',
   notAFile: 'NOT_A_FILE',

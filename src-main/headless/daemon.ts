@@ -1,3 +1,4 @@
+import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
@@ -171,7 +172,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (status >= 400) response.setHeader('Connection', 'close');
       response.writeHead(status, { ...headers, 'Content-Type': 'application/json' }).end(JSON.stringify(result));
     };
-    const refuse = (status: number, code: string, message: string) =>
+    const refuse = (status: number, code: AppErrorCode, message: string) =>
       answer(status, { ok: false, error: { code, message, requestId: null } satisfies IpcError });
     if (request.method !== 'POST') return refuse(405, 'METHOD_NOT_ALLOWED', 'Send the dropped file with POST.');
     // a page of another site must not upload through the person's cookie

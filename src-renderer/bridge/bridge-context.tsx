@@ -1,3 +1,4 @@
+import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
 import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { ContractError } from '../../src-shared/ipc/contract-client.js';
 import type {
@@ -22,7 +23,11 @@ export function useBridge(): AppBridge {
 /** Any thrown value as an IpcError, so views handle one shape. */
 export function toIpcError(error: unknown): IpcError {
   if (error instanceof ContractError) return error.toIpcError();
-  return { code: 'UNEXPECTED', message: error instanceof Error ? error.message : String(error), requestId: null };
+  return {
+    code: 'INTERNAL_ERROR' satisfies AppErrorCode,
+    message: error instanceof Error ? error.message : String(error),
+    requestId: null,
+  };
 }
 
 export function useConnection(): ConnectionState {

@@ -1,3 +1,4 @@
+import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
 import {
   createContext,
   useCallback,
@@ -181,7 +182,7 @@ async function sendToDaemon(file: File, accountId: string): Promise<UploadItemVi
   const result = (await response.json().catch(() => null)) as IpcResult<UploadItemView[]> | null;
   if (typeof result?.ok !== 'boolean') {
     const message = t('drop.refused', { name: file.name, status: response.status });
-    throw new ContractError({ code: 'FAILED', message, requestId: null });
+    throw new ContractError({ code: 'BAD_RESPONSE' satisfies AppErrorCode, message, requestId: null });
   }
   if (!result.ok) throw new ContractError(result.error);
   return result.value;

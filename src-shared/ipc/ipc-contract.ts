@@ -12,6 +12,7 @@ import {
   UpdateFileBodySchema,
 } from '../api/index.js';
 import { MessageSchema } from '../i18n/message.js';
+import type { AppErrorCode } from './app-error-codes.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
@@ -157,7 +158,7 @@ export const FOLDER_PATH_PROBLEMS = [
   'FOLDER_NOT_FOUND',
   'NOT_A_FOLDER',
   'FOLDER_NOT_READABLE',
-] as const;
+] as const satisfies readonly AppErrorCode[];
 export type FolderPathProblem = (typeof FOLDER_PATH_PROBLEMS)[number];
 
 export function isFolderPathProblem(code: string): code is FolderPathProblem {

@@ -183,7 +183,7 @@ describe('the log of the app, on the reference server', () => {
     await open(shell);
     expect(await call('app:openLogsFolder')).toMatchObject({
       ok: false,
-      error: { code: 'FAILED', message: 'spawn xdg-open ENOENT' },
+      error: { code: 'INTERNAL_ERROR', message: 'spawn xdg-open ENOENT' },
     });
     const failure = (await logFiles()).split('\n').find((line) => line.includes('app:openLogsFolder'));
     expect(failure).toMatch(/ERROR The command app:openLogsFolder failed\. \(Error: spawn xdg-open ENOENT\\n {4}at /);
