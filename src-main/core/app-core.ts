@@ -38,6 +38,7 @@ import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
 import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
+import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
 import { checkUploadPath, queueOpenedFiles } from './opened-files.js';
 import type { LocalDemoServer } from './demo-server.js';
 import type { PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
@@ -81,6 +82,8 @@ export interface AppCoreOptions {
    * `processLocales()`); absent: English.
    */
   systemLocales?: () => readonly string[];
+  /** check every answer and event against the contract before it leaves (outgoing-check.ts; default: in tests) */
+  checkOutgoing?: boolean;
   /** the app's stop: the core lets go of the engine in its `core` phase, after the transports */
   shutdown?: ShutdownPort;
 }
@@ -106,11 +109,12 @@ const NO_UPDATES: UpdateStatus = {
 const DIAGNOSTICS_LOG_LINES = 200;
 
 /**
- * The application behind every UI (docs/ARCHITECTURE.md, Layers): implements each command
- * of the ipc contract on the engine's services and emits the contract's
- * events. Every request is parsed with its schema before anything happens,
- * and every response and event is parsed on the way out, so nothing the
- * contract does not allow (a token, a file password) can leave.
+ * The application behind every UI (docs/ARCHITECTURE.md, Layers): implements
+ * each command of the ipc contract on the engine's services and emits the
+ * contract's events. It is the trust boundary: every request is parsed with
+ * its schema before anything happens; what it sends is built from the
+ * contract's types (views that leave out what must not leave: a token, a file
+ * password) and, in tests, checked against the contract (outgoing-check.ts).
  */
 export class AppCore {
   readonly notifications: NotificationCenter;
@@ -128,6 +132,7 @@ export class AppCore {
   private readonly lastRateLimit = new Map<string, string>();
   private readonly lastBlocked = new Map<string, string | null>();
   private readonly handlers: Handlers;
+  private readonly checkOutgoing: boolean;
   private readonly intents = new IntentInbox();
   private readonly schedule: ScheduleRunner;
   private limitBySchedule = false;
@@ -139,6 +144,7 @@ export class AppCore {
   constructor(private readonly options: AppCoreOptions) {
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
+    this.checkOutgoing = options.checkOutgoing ?? CHECK_OUTGOING;
     this.progressThrottle = new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock);
     const { settings, dropped } = readSettings(options.settings.read());
     this.settingsValue = settings;
@@ -230,7 +236,10 @@ export class AppCore {
     }
     try {
       const handler = this.handlers[name as IpcCommandName] as (request: unknown) => Promise<unknown>;
-      return { ok: true, value: command.response.parse(await handler(request.data)) };
+      return {
+        ok: true,
+        value: outgoing(command.response, await handler(request.data), `the answer to ${name}`, this.checkOutgoing),
+      };
     } catch (error) {
       // the service's refusals and the core's own are answers the UI shows; the rest is written down with its stack
       if (!(error instanceof ApiError || error instanceof CoreError)) {
@@ -271,7 +280,10 @@ export class AppCore {
   }
 
   private emit<N extends IpcEventName>(name: N, payload: unknown): void {
-    this.emitter.fire({ name, payload: IPC_EVENTS[name].parse(payload) as IpcEventPayload<N> });
+    this.emitter.fire({
+      name,
+      payload: outgoing(IPC_EVENTS[name], payload, `the event ${name}`, this.checkOutgoing) as IpcEventPayload<N>,
+    });
   }
 
   private client(accountId: string): MediaApiClient {
