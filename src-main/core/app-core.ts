@@ -10,41 +10,40 @@ import {
   type IpcError,
   type IpcEventName,
   type IpcEventPayload,
-  type IpcResponse,
   type IpcResult,
   type QueueStatus,
   type RateLimitView,
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
-import { fieldReasons } from '../../src-shared/model/field-reasons.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
-import { readSettings, SettingsSchema, type Settings } from '../../src-shared/model/settings.js';
-import type { UpdateStatus } from '../../src-shared/model/update-status.js';
+import { fieldReasons } from '../../src-shared/model/field-reasons.js';
+import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
-import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { DisposableStore, Emitter } from '../common/disposable.js';
 import type { FileLog } from '../common/file-log.js';
 import { CoreLanguage } from '../common/i18n.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
-import type { RemoteJob } from '../../src-shared/api/index.js';
 import { RemoteImports } from '../imports/remote-imports.js';
+import { accountCommands } from './commands/account-commands.js';
+import { appCommands } from './commands/app-commands.js';
+import type { CommandContext, Handlers } from './commands/command-context.js';
+import { serviceCommands } from './commands/service-commands.js';
+import { uploadCommands } from './commands/upload-commands.js';
+import type { LocalDemoServer } from './demo-server.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
-import { listSubfolders } from './folder-listing.js';
 import { NotificationCenter } from './notification-center.js';
+import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
-import { checkUploadPath, queueOpenedFiles } from './opened-files.js';
-import type { LocalDemoServer } from './demo-server.js';
 import type { PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
-import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
-import { ScheduleRunner } from '../uploads/schedule-runner.js';
-import { uploadPolicy } from '../uploads/upload-policy.js';
+import { QueuePolicy } from './queue-policy.js';
 
 export interface AppCoreOptions {
   engine: Engine;
@@ -93,20 +92,8 @@ export interface CoreEvent<N extends IpcEventName = IpcEventName> {
   payload: IpcEventPayload<N>;
 }
 
-type Handlers = {
-  [N in IpcCommandName]: (request: z.output<(typeof IPC_COMMANDS)[N]['request']>) => Promise<IpcResponse<N>>;
-};
-
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
-/** What a shell with no updates of its own answers: the daemon is updated with its package. */
-const NO_UPDATES: UpdateStatus = {
-  state: 'unavailable',
-  reason: englishText(message('core.updates.headless')),
-  text: message('core.updates.headless'),
-};
-/** The lines of the log a diagnostics export carries. */
-const DIAGNOSTICS_LOG_LINES = 200;
 
 /**
  * The application behind every UI (docs/ARCHITECTURE.md, Layers): implements
@@ -134,10 +121,7 @@ export class AppCore {
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
   private readonly intents = new IntentInbox();
-  private readonly schedule: ScheduleRunner;
-  private limitBySchedule = false;
-  /** the hold last applied, so a change is logged once */
-  private hold: QueueHold | null = null;
+  private readonly policy: QueuePolicy;
   /** every contract event, already parsed */
   readonly onDidEmit = this.emitter.event;
 
@@ -179,17 +163,27 @@ export class AppCore {
       },
       onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
     });
-    this.schedule = new ScheduleRunner({
+    this.policy = new QueuePolicy({
+      engine: this.engine,
+      settings: () => this.settingsValue,
+      power: options.power,
       clock: this.clock,
       timeZone: options.timeZone,
-      maxSleepMs: options.scheduleMaxSleepMs,
-      apply: () => this.applyPolicy(),
+      scheduleMaxSleepMs: options.scheduleMaxSleepMs,
+      log: options.log,
+      onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
     });
     this.applySettings();
-    this.handlers = this.createHandlers();
+    const context = this.commandContext();
+    this.handlers = {
+      ...accountCommands(context),
+      ...uploadCommands(context),
+      ...serviceCommands(context),
+      ...appCommands(context),
+    };
     this.watchEngine();
     if (options.power) {
-      this.subscriptions.add(options.power.onDidChange(() => this.applyPolicy()));
+      this.subscriptions.add(options.power.onDidChange(() => this.policy.apply()));
     }
     if (options.updates) {
       this.subscriptions.add(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
@@ -269,7 +263,7 @@ export class AppCore {
 
   async dispose(): Promise<void> {
     this.progressThrottle.dispose();
-    this.schedule.dispose();
+    this.policy.dispose();
     this.imports.dispose();
     this.intents.dispose();
     this.subscriptions.dispose();
@@ -322,7 +316,7 @@ export class AppCore {
       hold: status.hold,
       active: status.active,
       bandwidthBytesPerSecond: this.engine.limiter.limit,
-      bandwidthBySchedule: this.limitBySchedule,
+      bandwidthBySchedule: this.policy.limitBySchedule,
     };
   }
 
@@ -333,11 +327,6 @@ export class AppCore {
       const { limit, remaining, gateOpensInMs, gateReason } = state;
       return [{ accountId: account.id, limit, remaining, gateOpensInMs, gateReason }];
     });
-  }
-
-  private followed(accountId: string, jobs: RemoteJob[]): RemoteJob[] {
-    this.imports.observe(accountId, jobs);
-    return jobs;
   }
 
   /** An upload as the UI sees it, with its file's conversion once it is done. */
@@ -352,269 +341,52 @@ export class AppCore {
     return item;
   }
 
-  private hoursFromNow(hours: number | null | undefined): number | null {
-    return hours ? this.clock.wall() + hours * 3_600_000 : null;
-  }
-
   private applySettings(): void {
     const settings = this.settingsValue;
     this.language.apply(settings.language);
-    // the runner applies the policy when the schedule's effect changed; the other inputs may have too
-    this.schedule.setSchedule(settings.schedule);
-    this.applyPolicy();
+    this.policy.settingsChanged();
     this.engine.queue.setConcurrency(settings.concurrency);
     this.engine.queue.setChunkSize(settings.chunkSizeBytes);
     this.engine.setProxy(settings.proxyUrl);
     this.options.updates?.setFeedUrl(settings.updateUrl);
   }
 
-  /**
-   * The Bandwidth setting, the schedule's state and the power source, as one
-   * limit and one hold (uploads/upload-policy.ts). Called at each of their
-   * changes; the queue's status event tells the UI.
-   */
-  private applyPolicy(): void {
-    const settings = this.settingsValue;
-    const policy = uploadPolicy({
-      bandwidthBytesPerSecond: settings.bandwidthBytesPerSecond,
-      schedule: this.schedule.state,
-      pauseOnBattery: settings.pauseOnBattery,
-      onBattery: this.options.power?.onBattery() ?? false,
+  private async updateSettings(change: SettingsChange): Promise<Settings> {
+    const previous = this.settingsValue;
+    this.settingsValue = SettingsSchema.parse({
+      ...previous,
+      ...change,
+      notifications: { ...previous.notifications, ...change.notifications },
     });
-    const limiter = this.engine.limiter;
-    const limitChanged = limiter.limit !== policy.limit || this.limitBySchedule !== policy.limitBySchedule;
-    // setLimit starts the rate's accounting over: only when it changed
-    if (limiter.limit !== policy.limit) limiter.setLimit(policy.limit);
-    this.limitBySchedule = policy.limitBySchedule;
-    if (!sameQueueHold(this.hold, policy.hold)) {
-      this.logHold(this.hold, policy.hold);
-      this.hold = policy.hold;
-      // the queue fires its status event, which reaches the UI (watchEngine)
-      this.engine.queue.setHold(policy.hold).catch((error: unknown) => {
-        this.options.log?.error('Holding the upload queue failed.', error);
-      });
-    } else if (limitChanged) {
-      this.emit('uploads:statusChanged', this.queueStatus());
+    this.options.settings.write(this.settingsValue);
+    this.applySettings();
+    if (change.launchAtLogin !== undefined && change.launchAtLogin !== previous.launchAtLogin) {
+      await this.options.shell.setLaunchAtLogin(change.launchAtLogin);
     }
+    this.emit('uploads:statusChanged', this.queueStatus());
+    return this.settingsValue;
   }
 
-  private logHold(before: QueueHold | null, now: QueueHold | null): void {
-    const log = this.options.log;
-    if (!log) return;
-    if (now?.reason === 'battery') log.info('The computer runs on battery: uploads wait (Pause while on battery).');
-    else if (now?.reason === 'schedule') {
-      log.info(
-        now.until === null
-          ? 'The upload schedule pauses uploads.'
-          : `The upload schedule pauses uploads until ${new Date(now.until).toISOString()}.`,
-      );
-    } else if (before) log.info('Uploads go on: the schedule or the battery no longer holds them.');
-  }
-
-  private createHandlers(): Handlers {
-    const engine = this.engine;
-    const queue = engine.queue;
-    const ok = { ok: true as const };
+  /** What the commands use of the core (commands/command-context.ts). */
+  private commandContext(): CommandContext {
     return {
-      'account:signIn': async ({ baseUrl, token, plan }) => {
-        const { account } = await engine.signIn(baseUrl, token, plan);
-        this.emit('account:changed', this.accountViews());
-        return this.accountViews().find((view) => view.id === account.id)!;
-      },
-      'account:signOut': async ({ accountId }) => {
-        await engine.signOut(accountId);
-        this.emit('account:changed', this.accountViews());
-        return ok;
-      },
-      'account:list': async () => this.accountViews(),
-      'account:summary': async ({ accountId }) => this.client(accountId).getAccount(),
-      'account:startDemo': async () => {
-        if (!this.options.demo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
-        const { baseUrl, token } = await this.options.demo.start();
-        return this.handlers['account:signIn']({ baseUrl, token });
-      },
-
-      'folders:list': async () => engine.folders.list(),
-      'folders:add': async ({ accountId, path, options }) => {
-        this.client(accountId);
-        const folder = await engine.sync.addFolder(accountId, path, options);
-        this.emit('folders:changed', engine.folders.list());
-        return folder;
-      },
-      'folders:update': async ({ id, options }) => {
-        const folder = await engine.sync.updateFolder(id, options);
-        this.emit('folders:changed', engine.folders.list());
-        return folder;
-      },
-      'folders:remove': async ({ id }) => {
-        await engine.sync.removeFolder(id);
-        this.emit('folders:changed', engine.folders.list());
-        return ok;
-      },
-      'folders:whenSettled': async () => {
-        await engine.sync.whenSettled();
-        return ok;
-      },
-
-      'uploads:addPaths': async ({ accountId, paths, visibility, metadata, force }) => {
-        this.client(accountId);
-        // every path first: one that cannot be read queues none of them, and the answer names it
-        for (const path of paths) await checkUploadPath(path);
-        const items: UploadItem[] = [];
-        for (const path of paths) {
-          const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
-          items.push(item);
-        }
-        return items.map((item) => this.view(item));
-      },
-      'uploads:list': async ({ offset, limit }) => {
-        const { items, total } = queue.page(offset, limit);
-        return { items: items.map((item) => this.view(item)), total };
-      },
-      'uploads:status': async () => this.queueStatus(),
-      'uploads:pauseAll': async ({ hours, afterChunk }) => {
-        await queue.pauseAll(this.hoursFromNow(hours), { afterChunk });
-        return this.queueStatus();
-      },
-      'uploads:resumeAll': async () => {
-        queue.resumeAll();
-        return this.queueStatus();
-      },
-      'uploads:pause': async ({ id, hours, afterChunk }) =>
-        this.view((await queue.pause(id, this.hoursFromNow(hours), { afterChunk })) ?? this.item(id)),
-      'uploads:resume': async ({ id }) => this.view((await queue.resume(id)) ?? this.item(id)),
-      'uploads:cancel': async ({ id }) => this.view((await queue.cancel(id)) ?? this.item(id)),
-      'uploads:retry': async ({ id }) => this.view((await queue.retry(id)) ?? this.item(id)),
-      'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
-      'uploads:reveal': async ({ id }) => {
-        await this.options.shell.revealPath(this.item(id).path);
-        return ok;
-      },
-
-      'files:list': async ({ accountId, search, page, perPage }) =>
-        this.client(accountId).listFiles({ search, page, per_page: perPage }),
-      'files:get': async ({ accountId, fileId }) => this.client(accountId).getFile(fileId),
-      'files:status': async ({ accountId, fileId }) => this.client(accountId).getFileStatus(fileId),
-      'files:update': async ({ accountId, fileId, changes }) => {
-        const client = this.client(accountId);
-        await client.updateFile(fileId, changes);
-        return client.getFile(fileId);
-      },
-      'files:delete': async ({ accountId, fileId }) => {
-        await this.client(accountId).deleteFile(fileId);
-        engine.conversions.forget(accountId, fileId);
-        return ok;
-      },
-      'files:copyLink': async ({ accountId, fileId, kind }) => {
-        const url = (await this.client(accountId).getFile(fileId)).urls[kind];
-        await this.options.shell.writeClipboard(url);
-        return { url };
-      },
-      'files:open': async ({ accountId, fileId, kind }) => {
-        const url = (await this.client(accountId).getFile(fileId)).urls[kind];
-        if (!/^https?:\/\//.test(url)) throw CoreError.say('UNSAFE_LINK', message('core.errors.unsafeLink'));
-        await this.options.shell.openExternal(url);
-        return ok;
-      },
-
-      'imports:create': async ({ accountId, body }) =>
-        this.followed(accountId, await this.client(accountId).createRemoteUploads(body)),
-      'imports:list': async ({ accountId, page }) => {
-        const result = await this.client(accountId).listRemoteUploads({ page });
-        this.imports.observe(accountId, result.data);
-        return result;
-      },
-      'imports:get': async ({ accountId, jobId }) =>
-        this.followed(accountId, [await this.client(accountId).getRemoteUpload(jobId)])[0]!,
-      'imports:cancel': async ({ accountId, jobId }) => {
-        const client = this.client(accountId);
-        const job = (await client.cancelRemoteUpload(jobId)) ?? (await client.getRemoteUpload(jobId));
-        return this.followed(accountId, [job])[0]!;
-      },
-      'imports:retry': async ({ accountId, jobId }) => {
-        const client = this.client(accountId);
-        const job = (await client.retryRemoteUpload(jobId)) ?? (await client.getRemoteUpload(jobId));
-        return this.followed(accountId, [job])[0]!;
-      },
-
-      'settings:get': async () => this.settingsValue,
-      'settings:update': async (change) => {
-        const previous = this.settingsValue;
-        this.settingsValue = SettingsSchema.parse({
-          ...previous,
-          ...change,
-          notifications: { ...previous.notifications, ...change.notifications },
-        });
-        this.options.settings.write(this.settingsValue);
-        this.applySettings();
-        if (change.launchAtLogin !== undefined && change.launchAtLogin !== previous.launchAtLogin) {
-          await this.options.shell.setLaunchAtLogin(change.launchAtLogin);
-        }
-        this.emit('uploads:statusChanged', this.queueStatus());
-        return this.settingsValue;
-      },
-
-      'conversions:list': async ({ limit }) => engine.conversions.list(limit),
-
-      'notifications:list': async () => this.notifications.list(),
-      'notifications:clear': async () => {
-        this.notifications.clear();
-        return ok;
-      },
-
-      'app:rateLimits': async () => this.rateLimits(),
-      'app:diagnostics': async () => {
-        const items = queue.list();
-        const counts: Record<string, number> = {};
-        for (const item of items) counts[item.state.kind] = (counts[item.state.kind] ?? 0) + 1;
-        const report = {
-          createdAt: new Date(this.clock.wall()).toISOString(),
-          app: this.options.info,
-          node: process.version,
-          platform: `${process.platform} ${process.arch}`,
-          settings: this.settingsValue,
-          accounts: this.accountViews(),
-          folders: engine.folders.list().map((f) => ({ id: f.id, path: f.path, options: f.options })),
-          queue: { status: this.queueStatus(), counts },
-          failures: items
-            .flatMap((item) => (item.state.kind === 'failed' ? [{ file: item.fileName, ...item.state.reason }] : []))
-            .slice(-50),
-          rateLimits: this.rateLimits(),
-          notifications: this.notifications.list().slice(0, 50),
-          // FileLog.recent scrubs each line again with every token known now
-          logs: {
-            folder: this.options.log?.dir ?? null,
-            recent: (await this.options.log?.recent(DIAGNOSTICS_LOG_LINES)) ?? [],
-          },
-        };
-        const stamp = report.createdAt.replace(/[:.]/g, '-');
-        return { fileName: `media-sync-diagnostics-${stamp}.json`, json: JSON.stringify(report, null, 2) };
-      },
-      'app:info': async () => ({ ...this.options.info, logsDir: this.options.log?.dir ?? null }),
-
-      'app:openLogsFolder': async () => {
-        if (!this.options.log) throw CoreError.say('UNAVAILABLE', message('core.errors.noLogs'));
-        await this.options.shell.openLogsFolder();
-        return ok;
-      },
-
-      'app:openLink': async ({ link }) => this.openLink(link),
-      'app:openFiles': async ({ paths, workingDirectory }) => this.openFiles(paths, { workingDirectory }),
-      'app:takeIntents': async () => this.intents.take(),
-
-      'app:pickFolder': async () => ({ path: await this.options.shell.pickFolder() }),
-      'folders:browse': async (request) => listSubfolders(request),
-
-      'app:updateStatus': async () => this.options.updates?.status() ?? NO_UPDATES,
-      'app:checkForUpdates': async () => (await this.options.updates?.check()) ?? NO_UPDATES,
-      'app:installUpdate': async () => {
-        const updates = this.options.updates;
-        if (updates?.status().state !== 'ready') {
-          throw CoreError.say('NO_UPDATE', message('core.errors.noUpdate'));
-        }
-        await updates.install();
-        return ok;
-      },
+      engine: this.engine,
+      options: this.options,
+      clock: this.clock,
+      notifications: this.notifications,
+      imports: this.imports,
+      intents: this.intents,
+      emit: (name, payload) => this.emit(name, payload),
+      client: (accountId) => this.client(accountId),
+      item: (id) => this.item(id),
+      view: (item) => this.view(item),
+      accountViews: () => this.accountViews(),
+      queueStatus: () => this.queueStatus(),
+      rateLimits: () => this.rateLimits(),
+      settings: () => this.settingsValue,
+      updateSettings: (change) => this.updateSettings(change),
+      openLink: (link) => this.openLink(link),
+      openFiles: (paths, options) => this.openFiles(paths, options),
     };
   }
 
@@ -672,7 +444,7 @@ export class AppCore {
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
-      this.engine.onDidWake(() => this.schedule.reevaluate()),
+      this.engine.onDidWake(() => this.policy.wake()),
     ])
       this.subscriptions.add(subscription);
   }

@@ -1,0 +1,54 @@
+import { message } from '../../../src-shared/i18n/message.js';
+import { CoreError } from '../../common/core-error.js';
+import { listSubfolders } from '../folder-listing.js';
+import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+
+/** Accounts and watched folders. */
+export function accountCommands(core: CommandContext): HandlersOf<'account' | 'folders'> {
+  const { engine } = core;
+  const changedFolders = () => core.emit('folders:changed', engine.folders.list());
+  const handlers: HandlersOf<'account' | 'folders'> = {
+    'account:signIn': async ({ baseUrl, token, plan }) => {
+      const { account } = await engine.signIn(baseUrl, token, plan);
+      core.emit('account:changed', core.accountViews());
+      return core.accountViews().find((view) => view.id === account.id)!;
+    },
+    'account:signOut': async ({ accountId }) => {
+      await engine.signOut(accountId);
+      core.emit('account:changed', core.accountViews());
+      return OK;
+    },
+    'account:list': async () => core.accountViews(),
+    'account:summary': async ({ accountId }) => core.client(accountId).getAccount(),
+    'account:startDemo': async () => {
+      const demo = core.options.demo;
+      if (!demo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
+      const { baseUrl, token } = await demo.start();
+      return handlers['account:signIn']({ baseUrl, token });
+    },
+
+    'folders:list': async () => engine.folders.list(),
+    'folders:add': async ({ accountId, path, options }) => {
+      core.client(accountId);
+      const folder = await engine.sync.addFolder(accountId, path, options);
+      changedFolders();
+      return folder;
+    },
+    'folders:update': async ({ id, options }) => {
+      const folder = await engine.sync.updateFolder(id, options);
+      changedFolders();
+      return folder;
+    },
+    'folders:remove': async ({ id }) => {
+      await engine.sync.removeFolder(id);
+      changedFolders();
+      return OK;
+    },
+    'folders:whenSettled': async () => {
+      await engine.sync.whenSettled();
+      return OK;
+    },
+    'folders:browse': async (request) => listSubfolders(request),
+  };
+  return handlers;
+}

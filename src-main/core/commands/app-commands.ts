@@ -1,0 +1,86 @@
+import { englishText, message } from '../../../src-shared/i18n/message.js';
+import type { UpdateStatus } from '../../../src-shared/model/update-status.js';
+import { CoreError } from '../../common/core-error.js';
+import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+
+/** What a shell with no updates of its own answers: the daemon is updated with its package. */
+const NO_UPDATES: UpdateStatus = {
+  state: 'unavailable',
+  reason: englishText(message('core.updates.headless')),
+  text: message('core.updates.headless'),
+};
+/** The lines of the log a diagnostics export carries. */
+const DIAGNOSTICS_LOG_LINES = 200;
+
+/** Settings, notifications, followed conversions, and the app itself: links, logs, updates, the folder picker. */
+export function appCommands(core: CommandContext): HandlersOf<'settings' | 'conversions' | 'notifications' | 'app'> {
+  const { engine, options } = core;
+  return {
+    'settings:get': async () => core.settings(),
+    'settings:update': async (change) => core.updateSettings(change),
+
+    'conversions:list': async ({ limit }) => engine.conversions.list(limit),
+
+    'notifications:list': async () => core.notifications.list(),
+    'notifications:clear': async () => {
+      core.notifications.clear();
+      return OK;
+    },
+
+    'app:rateLimits': async () => core.rateLimits(),
+    'app:diagnostics': async () => diagnostics(core),
+    'app:info': async () => ({ ...options.info, logsDir: options.log?.dir ?? null }),
+    'app:openLogsFolder': async () => {
+      if (!options.log) throw CoreError.say('UNAVAILABLE', message('core.errors.noLogs'));
+      await options.shell.openLogsFolder();
+      return OK;
+    },
+
+    'app:openLink': async ({ link }) => core.openLink(link),
+    'app:openFiles': async ({ paths, workingDirectory }) => core.openFiles(paths, { workingDirectory }),
+    'app:takeIntents': async () => core.intents.take(),
+    'app:pickFolder': async () => ({ path: await options.shell.pickFolder() }),
+
+    'app:updateStatus': async () => options.updates?.status() ?? NO_UPDATES,
+    'app:checkForUpdates': async () => (await options.updates?.check()) ?? NO_UPDATES,
+    'app:installUpdate': async () => {
+      const updates = options.updates;
+      if (updates?.status().state !== 'ready') throw CoreError.say('NO_UPDATE', message('core.errors.noUpdate'));
+      await updates.install();
+      return OK;
+    },
+  };
+}
+
+/**
+ * A JSON report for a support request: versions, settings, queue counts,
+ * recent failures and the log's last lines; never a token (FileLog.recent
+ * scrubs each line again with every token known now).
+ */
+async function diagnostics(core: CommandContext): Promise<{ fileName: string; json: string }> {
+  const { engine, options } = core;
+  const items = engine.queue.list();
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item.state.kind] = (counts[item.state.kind] ?? 0) + 1;
+  const report = {
+    createdAt: new Date(core.clock.wall()).toISOString(),
+    app: options.info,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    settings: core.settings(),
+    accounts: core.accountViews(),
+    folders: engine.folders.list().map((f) => ({ id: f.id, path: f.path, options: f.options })),
+    queue: { status: core.queueStatus(), counts },
+    failures: items
+      .flatMap((item) => (item.state.kind === 'failed' ? [{ file: item.fileName, ...item.state.reason }] : []))
+      .slice(-50),
+    rateLimits: core.rateLimits(),
+    notifications: core.notifications.list().slice(0, 50),
+    logs: {
+      folder: options.log?.dir ?? null,
+      recent: (await options.log?.recent(DIAGNOSTICS_LOG_LINES)) ?? [],
+    },
+  };
+  const stamp = report.createdAt.replace(/[:.]/g, '-');
+  return { fileName: `media-sync-diagnostics-${stamp}.json`, json: JSON.stringify(report, null, 2) };
+}

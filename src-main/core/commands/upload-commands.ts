@@ -1,0 +1,48 @@
+import type { UploadItem } from '../../../src-shared/model/upload-state.js';
+import { checkUploadPath } from '../opened-files.js';
+import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+
+/** The upload queue: what is in it, and what a person does to it. */
+export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
+  const queue = core.engine.queue;
+  const hoursFromNow = (hours: number | null | undefined) => (hours ? core.clock.wall() + hours * 3_600_000 : null);
+  // the item as the command left it, or as it was when the command had nothing to do
+  const viewOf = async (id: number, changed: Promise<UploadItem | undefined>) =>
+    core.view((await changed) ?? core.item(id));
+  return {
+    'uploads:addPaths': async ({ accountId, paths, visibility, metadata, force }) => {
+      core.client(accountId);
+      // every path first: one that cannot be read queues none of them, and the answer names it
+      for (const path of paths) await checkUploadPath(path);
+      const items: UploadItem[] = [];
+      for (const path of paths) {
+        const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
+        items.push(item);
+      }
+      return items.map((item) => core.view(item));
+    },
+    'uploads:list': async ({ offset, limit }) => {
+      const { items, total } = queue.page(offset, limit);
+      return { items: items.map((item) => core.view(item)), total };
+    },
+    'uploads:status': async () => core.queueStatus(),
+    'uploads:pauseAll': async ({ hours, afterChunk }) => {
+      await queue.pauseAll(hoursFromNow(hours), { afterChunk });
+      return core.queueStatus();
+    },
+    'uploads:resumeAll': async () => {
+      queue.resumeAll();
+      return core.queueStatus();
+    },
+    'uploads:pause': async ({ id, hours, afterChunk }) =>
+      viewOf(id, queue.pause(id, hoursFromNow(hours), { afterChunk })),
+    'uploads:resume': async ({ id }) => viewOf(id, queue.resume(id)),
+    'uploads:cancel': async ({ id }) => viewOf(id, queue.cancel(id)),
+    'uploads:retry': async ({ id }) => viewOf(id, queue.retry(id)),
+    'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
+    'uploads:reveal': async ({ id }) => {
+      await core.options.shell.revealPath(core.item(id).path);
+      return OK;
+    },
+  };
+}
