@@ -1,10 +1,10 @@
 import type * as Chokidar from 'chokidar';
-import type { Dirent, Stats } from 'node:fs';
-import { lstat, opendir, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
-import { createIgnoreMatcher } from './ignore-rules.js';
+import { absPathOf, listFolder, PathRules, type PathRuleOptions } from './folder-walk.js';
 import { DEFAULT_SETTLE_MS, SettleTracker, type SettledFile } from './stability.js';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
@@ -21,16 +21,11 @@ export interface StableFile {
 }
 
 /** What to watch and how patiently. */
-export interface FolderWatcherOptions {
+export interface FolderWatcherOptions extends PathRuleOptions {
   root: string;
-  includeSubfolders: boolean;
-  /** User globs (see createIgnoreMatcher); hidden and partial-download names are always ignored. */
-  ignoreGlobs?: string[];
   /** Base settle window in ms (default 3000); large files get longer, see settleWindowFor. */
   settleMs?: number;
   clock?: Clock;
-  /** extra relPath prefixes to ignore, e.g. the after-upload 'Uploaded' subfolder */
-  ignorePrefixes?: string[];
 }
 
 /**
@@ -42,8 +37,6 @@ export interface FolderWatcherOptions {
  * few instances (~12 KB each) even for a tree of 10,000 folders.
  */
 const WATCH_BATCH_FOLDERS = 8;
-
-const GONE_CODES = new Set(['ENOENT', 'ENOTDIR']);
 
 /** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
 const LIST_STAT_CONCURRENCY = 32;
@@ -458,104 +451,6 @@ export class FolderWatcher {
 
   private absPathOf(relPath: string): string {
     return absPathOf(this.root, relPath);
-  }
-}
-
-/** The folder's ignore rules as the watcher applies them: to folders it would enter, and to files. */
-class PathRules {
-  private readonly matchesIgnoreRules: (relPath: string) => boolean;
-  private readonly ignorePrefixes: string[];
-  readonly includeSubfolders: boolean;
-
-  constructor(options: Pick<FolderWatcherOptions, 'includeSubfolders' | 'ignoreGlobs' | 'ignorePrefixes'>) {
-    this.includeSubfolders = options.includeSubfolders;
-    this.matchesIgnoreRules = createIgnoreMatcher(options.ignoreGlobs ?? []);
-    // Lower-cased like the globs: on Windows and macOS 'uploaded' is the 'Uploaded' folder.
-    this.ignorePrefixes = (options.ignorePrefixes ?? [])
-      .map((prefix) =>
-        prefix
-          .replaceAll('\\', '/')
-          .replace(/^\/+|\/+$/g, '')
-          .toLowerCase(),
-      )
-      .filter((prefix) => prefix !== '');
-  }
-
-  /** Ignore rules and prefixes only; whether subfolders are entered at all is the caller's call. */
-  isIgnoredFolder(relPath: string): boolean {
-    if (this.matchesIgnoreRules(relPath)) return true;
-    const lower = relPath.toLowerCase();
-    return this.ignorePrefixes.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
-  }
-
-  /** Whether a walk (or chokidar) goes into this subfolder. */
-  entersFolder(relPath: string): boolean {
-    return this.includeSubfolders && !this.isIgnoredFolder(relPath);
-  }
-
-  isIgnoredFile(relPath: string): boolean {
-    return (!this.includeSubfolders && relPath.includes('/')) || this.isIgnoredFolder(relPath);
-  }
-}
-
-interface ListCallbacks {
-  onFile: (relPath: string) => void;
-  onSubfolder: (relPath: string) => void;
-  /** A folder that exists but could not be read (EACCES, EIO); may throw to end the walk. */
-  onError: (error: unknown) => void;
-  signal?: AbortSignal;
-}
-
-/**
- * Lists one folder, calling back for each eligible file, and for each
- * subfolder that is not ignored when subfolders are included. Returns false
- * when the folder could not be read completely; a folder that vanished counts
- * as read, since it is empty now. `fs.opendir` streams the entries, so a
- * folder of 100,000 files is never one array.
- */
-async function listFolder(
-  root: string,
-  relFolder: string,
-  rules: PathRules,
-  callbacks: ListCallbacks,
-): Promise<boolean> {
-  const absFolder = relFolder === '' ? root : absPathOf(root, relFolder);
-  try {
-    const dir = await opendir(absFolder, { bufferSize: 128 });
-    for await (const entry of dir) {
-      if (callbacks.signal?.aborted) break;
-      const relPath = relFolder === '' ? entry.name : `${relFolder}/${entry.name}`;
-      const kind = await entryKind(entry, path.join(absFolder, entry.name));
-      if (kind === 'folder') {
-        if (rules.entersFolder(relPath)) callbacks.onSubfolder(relPath);
-      } else if (kind === 'file' && !rules.isIgnoredFile(relPath)) {
-        callbacks.onFile(relPath);
-      }
-    }
-    return true;
-  } catch (error) {
-    if (GONE_CODES.has((error as NodeJS.ErrnoException).code ?? '')) return true;
-    callbacks.onError(error);
-    return false;
-  }
-}
-
-function absPathOf(root: string, relPath: string): string {
-  return path.join(root, ...relPath.split('/'));
-}
-
-/** File, folder or neither, without a stat unless the file system left the type unknown (some network mounts). */
-async function entryKind(entry: Dirent, absPath: string): Promise<'file' | 'folder' | 'other'> {
-  if (entry.isFile()) return 'file';
-  if (entry.isDirectory()) return 'folder';
-  const typed =
-    entry.isSymbolicLink() || entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice();
-  if (typed) return 'other';
-  try {
-    const stats = await lstat(absPath);
-    return stats.isFile() ? 'file' : stats.isDirectory() ? 'folder' : 'other';
-  } catch {
-    return 'other';
   }
 }
 
