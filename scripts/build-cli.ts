@@ -47,7 +47,7 @@ export async function buildCli(outDir = join(ROOT, 'dist/cli')): Promise<CliBuil
     write: false,
     logLevel: 'warning',
     external: ['better-sqlite3', 'fastify', '@fastify/*', 'ipaddr.js', 'hls.js', 'ws'],
-    // bundled CommonJS packages (undici, conf's helpers) require Node's own modules
+    // bundled CommonJS packages (undici) require Node's own modules
     banner: {
       js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
     },
