@@ -20,6 +20,7 @@ const OPTIONS = {
   after: { type: 'string' },
   ignore: { type: 'string', multiple: true },
   for: { type: 'string' },
+  'after-chunk': { type: 'boolean' },
   search: { type: 'string' },
   page: { type: 'string' },
   'per-page': { type: 'string' },

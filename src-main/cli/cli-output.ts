@@ -53,8 +53,13 @@ export type ShownItem = Pick<UploadItemView, 'id' | 'path' | 'fileName' | 'size'
 export function describeState(item: ShownItem): string {
   const state = item.state;
   switch (state.kind) {
-    case 'uploading':
-      return `uploading ${percent(state.sentBytes, state.totalBytes)}`;
+    case 'uploading': {
+      // what a pause or a quit would keep, when a chunk is on its way
+      const confirmed =
+        state.ackedBytes < state.sentBytes ? `, ${percent(state.ackedBytes, state.totalBytes)} confirmed` : '';
+      const sent = `${percent(state.sentBytes, state.totalBytes)}${confirmed}`;
+      return state.pausing ? `pausing after this chunk (${sent})` : `uploading ${sent}`;
+    }
     case 'retrying':
       return `retrying at ${new Date(state.retryAt).toLocaleTimeString()} (${state.lastError.message})`;
     case 'paused':

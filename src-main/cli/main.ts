@@ -12,7 +12,7 @@ const USAGE = `Usage: media-sync <command> [options]
   account                                      the account summary
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
-  queue ls | pause [ID] [--for 2h|8h|24h] | resume [ID] | retry ID | cancel ID | clear
+  queue ls | pause [ID] [--for 2h|8h|24h] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page 25|50|100]
   files show ID | status ID | rm ID
   files edit ID [--name N] [--description D] [--public|--private] [--allow-online-watch|--no-online-watch]

@@ -7,7 +7,7 @@ import { itemSummary, output, type CommandContext } from '../command-context.js'
 const PAUSE_PRESETS: Record<string, 2 | 8 | 24> = { '2h': 2, '8h': 8, '24h': 24 };
 
 /**
- * `queue ls | pause [ID] | resume [ID] | retry ID | cancel ID | clear`: the
+ * `queue ls | pause [ID] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear`: the
  * upload queue of whoever owns the data folder, as its window shows it,
  * with the schedule's or the battery's hold.
  */
@@ -37,9 +37,14 @@ export async function run(_command: string, rest: string[], context: CommandCont
     case 'pause': {
       const hours = flags.for === undefined ? null : PAUSE_PRESETS[flags.for];
       if (hours === undefined) throw new UsageError('--for must be 2h, 8h or 24h.');
-      if (id !== undefined) return report(await contract.invoke('uploads:pause', { id, hours }));
-      const status = await contract.invoke('uploads:pauseAll', { hours });
-      output(context, pauseOf(status), () => `Uploads paused${untilText(status.pausedUntil, 'resumed')}.`);
+      const afterChunk = flags['after-chunk'] ?? false;
+      if (id !== undefined) return report(await contract.invoke('uploads:pause', { id, hours, afterChunk }));
+      const status = await contract.invoke('uploads:pauseAll', { hours, afterChunk });
+      output(context, pauseOf(status), () =>
+        afterChunk
+          ? `Uploads pause once the chunks being sent are confirmed, then wait${untilText(status.pausedUntil, 'resumed')}.`
+          : `Uploads paused${untilText(status.pausedUntil, 'resumed')}.`,
+      );
       return 0;
     }
     case 'resume': {
