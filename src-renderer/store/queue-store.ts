@@ -25,18 +25,32 @@ export interface QueueState {
   version: number;
 }
 
+/** Running items' states by id, newer than their items: what progress batches (10 Hz) move. */
+class LiveStates extends Store<ReadonlyMap<number, UploadState>> {
+  change(edit: (states: Map<number, UploadState>) => void): void {
+    const states = new Map(this.get());
+    edit(states);
+    this.set(states);
+  }
+}
+
 /**
  * The upload queue as the page knows it, for the page's whole life: the
  * pages loaded so far (queue order, the oldest first; a page is asked for
- * when its rows come into view, `show`), kept live from item events and
- * progress batches, and each running item's speed. Switching views and back
- * shows it at once; a reconnection loads the rows in view again.
+ * when its rows come into view, `show`), kept live from item events, and
+ * each running item's speed. Switching views and back shows it at once; a
+ * reconnection loads the rows in view again.
+ *
+ * A progress batch moves `live`, not the items: it tells only the bars that
+ * listen there (10 Hz), and the rows read it when they render (each second).
  *
  * New items always get a higher id than every other, so they belong at the
  * end: when the end is loaded they are appended at once; when it is not, the
  * last page is read again to learn the new total.
  */
 export class QueueStore extends Store<QueueState> {
+  /** the bytes of running items, as the last batch said; an item event or page replaces its entry */
+  readonly live = new LiveStates(new Map());
   private readonly byIndex = new Map<number, UploadItemView>();
   private readonly indexById = new Map<number, number>();
   private readonly meters = new Map<number, RateMeter>();
@@ -59,6 +73,11 @@ export class QueueStore extends Store<QueueState> {
 
   at(index: number): UploadItemView | undefined {
     return this.byIndex.get(index);
+  }
+
+  /** The item's state as of the last progress batch. */
+  stateOf(item: UploadItemView): UploadState {
+    return this.live.get().get(item.id) ?? item.state;
   }
 
   /** Bytes per second of a running item, from its progress so far; null until measured. */
@@ -95,6 +114,7 @@ export class QueueStore extends Store<QueueState> {
     this.byIndex.clear();
     this.indexById.clear();
     this.meters.clear();
+    this.live.change((states) => states.clear());
     this.asked.clear();
     this.maxId = 0;
     this.set({ total: 0, ready: false, error: null, version: this.get().version + 1 });
@@ -107,7 +127,7 @@ export class QueueStore extends Store<QueueState> {
     const index = this.indexById.get(item.id);
     const { total, ready } = this.get();
     if (index !== undefined) {
-      this.byIndex.set(index, item);
+      this.place(index, item);
       this.changed();
     } else if (ready && item.id > this.maxId && (total === 0 || this.byIndex.has(total - 1))) {
       this.place(total, item);
@@ -117,17 +137,25 @@ export class QueueStore extends Store<QueueState> {
     }
   }
 
+  /**
+   * Moves the running items' bytes. An item the page did not know was
+   * running (its event is older than the batch) changes as by an event.
+   */
   private progress(batch: readonly { id: number; state: UploadState }[]): void {
-    let moved = false;
-    for (const { id, state } of batch) {
-      this.measure(id, state);
-      const index = this.indexById.get(id);
-      const item = index === undefined ? undefined : this.byIndex.get(index);
-      if (index === undefined || !item) continue;
-      this.byIndex.set(index, { ...item, state });
-      moved = true;
-    }
-    if (moved) this.changed();
+    let started = false;
+    this.live.change((states) => {
+      for (const { id, state } of batch) {
+        this.measure(id, state);
+        const index = this.indexById.get(id);
+        const item = index === undefined ? undefined : this.byIndex.get(index);
+        if (index === undefined || !item) continue;
+        states.set(id, state);
+        if (item.state.kind === state.kind) continue;
+        this.byIndex.set(index, { ...item, state });
+        started = true;
+      }
+    });
+    if (started) this.changed();
   }
 
   private loadPage(page: number): void {
@@ -174,10 +202,13 @@ export class QueueStore extends Store<QueueState> {
     this.byIndex.set(index, item);
     this.indexById.set(item.id, index);
     if (item.id > this.maxId) this.maxId = item.id;
+    // what the core sent last is the newest: a batch before it is older
+    if (this.live.get().has(item.id)) this.live.change((states) => states.delete(item.id));
   }
 
   private forget(index: number, item: UploadItemView): void {
     this.indexById.delete(item.id);
+    if (this.live.get().has(item.id)) this.live.change((states) => states.delete(item.id));
     this.byIndex.delete(index);
   }
 

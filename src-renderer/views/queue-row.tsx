@@ -7,7 +7,7 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
-import { describeRow, type RowAction } from '../model/queue-row-text.js';
+import { describeRow, type RowAction, type RowText } from '../model/queue-row-text.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
@@ -17,10 +17,12 @@ export type QueueRowAction = RowAction | 'reveal' | 'copyPath';
 
 /**
  * The row at `index`: its item from the queue store, in words as of now.
- * It renders again when its item changes (a state, a progress batch), when
- * what its words depend on changes (the queue's pause, its account's token
- * or rate limit), and each second while a speed, a time left or a countdown
- * moves. Memoized, so scrolling renders only the rows that came into view.
+ * It renders again when its item changes (a state), when what its words
+ * depend on changes (the queue's pause, its account's token or rate limit),
+ * and each second while bytes, a speed, a time left or a countdown move
+ * (rows tick at different moments of the second, by item id); only its bar
+ * follows each progress batch. Memoized, so scrolling renders only the rows
+ * that came into view.
  */
 export const QueueRow = memo(function QueueRow({
   index,
@@ -35,27 +37,30 @@ export const QueueRow = memo(function QueueRow({
   const status = useStore(queueStatus, (read) => read.data);
   const blocked = useStore(accounts, (read) => read.data?.find((account) => account.id === item?.accountId)?.blocked);
   const gate = useStore(rateLimits, (limits) => (item ? limits.get(item.accountId) : undefined));
-  const kind = item?.state.kind;
-  const changesWithTime = kind === 'uploading' || kind === 'retrying' || gateLeftMs(gate, Date.now()) > 0;
-  const now = useNow(changesWithTime ? 1_000 : null);
-  if (!item) {
+  const state = item && queue.stateOf(item);
+  const changesWithTime = state?.kind === 'uploading' || state?.kind === 'retrying' || gateLeftMs(gate, Date.now()) > 0;
+  const now = useNow(changesWithTime ? 1_000 : null, item?.id);
+  if (!item || !state) {
     return (
       <div className="queue-row queue-row--loading" aria-busy="true">
         <span className="muted">{t('common.loading')}</span>
       </div>
     );
   }
-  const uploading = item.state.kind === 'uploading' ? item.state : null;
-  const text = describeRow(item, {
-    now,
-    queuePaused: status?.paused ?? false,
-    queueHold: status?.hold ?? null,
-    accountBlocked: blocked ? errorText(blocked) : null,
-    accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
-    speed: uploading && queue.speedOf(item.id, now),
-    eta: uploading && queue.etaOf(item.id, now, uploading.totalBytes),
-    locale,
-  });
+  const uploading = state.kind === 'uploading' ? state : null;
+  const text = describeRow(
+    { ...item, state },
+    {
+      now,
+      queuePaused: status?.paused ?? false,
+      queueHold: status?.hold ?? null,
+      accountBlocked: blocked ? errorText(blocked) : null,
+      accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
+      speed: uploading && queue.speedOf(item.id, now),
+      eta: uploading && queue.etaOf(item.id, now, uploading.totalBytes),
+      locale,
+    },
+  );
   const name = item.fileName;
   return (
     <div className={`queue-row queue-row--${text.tone}`}>
@@ -69,7 +74,12 @@ export const QueueRow = memo(function QueueRow({
               makes a new node and layout object (the commit of a progress batch took twice as long) */}
           <span className={`queue-row__state queue-row__state--${text.tone}`}>{[text.state]}</span>
         </div>
-        <ProgressBar value={text.progress.value} max={text.progress.max} label={t('queue.progressOf', { name })} />
+        <RowBar
+          id={item.id}
+          running={uploading !== null}
+          progress={text.progress}
+          label={t('queue.progressOf', { name })}
+        />
         {text.problem ? (
           <p className="queue-row__problem">
             {text.problem.message}
@@ -91,6 +101,14 @@ export const QueueRow = memo(function QueueRow({
     </div>
   );
 });
+
+/** A row's bar: a running item's moves with each progress batch (10 Hz), the row's words each second. */
+function RowBar(props: { id: number; running: boolean; progress: RowText['progress']; label: string }) {
+  const { queue } = useStores();
+  const live = useStore(queue.live, (states) => (props.running ? states.get(props.id) : undefined));
+  const { value, max } = live?.kind === 'uploading' ? { value: live.sentBytes, max: live.totalBytes } : props.progress;
+  return <ProgressBar value={value} max={max} label={props.label} />;
+}
 
 /**
  * A row's buttons, drawn again only when they change (not while the row's

@@ -86,30 +86,47 @@ describe('the queue store', () => {
     expect(queue.at(26)?.id).toBe(27);
   });
 
-  it('moves the rows of a progress batch, and measures their speed and the queue’s', async () => {
+  it('moves running items’ bytes apart from the items, telling only those who listen to them, and measures speed', async () => {
     queue.reload();
     await answerPages(3);
-    expect(queue.running()).toBe(false);
     vi.setSystemTime(0);
+    bridge.fire('uploads:itemChanged', item(1, uploading(0)));
+    expect(queue.running()).toBe(true);
+    const told = { queue: 0, live: 0 };
+    queue.subscribe(() => told.queue++);
+    queue.live.subscribe(() => told.live++);
+    const first = queue.at(0);
     bridge.fire('uploads:progress', [{ id: 1, state: uploading(0) }]);
     vi.setSystemTime(1_000);
-    bridge.fire('uploads:progress', [
-      { id: 1, state: uploading(500) },
-      { id: 99, state: uploading(100) },
-    ]);
-    expect(queue.at(0)?.state).toEqual(uploading(500));
-    expect(queue.at(0)?.fileName).toBe('clip-1.mp4');
-    expect(queue.running()).toBe(true);
+    bridge.fire('uploads:progress', [{ id: 1, state: uploading(500) }]);
+    // the item is what the last event said; its bytes are live
+    expect(queue.at(0)).toBe(first);
+    expect(queue.stateOf(first!)).toEqual(uploading(500));
+    expect(told).toEqual({ queue: 0, live: 2 });
     expect(queue.speedOf(1, 1_000)).toBe(500);
     vi.setSystemTime(3_000);
     bridge.fire('uploads:progress', [{ id: 1, state: uploading(750) }]);
     expect(queue.etaOf(1, 3_000, 1_000)).toBe(1);
-    bridge.fire('uploads:itemChanged', item(1, { kind: 'done', fileId: 'f1', finishedAt: 3_000 }));
+
+    // a batch for an item the page thought queued (its event came before the page's read) starts it
+    bridge.fire('uploads:progress', [
+      { id: 2, state: uploading(100) },
+      { id: 99, state: uploading(100) },
+    ]);
+    expect(queue.at(1)?.state).toEqual(uploading(100));
+    expect(told.queue).toBe(1);
+
+    // an item event is newer than the batches before it
+    const done = item(1, { kind: 'done', fileId: 'f1', finishedAt: 3_000 });
+    bridge.fire('uploads:itemChanged', done);
+    expect(queue.stateOf(queue.at(0)!)).toEqual(done.state);
+    bridge.fire('uploads:itemChanged', item(2, { kind: 'paused', until: null }));
     bridge.fire(
       'uploads:itemChanged',
       item(99, { kind: 'failed', reason: { message: 'no', code: 'X', requestId: null } }),
     );
     expect(queue.running()).toBe(false);
+    expect(queue.live.get().size).toBe(0);
   });
 
   it('forgets rows past an end that shrank, and starts over on reload (after Clear finished)', async () => {
