@@ -106,7 +106,8 @@ export async function startFloorPage(): Promise<FeedTarget & { url: string }> {
  * `batches` messages every `intervalMs`, scheduled against the start (a late
  * one does not push the rest back), resolving once the last one's interval is
  * over (its window drawn): uploads:progress batches moving `ids`
- * (each batch a hundredth more of 1 MB, as a running upload's), or with
+ * (each batch a hundredth more of 1 MB sent, confirmed a quarter at a time,
+ * as a running upload's in chunks), or with
  * `ticks` an event no page acts on, for the windows' marks alone.
  */
 export async function feedProgress(
@@ -114,14 +115,16 @@ export async function feedProgress(
   input: { ids: readonly number[]; batches: number; intervalMs: number; ticks?: boolean },
 ): Promise<void> {
   const total = 1_000_000;
+  const chunk = total / 4;
   const started = performance.now();
   for (let batch = 1; batch <= input.batches; batch++) {
     if (input.ticks) target.send(TICK);
     else {
       const sentBytes = Math.round((total * batch) / input.batches);
+      const ackedBytes = Math.floor(sentBytes / chunk) * chunk;
       const payload = input.ids.map((id) => ({
         id,
-        state: { kind: 'uploading', attempt: 0, sentBytes, totalBytes: total },
+        state: { kind: 'uploading', attempt: 0, ackedBytes, sentBytes, totalBytes: total },
       }));
       target.send(JSON.stringify({ event: 'uploads:progress', payload }));
     }
@@ -144,11 +147,12 @@ async function closeAll(server: Server, pages: Set<WebSocket>): Promise<void> {
 
 /**
  * The floor's page: the Queue's moving parts alone, in plain HTML (three rows
- * of a name, a bar and a line of words, and a speed), and a script that draws
- * what each batch on its socket says with no app behind it: as in the app, the
- * three bars and the three rows' words move with each batch, and the speed
- * changes each second. It marks each message's window first, as the app's
- * page probe does.
+ * of a name, a bar of two fills, sent and confirmed, and a line of words, and
+ * a speed), and a script that draws what each batch on its socket says with
+ * no app behind it: the three bars' sent fills and the three rows' words move
+ * with each batch, the confirmed fills with each chunk, and the speed changes
+ * each second. It marks each message's window first, as the app's page probe
+ * does.
  */
 const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/1.45 system-ui, sans-serif">
 <p>Speed <strong class="speed">0 B/s</strong></p>
@@ -156,8 +160,9 @@ const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/
   .map(
     (row) => `<li style="height: 88px; contain: strict; position: relative">
   <div>clip-${row}.mp4 <span class="state">Uploading 0%</span></div>
-  <div style="height: 8px; border-radius: 4px; overflow: hidden; background: #eee">
-    <div class="fill" style="height: 100%; background: #2557d6; transform-origin: left; transform: scaleX(0)"></div>
+  <div style="height: 8px; border-radius: 4px; overflow: hidden; background: #eee; position: relative">
+    <div class="sent" style="position: absolute; inset: 0; background: #2557d6; opacity: 0.4; transform-origin: left; transform: scaleX(0)"></div>
+    <div class="fill" style="position: absolute; inset: 0; background: #2557d6; transform-origin: left; transform: scaleX(0)"></div>
   </div>
   <p class="detail" style="margin: 0">0 B of 1.00 MB · estimating time left</p>
 </li>`,
@@ -166,6 +171,8 @@ const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/
 <script>
 const text = (element) => element.firstChild;
 const fills = [...document.querySelectorAll('.fill')];
+const sents = [...document.querySelectorAll('.sent')];
+let confirmed = 0;
 const rows = [...document.querySelectorAll('li')].map((row) => ({
   state: text(row.querySelector('.state')),
   detail: text(row.querySelector('.detail')),
@@ -179,9 +186,13 @@ socket.onmessage = (event) => {
   const message = JSON.parse(event.data);
   if (message.event !== 'uploads:progress') return;
   batch++;
-  const { sentBytes, totalBytes } = message.payload[0].state;
+  const { ackedBytes, sentBytes, totalBytes } = message.payload[0].state;
   const done = sentBytes / totalBytes;
-  for (const fill of fills) fill.style.transform = 'scaleX(' + done + ')';
+  for (const sent of sents) sent.style.transform = 'scaleX(' + done + ')';
+  if (ackedBytes !== confirmed) {
+    confirmed = ackedBytes;
+    for (const fill of fills) fill.style.transform = 'scaleX(' + ackedBytes / totalBytes + ')';
+  }
   rows.forEach((row, i) => {
     row.state.nodeValue = 'Uploading ' + Math.floor(done * 100) + '%';
     row.detail.nodeValue = Math.round(done * 1000) + ' KB of 1.00 MB · 3.2' + i + ' MB/s · ' + batch + ' s left';

@@ -3,14 +3,24 @@ import { useLocale } from '../i18n/i18n.js';
 
 export type PauseChoice = 2 | 8 | 24 | null;
 
-const CHOICES: PauseChoice[] = [2, 8, 24, null];
+const HOURS: PauseChoice[] = [2, 8, 24, null];
+/** until resumed, once the chunks being sent are confirmed */
+const AFTER_CHUNKS = 'afterChunks' as const;
 
 /**
  * "Pause all" with its presets, as a menu button (WAI-ARIA APG): Enter, Space
  * or ArrowDown open it on the first choice, arrows move, Escape closes it and
- * gives the focus back to the button.
+ * gives the focus back to the button. With `afterChunks` (something is
+ * uploading) it also offers to pause once the chunks being sent are
+ * confirmed, so their bytes are kept.
  */
-export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice) => void; disabled?: boolean }) {
+export function PauseMenu(props: {
+  onPause: (hours: PauseChoice, afterChunk?: boolean) => void;
+  afterChunks?: boolean;
+  disabled?: boolean;
+}) {
+  const { onPause, disabled } = props;
+  const choices: (PauseChoice | typeof AFTER_CHUNKS)[] = props.afterChunks ? [...HOURS, AFTER_CHUNKS] : HOURS;
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const button = useRef<HTMLButtonElement>(null);
@@ -43,7 +53,7 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
   }
 
   function onMenuKey(event: KeyboardEvent) {
-    const last = CHOICES.length - 1;
+    const last = choices.length - 1;
     const moves: Record<string, number> = {
       ArrowDown: active === last ? 0 : active + 1,
       ArrowUp: active === 0 ? last : active - 1,
@@ -75,7 +85,7 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
             event.preventDefault();
-            show(event.key === 'ArrowUp' ? CHOICES.length - 1 : 0);
+            show(event.key === 'ArrowUp' ? choices.length - 1 : 0);
           }
         }}
       >
@@ -89,7 +99,7 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
           aria-label={t('pause.menuLabel')}
           onKeyDown={onMenuKey}
         >
-          {CHOICES.map((choice, index) => (
+          {choices.map((choice, index) => (
             <button
               key={String(choice)}
               ref={(element) => {
@@ -101,10 +111,15 @@ export function PauseMenu({ onPause, disabled }: { onPause: (hours: PauseChoice)
               className="pause-menu__item"
               onClick={() => {
                 close();
-                onPause(choice);
+                if (choice === AFTER_CHUNKS) onPause(null, true);
+                else onPause(choice);
               }}
             >
-              {choice === null ? t('pause.untilResumed') : t('pause.forHours', { count: choice })}
+              {choice === AFTER_CHUNKS
+                ? t('pause.afterChunks')
+                : choice === null
+                  ? t('pause.untilResumed')
+                  : t('pause.forHours', { count: choice })}
             </button>
           ))}
         </div>

@@ -8,13 +8,23 @@ import {
 } from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
+import { ackedBytes, chunkLength, type UploadState } from '../../src-shared/model/upload-state.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
 import { errorText } from '../i18n/translate.js';
 
 /** What a person can do with one row; reveal / copy path is offered on every row by the view. */
 export type RowAction =
-  'pause' | 'resume' | 'cancel' | 'retry' | 'retryNow' | 'copyLink' | 'copyWatchLink' | 'openWatch';
+  | 'pause'
+  | 'pauseNow'
+  | 'pauseAfterChunk'
+  | 'resume'
+  | 'cancel'
+  | 'retry'
+  | 'retryNow'
+  | 'copyLink'
+  | 'copyWatchLink'
+  | 'openWatch';
 
 export interface RowContext {
   /** wall-clock ms */
@@ -44,14 +54,25 @@ export interface RowText {
   detail: string | null;
   /** for failed and retrying items: the reason and the request id for support */
   problem: { message: string; requestId: string | null } | null;
-  progress: { value: number; max: number };
+  progress: RowProgress;
   tone: 'neutral' | 'active' | 'ok' | 'warn' | 'error';
   actions: readonly RowAction[];
+}
+
+/** A row's bar: bytes the service confirmed (whole chunks, kept by a pause), and those sent, in flight included. */
+export interface RowProgress {
+  confirmed: number;
+  sent: number;
+  max: number;
 }
 
 /** The same array for the same buttons, so a row's buttons are not drawn again while only its words move. */
 const ACTIONS = {
   running: ['pause', 'cancel'],
+  // the chunk in flight is mostly sent: finishing it keeps its bytes
+  chunkMostlySent: ['pauseAfterChunk', 'pauseNow', 'cancel'],
+  // Resume takes "pause after this chunk" back
+  pausing: ['pauseNow', 'resume', 'cancel'],
   retrying: ['retryNow', 'pause', 'cancel'],
   paused: ['resume', 'cancel'],
   watch: ['copyWatchLink', 'openWatch'],
@@ -68,9 +89,18 @@ function defaultClock(ms: number, locale = currentLocale()): string {
   return timeOfDay(locale).format(ms);
 }
 
-/** Bytes the server already holds of an item that is not running (acknowledged chunks). */
-function ackedBytes(item: UploadItemView): number {
-  return Math.min(item.size, item.ackedChunks.length * item.chunkSize);
+const bar = (confirmed: number, max: number, sent = confirmed): RowProgress => ({ confirmed, sent, max });
+
+/**
+ * More than half of the chunk in flight is sent, so "Pause after this chunk"
+ * keeps more than it waits for. Chunks go in order: the one in flight is the
+ * first not confirmed. Not for a file sent in one request: after its one
+ * chunk the upload is done, not paused.
+ */
+function chunkMostlySent(item: UploadItemView, state: Extract<UploadState, { kind: 'uploading' }>): boolean {
+  if (item.size <= item.chunkSize) return false;
+  const chunk = chunkLength(item, Math.floor(state.ackedBytes / item.chunkSize));
+  return state.sentBytes - state.ackedBytes > chunk / 2;
 }
 
 function waitReason(context: RowContext, clock: (ms: number) => string, locale: string): string | null {
@@ -89,6 +119,13 @@ function percent(value: number, max: number, locale: string): string {
   );
 }
 
+/** The bar's words while bytes are in flight ("40% confirmed, 55% sent"); undefined when all sent are confirmed. */
+export function progressText(progress: RowProgress, locale: string = currentLocale()): string | undefined {
+  const { confirmed, sent, max } = progress;
+  if (sent <= confirmed) return undefined;
+  return t('queue.progressConfirmed', { confirmed: percent(confirmed, max, locale), sent: percent(sent, max, locale) });
+}
+
 /** One queue row in words, for each state of the upload machine. */
 export function describeRow(item: UploadItemView, context: RowContext): RowText {
   const locale = context.locale ?? currentLocale();
@@ -105,14 +142,20 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
           waitReason(context, clock, locale) ??
           (acked > 0 ? t('queue.row.alreadySent', { sent: bytes(acked), total: bytes(size) }) : null),
         problem: null,
-        progress: { value: acked, max: size },
+        progress: bar(acked, size),
         tone: 'neutral',
         actions: ACTIONS.running,
       };
     }
     case 'uploading': {
       const total = state.totalBytes || size;
-      const parts: string[] = [t('queue.row.sentOf', { sent: bytes(state.sentBytes), total: bytes(total) })];
+      const { ackedBytes: confirmed, sentBytes: sent } = state;
+      // bytes in flight are said apart: a pause keeps only the confirmed ones (a file sent in one request keeps none)
+      const parts: string[] = [
+        confirmed < sent && item.size > item.chunkSize
+          ? t('queue.row.sentConfirmed', { sent: bytes(sent), total: bytes(total), confirmed: bytes(confirmed) })
+          : t('queue.row.sentOf', { sent: bytes(sent), total: bytes(total) }),
+      ];
       // a pause or hold stops the worker: until it has, the row shows its bytes, not the wait
       const waiting = waitReason({ ...context, queuePaused: false, queueHold: null }, clock, locale);
       if (waiting) {
@@ -128,12 +171,18 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
       }
       if (state.attempt > 0) parts.push(t('queue.row.attempt', { attempt: state.attempt + 1 }));
       return {
-        state: t('queue.row.uploading', { percent: percent(state.sentBytes, total, locale) }),
+        state: state.pausing
+          ? t('queue.row.pausing')
+          : t('queue.row.uploading', { percent: percent(sent, total, locale) }),
         detail: parts.join(' · '),
         problem: null,
-        progress: { value: state.sentBytes, max: total },
+        progress: bar(confirmed, total, sent),
         tone: 'active',
-        actions: ACTIONS.running,
+        actions: state.pausing
+          ? ACTIONS.pausing
+          : chunkMostlySent(item, state)
+            ? ACTIONS.chunkMostlySent
+            : ACTIONS.running,
       };
     }
     case 'finalizing':
@@ -141,7 +190,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         state: t('queue.row.finishing'),
         detail: t('queue.row.finishingDetail'),
         problem: null,
-        progress: { value: size, max: size },
+        progress: bar(size, size),
         tone: 'active',
         actions: ACTIONS.running,
       };
@@ -152,7 +201,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
           waitS > 0.5 ? t('queue.row.retryingIn', { time: formatDuration(waitS, locale) }) : t('queue.row.retryingNow'),
         detail: t('queue.row.attemptAfterProblem', { attempt: state.attempt + 1 }),
         problem: { message: errorText(state.lastError), requestId: state.lastError.requestId },
-        progress: { value: ackedBytes(item), max: size },
+        progress: bar(ackedBytes(item), size),
         tone: 'warn',
         actions: ACTIONS.retrying,
       };
@@ -165,7 +214,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
             ? t('queue.row.pausedUntilResumed')
             : t('queue.row.pausedUntil', { time: clock(state.until) }),
         problem: null,
-        progress: { value: ackedBytes(item), max: size },
+        progress: bar(ackedBytes(item), size),
         tone: 'neutral',
         actions: ACTIONS.paused,
       };
@@ -178,7 +227,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
           state: text.label,
           detail: text.tone === 'warn' ? t('queue.row.uploadedAt', { time: clock(state.finishedAt) }) : text.detail,
           problem: text.tone === 'warn' && text.detail ? { message: text.detail, requestId: null } : null,
-          progress: { value: size, max: size },
+          progress: bar(size, size),
           tone: text.tone === 'warn' ? 'warn' : text.tone,
           actions: text.watchable ? ACTIONS.watch : after.state.kind === 'deleted' ? ACTIONS.none : ACTIONS.link,
         };
@@ -189,7 +238,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
           ? t('queue.row.existingDetail', { time: clock(state.finishedAt) })
           : t('queue.row.uploadedAt', { time: clock(state.finishedAt) }),
         problem: null,
-        progress: { value: size, max: size },
+        progress: bar(size, size),
         tone: 'ok',
         actions: ACTIONS.link,
       };
@@ -199,7 +248,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         state: t('queue.row.failed'),
         detail: null,
         problem: { message: errorText(state.reason), requestId: state.reason.requestId },
-        progress: { value: ackedBytes(item), max: size },
+        progress: bar(ackedBytes(item), size),
         tone: 'error',
         actions: ACTIONS.retry,
       };
@@ -208,7 +257,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         state: t('queue.row.cancelled'),
         detail: null,
         problem: null,
-        progress: { value: 0, max: size },
+        progress: bar(0, size),
         tone: 'neutral',
         actions: ACTIONS.retry,
       };

@@ -7,7 +7,7 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
-import { describeRow, type RowAction, type RowText } from '../model/queue-row-text.js';
+import { describeRow, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
@@ -78,6 +78,7 @@ export const QueueRow = memo(function QueueRow({
           id={item.id}
           running={uploading !== null}
           progress={text.progress}
+          said={progressText(text.progress, locale)}
           label={t('queue.progressOf', { name })}
         />
         {text.problem ? (
@@ -102,12 +103,21 @@ export const QueueRow = memo(function QueueRow({
   );
 });
 
-/** A row's bar: a running item's moves with each progress batch (10 Hz), the row's words each second. */
-function RowBar(props: { id: number; running: boolean; progress: RowText['progress']; label: string }) {
+/** A row's bar: a running item's fills move with each progress batch (10 Hz); what it says, with the row's words. */
+function RowBar(props: {
+  id: number;
+  running: boolean;
+  progress: RowProgress;
+  said: string | undefined;
+  label: string;
+}) {
   const { queue } = useStores();
   const live = useStore(queue.live, (states) => (props.running ? states.get(props.id) : undefined));
-  const { value, max } = live?.kind === 'uploading' ? { value: live.sentBytes, max: live.totalBytes } : props.progress;
-  return <ProgressBar value={value} max={max} label={props.label} />;
+  const fills =
+    live?.kind === 'uploading'
+      ? { confirmed: live.ackedBytes, sent: live.sentBytes, max: live.totalBytes || props.progress.max }
+      : props.progress;
+  return <ProgressBar {...fills} label={props.label} said={{ sent: props.progress.sent, text: props.said }} />;
 }
 
 /**

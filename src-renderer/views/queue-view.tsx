@@ -53,7 +53,10 @@ export function QueueView({ account, accounts }: { account: AccountView; account
         const follow = item.afterUpload;
         switch (action) {
           case 'pause':
+          case 'pauseNow':
             return queue.put(await bridge.invoke('uploads:pause', { id }));
+          case 'pauseAfterChunk':
+            return queue.put(await bridge.invoke('uploads:pause', { id, afterChunk: true }));
           case 'resume':
             return queue.put(await bridge.invoke('uploads:resume', { id }));
           case 'cancel':
@@ -99,8 +102,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const renderRow = useCallback((index: number) => <QueueRow index={index} onAction={onRowAction} />, [onRowAction]);
   const show = useCallback((start: number, end: number) => queue.show(start, end), [queue]);
 
-  const pauseAll = (hours: PauseChoice) =>
-    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { hours })));
+  const pauseAll = (hours: PauseChoice, afterChunk?: boolean) =>
+    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { hours, afterChunk })));
   const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
   const clearFinished = () =>
     void act(async () => {
@@ -152,12 +155,14 @@ export function QueueView({ account, accounts }: { account: AccountView; account
 
 function PauseOrResume(props: {
   status: QueueStatus | undefined;
-  onPause: (hours: PauseChoice) => void;
+  onPause: (hours: PauseChoice, afterChunk?: boolean) => void;
   onResume: () => void;
 }) {
   const { t } = useLocale();
+  const { queue } = useStores();
+  const running = useStore(queue, () => queue.running());
   const paused = props.status ? queuePausedText(props.status) : null;
-  if (!paused) return <PauseMenu onPause={props.onPause} />;
+  if (!paused) return <PauseMenu onPause={props.onPause} afterChunks={running} />;
   return (
     <>
       <button type="button" className="button button--primary" onClick={props.onResume}>

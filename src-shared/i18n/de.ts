@@ -36,9 +36,12 @@ export const de: Catalog = {
     speedLimitBySchedule:
       '<label>Geschwindigkeit </label><speed>{{speed}}</speed><label> · begrenzt auf {{limit}} (Zeitplan)</label>',
     progressOf: 'Fortschritt von {{name}}',
+    progressConfirmed: '{{confirmed}} bestätigt, {{sent}} gesendet',
     requestId: ' · Anfrage-ID <code>{{id}}</code>',
     actions: {
       pause: 'Pausieren',
+      pauseNow: 'Jetzt pausieren',
+      pauseAfterChunk: 'Nach diesem Block pausieren',
       resume: 'Fortsetzen',
       cancel: 'Abbrechen',
       retry: 'Wiederholen',
@@ -51,6 +54,8 @@ export const de: Catalog = {
     },
     actionLabels: {
       pause: '{{name}} pausieren',
+      pauseNow: '{{name}} jetzt pausieren',
+      pauseAfterChunk: '{{name}} nach diesem Block pausieren',
       resume: '{{name}} fortsetzen',
       cancel: '{{name}} abbrechen',
       retry: '{{name}} wiederholen',
@@ -74,6 +79,8 @@ export const de: Catalog = {
       alreadySent: '{{sent}} von {{total}} bereits gesendet',
       uploading: 'Wird hochgeladen: {{percent}}',
       sentOf: '{{sent}} von {{total}}',
+      sentConfirmed: '{{sent}} von {{total}}, {{confirmed}} bestätigt',
+      pausing: 'Wird nach diesem Block pausiert…',
       estimating: 'Restzeit wird geschätzt',
       timeLeft: 'noch {{time}}',
       attempt: 'Versuch {{attempt}}',
@@ -474,6 +481,7 @@ export const de: Catalog = {
     forHours_one: '{{count}} Stunde pausieren',
     forHours_other: '{{count}} Stunden pausieren',
     untilResumed: 'Pausieren, bis ich fortsetze',
+    afterChunks: 'Nach den Blöcken pausieren, die gerade gesendet werden',
   },
   rateLimit: {
     label: 'Anfragen pro Konto',

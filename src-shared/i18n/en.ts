@@ -40,9 +40,13 @@ export const en = {
     speedLimit: '<label>Speed </label><speed>{{speed}}</speed><label> · limit {{limit}}</label>',
     speedLimitBySchedule: '<label>Speed </label><speed>{{speed}}</speed><label> · limit {{limit}} (schedule)</label>',
     progressOf: 'Progress of {{name}}',
+    // the bar's words while bytes are in flight: a pause keeps only the confirmed ones
+    progressConfirmed: '{{confirmed}} confirmed, {{sent}} sent',
     requestId: ' · Request id <code>{{id}}</code>',
     actions: {
       pause: 'Pause',
+      pauseNow: 'Pause now',
+      pauseAfterChunk: 'Pause after this chunk',
       resume: 'Resume',
       cancel: 'Cancel',
       retry: 'Retry',
@@ -56,6 +60,8 @@ export const en = {
     // what a screen reader hears for the row's buttons
     actionLabels: {
       pause: 'Pause {{name}}',
+      pauseNow: 'Pause {{name}} now',
+      pauseAfterChunk: 'Pause {{name}} after this chunk',
       resume: 'Resume {{name}}',
       cancel: 'Cancel {{name}}',
       retry: 'Retry {{name}}',
@@ -78,6 +84,8 @@ export const en = {
       alreadySent: '{{sent}} of {{total}} already sent',
       uploading: 'Uploading {{percent}}',
       sentOf: '{{sent}} of {{total}}',
+      sentConfirmed: '{{sent}} of {{total}}, {{confirmed}} confirmed',
+      pausing: 'Pausing after this chunk…',
       estimating: 'estimating time left',
       timeLeft: '{{time}} left',
       attempt: 'attempt {{attempt}}',
@@ -469,6 +477,7 @@ export const en = {
     forHours_one: 'Pause for {{count}} hour',
     forHours_other: 'Pause for {{count}} hours',
     untilResumed: 'Pause until I resume',
+    afterChunks: 'Pause after the chunks being sent',
   },
   rateLimit: {
     label: 'Requests per account',

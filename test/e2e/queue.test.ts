@@ -2,6 +2,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import { ackedBytes } from '../../src-shared/model/upload-state.js';
 import { makeTestVideo } from '../helpers/ffmpeg.js';
 import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
 
@@ -158,7 +160,7 @@ describe('the queue', () => {
       await clip.getByText(/^Uploading \d+%$/).waitFor({ timeout: 15_000 });
       // the fill's width on screen, as a fraction of the track
       const filled = () =>
-        bar.locator('.progress-bar__fill').evaluate((fill) => new DOMMatrix(getComputedStyle(fill).transform).a);
+        bar.locator('.progress-bar__fill--sent').evaluate((fill) => new DOMMatrix(getComputedStyle(fill).transform).a);
       const first = await filled();
       await expect.poll(filled, { timeout: 5_000 }).toBeGreaterThan(first);
       const detail = clip.getByText(/ of 8\.00 MB · [\d.]+ [KM]B\/s · .+ left$/);
@@ -179,6 +181,116 @@ describe('the queue', () => {
       await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: null });
     }
   });
+
+  it("shows a chunked upload's confirmed part apart from its bytes in flight, and a pause never moves the bar back", async () => {
+    // 4 MB chunks at 1 MB/s: a chunk takes 4 s, its bytes in flight told in 1 MiB pieces
+    const settings = await app.contract.invoke('settings:get', {});
+    if (!settings.ok) throw new Error('no settings');
+    const { chunkSizeBytes } = settings.value as { chunkSizeBytes: number };
+    await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 4_000_000 });
+    try {
+      const page = await app.open();
+      const dir = join(app.scratch, 'chunked');
+      await mkdir(dir);
+      await writeFile(join(dir, 'chunked.mp4'), Buffer.alloc(20_000_000, 5));
+      await app.contract.invoke('uploads:addPaths', {
+        accountId: await accountId(app),
+        paths: [join(dir, 'chunked.mp4')],
+      });
+      const clip = row(page, 'chunked.mp4');
+      const bar = clip.getByRole('progressbar', { name: 'Progress of chunked.mp4' });
+      /** what the bar shows: its sent and confirmed fills, as fractions of the track */
+      const fills = () =>
+        bar.evaluate((element) => {
+          const [sent, confirmed] = [...element.children].map(
+            (fill) => new DOMMatrix(getComputedStyle(fill).transform).a,
+          );
+          return { sent: sent!, confirmed: confirmed! };
+        });
+      /** the item's confirmed bytes as the core keeps them, as a fraction of its size */
+      const kept = async () => {
+        const list = await app.contract.invoke('uploads:list', { offset: 0, limit: 50 });
+        const items = list.ok ? (list.value as { items: UploadItemView[] }).items : [];
+        const item = items.find((candidate) => candidate.fileName === 'chunked.mp4')!;
+        return ackedBytes(item) / item.size;
+      };
+      /** every value the bar and the row's state show from now on, in the page */
+      const record = () =>
+        clip.evaluate((element) => {
+          const shown: { sent: number; confirmed: number; state: string }[] = [];
+          const scale = (fill: Element | undefined) =>
+            Number(/scaleX\(([^)]+)\)/.exec(fill?.getAttribute('style') ?? '')?.[1]);
+          new MutationObserver(() => {
+            const [sent, confirmed] = [...element.querySelector('.progress-bar')!.children];
+            const state = element.querySelector('.queue-row__state')!.textContent ?? '';
+            shown.push({ sent: scale(sent), confirmed: scale(confirmed), state });
+          }).observe(element, { attributes: true, characterData: true, childList: true, subtree: true });
+          Object.assign(window, { shown });
+        });
+      const shown = () =>
+        page.evaluate(
+          () => (window as unknown as { shown: { sent: number; confirmed: number; state: string }[] }).shown,
+        );
+      const never = (values: number[]) => values.every((value, i) => i === 0 || value >= values[i - 1]!);
+
+      // the confirmed part grows chunk by chunk, the bytes in flight ahead of it, and both are said
+      await expect.poll(async () => (await fills()).confirmed, { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(() => bar.getAttribute('aria-valuetext'), { timeout: 5_000 })
+        .toMatch(/^\d+% confirmed, \d+% sent$/);
+      await clip.getByText(/^[\d.]+ [KM]B of 20\.0 MB, [\d.]+ [KM]B confirmed · /).waitFor();
+      const { sent, confirmed } = await fills();
+      expect(sent).toBeGreaterThan(confirmed);
+      expect(await accessibilityViolations(page)).toEqual([]);
+
+      // "Pause after this chunk", offered once the chunk in flight is mostly sent: it ends paused with what the bar showed
+      await record();
+      const pauseAfterChunk = clip.getByRole('button', { name: 'Pause chunked.mp4 after this chunk' });
+      await pauseAfterChunk.waitFor({ timeout: 15_000 });
+      await screenshot(page, 'queue-chunks');
+      await pauseAfterChunk.click({ timeout: 15_000 });
+      await clip.getByText('Paused', { exact: true }).waitFor({ timeout: 10_000 });
+      const afterChunk = await shown();
+      expect(afterChunk.map((value) => value.state)).toContain('Pausing after this chunk…');
+      expect(never(afterChunk.map((value) => value.sent)), JSON.stringify(afterChunk)).toBe(true);
+      expect(never(afterChunk.map((value) => value.confirmed)), JSON.stringify(afterChunk)).toBe(true);
+      const paused = await fills();
+      expect(paused.sent).toBe(paused.confirmed);
+      expect(paused.confirmed).toBeCloseTo(await kept(), 5);
+      expect(paused.confirmed).toBeGreaterThanOrEqual(Math.max(...afterChunk.map((value) => value.sent)) - 1e-6);
+
+      // resumed, then paused now: the bytes in flight go, the confirmed part stays
+      await clip.getByRole('button', { name: 'Resume chunked.mp4' }).click();
+      await expect.poll(async () => (await fills()).sent, { timeout: 10_000 }).toBeGreaterThan(paused.sent);
+      await record();
+      const before = await fills();
+      await clip.getByRole('button', { name: /^Pause chunked\.mp4( now)?$/ }).click();
+      await clip.getByText('Paused', { exact: true }).waitFor({ timeout: 10_000 });
+      const now = await shown();
+      expect(now.length).toBeGreaterThan(0);
+      expect(never(now.map((value) => value.confirmed)), JSON.stringify(now)).toBe(true);
+      const stopped = await fills();
+      expect(stopped.confirmed).toBeGreaterThanOrEqual(before.confirmed);
+      expect(stopped.confirmed).toBeCloseTo(await kept(), 5);
+
+      // the whole queue, after the chunks being sent: back in line with them confirmed
+      await clip.getByRole('button', { name: 'Resume chunked.mp4' }).click();
+      await expect.poll(async () => (await fills()).sent, { timeout: 10_000 }).toBeGreaterThan(stopped.sent);
+      await page.getByRole('button', { name: 'Pause all' }).click();
+      await page.getByRole('menuitem', { name: 'Pause after the chunks being sent' }).click();
+      await page.getByText('All uploads paused until you resume').waitFor();
+      await clip.getByText('Waiting: all uploads are paused').waitFor({ timeout: 10_000 });
+      const waiting = await fills();
+      expect(waiting.confirmed).toBeGreaterThan(stopped.confirmed);
+      expect(waiting.confirmed).toBeCloseTo(await kept(), 5);
+      await page.getByRole('button', { name: 'Resume all' }).click();
+      await clip.getByRole('button', { name: 'Cancel chunked.mp4' }).click();
+      await clip.getByText('Cancelled', { exact: true }).waitFor();
+      await page.close();
+    } finally {
+      await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: null, chunkSizeBytes });
+    }
+  }, 90_000);
 
   it('says "Ready to watch" once a video dropped into a watched folder has converted, with a working watch link', async () => {
     // the folder the first test watches; the server converts with ffmpeg, the daemon checks 10 s after the upload

@@ -45,16 +45,27 @@ describe('CountryPicker', () => {
 });
 
 describe('ProgressBar', () => {
-  it('is a named progressbar at the whole percentage, its fill scaled to the fraction', () => {
-    const html = renderToStaticMarkup(<ProgressBar value={45} max={90} label="Progress of clip.mp4" />);
+  it('is a named progressbar at the whole percentage sent, its fills scaled to the fractions sent and confirmed', () => {
+    const html = renderToStaticMarkup(<ProgressBar confirmed={36} sent={45} max={90} label="Progress of clip.mp4" />);
     expect(html).toContain('role="progressbar"');
     expect(html).toContain('aria-label="Progress of clip.mp4"');
     expect(html).toContain('aria-valuenow="50"');
-    expect(html).toContain('transform:scaleX(0.5)');
+    expect(html).not.toContain('aria-valuetext');
+    expect(html).toMatch(/progress-bar__fill--sent" style="transform:scaleX\(0.5\)".*transform:scaleX\(0.4\)/);
+  });
+
+  it('says what it is given to say, while its fills move ahead', () => {
+    const said = { sent: 40.5, text: '40% confirmed, 45% sent' };
+    const html = renderToStaticMarkup(<ProgressBar confirmed={36} sent={45} max={90} label="x" said={said} />);
+    expect(html).toContain('aria-valuenow="45"');
+    expect(html).toContain('aria-valuetext="40% confirmed, 45% sent"');
+    expect(html).toContain('scaleX(0.5)');
   });
 
   it('stays within its track for an unknown or overshooting total', () => {
-    expect(renderToStaticMarkup(<ProgressBar value={5} max={0} label="x" />)).toContain('scaleX(0)');
-    expect(renderToStaticMarkup(<ProgressBar value={12} max={10} label="x" />)).toContain('aria-valuenow="100"');
+    expect(renderToStaticMarkup(<ProgressBar confirmed={5} sent={5} max={0} label="x" />)).toContain('scaleX(0)');
+    expect(renderToStaticMarkup(<ProgressBar confirmed={12} sent={12} max={10} label="x" />)).toContain(
+      'aria-valuenow="100"',
+    );
   });
 });

@@ -3,6 +3,7 @@ import { i18n } from '../../../../src-renderer/i18n/i18n.js';
 import {
   describeRow,
   formatEdge,
+  progressText,
   queueHoldText,
   queuePausedText,
   rateLimitText,
@@ -90,11 +91,50 @@ describe('queue row text', () => {
     const resumed = item(2, { kind: 'queued' }, { size: 200_000_000, ackedChunks: [0], chunkSize: 90_000_000 });
     expect(describeRow(resumed, context)).toMatchObject({
       detail: '90.0 MB of 200.0 MB already sent',
-      progress: { value: 90_000_000, max: 200_000_000 },
+      progress: { confirmed: 90_000_000, sent: 90_000_000, max: 200_000_000 },
     });
     expect(describeRow(item(3, { kind: 'paused', until: null }), context).detail).toBe(
       'Paused by you until you resume it',
     );
+  });
+
+  it('says the confirmed bytes apart from those in flight, and offers "Pause after this chunk" once it is mostly sent', () => {
+    const MB = 1_000_000;
+    // 10 chunks of 1 MB, 4 confirmed; the fifth in flight
+    const sending = (sentBytes: number, extra: { size?: number; pausing?: true } = {}) => {
+      const { size = 10 * MB, pausing } = extra;
+      const state = { kind: 'uploading' as const, attempt: 0, ackedBytes: 4 * MB, sentBytes, totalBytes: size };
+      return describeRow(item(1, { ...state, ...(pausing && { pausing }) }, { size, chunkSize: MB }), context);
+    };
+    const early = sending(4.4 * MB);
+    expect(early).toMatchObject({
+      state: 'Uploading 44%',
+      detail: '4.40 MB of 10.0 MB, 4.00 MB confirmed · estimating time left',
+      progress: { confirmed: 4 * MB, sent: 4.4 * MB, max: 10 * MB },
+      actions: ['pause', 'cancel'],
+    });
+    expect(progressText(early.progress)).toBe('40% confirmed, 44% sent');
+    expect(sending(4.6 * MB).actions).toEqual(['pauseAfterChunk', 'pauseNow', 'cancel']);
+    // the last chunk is shorter: half of it is less
+    expect(sending(4.3 * MB, { size: 4.5 * MB }).actions).toEqual(['pauseAfterChunk', 'pauseNow', 'cancel']);
+    // a file sent in one request is done after its chunk, not paused
+    const whole = { kind: 'uploading' as const, attempt: 0, ackedBytes: 0, sentBytes: 0.9 * MB, totalBytes: MB };
+    expect(describeRow(item(2, whole, { size: MB, chunkSize: 2 * MB }), context).actions).toEqual(['pause', 'cancel']);
+    // every byte sent is confirmed: one fill, nothing more to say
+    expect(sending(4 * MB).detail).toBe('4.00 MB of 10.0 MB · estimating time left');
+    expect(progressText(sending(4 * MB).progress)).toBeUndefined();
+
+    expect(sending(4.6 * MB, { pausing: true })).toMatchObject({
+      state: 'Pausing after this chunk…',
+      actions: ['pauseNow', 'resume', 'cancel'],
+    });
+    // paused: the confirmed chunks are what it keeps
+    const paused = item(
+      3,
+      { kind: 'paused', until: null },
+      { size: 4.5 * MB, chunkSize: MB, ackedChunks: [0, 1, 2, 3, 4] },
+    );
+    expect(describeRow(paused, context).progress).toEqual({ confirmed: 4.5 * MB, sent: 4.5 * MB, max: 4.5 * MB });
   });
 
   it('says why a queued item waits: a refused token, the global pause, the rate limit', () => {
@@ -173,6 +213,10 @@ describe('queue row text', () => {
       const row = describeRow(running, { ...context, speed: 125_000, eta: 250, locale: 'de' });
       expect(row.state).toBe('Wird hochgeladen: 45\u00a0%');
       expect(row.detail).toBe('456,0 KB von 1,00 MB · 125,0 KB/s · noch 4 min 10 s · Versuch 2');
+      const chunked = { ...running, chunkSize: 200_000, state: { ...running.state, ackedBytes: 400_000 } };
+      const confirmed = describeRow(chunked, context);
+      expect(confirmed.detail).toMatch(/^456,0 KB von 1,00 MB, 400,0 KB bestätigt · /);
+      expect(progressText(confirmed.progress, 'de')).toBe('40\u00a0% bestätigt, 45\u00a0% gesendet');
       expect(describeRow(item(1), { ...context, queuePaused: true, locale: 'de' }).detail).toBe(
         'Wartet: Alle Uploads sind pausiert',
       );
