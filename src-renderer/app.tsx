@@ -73,17 +73,19 @@ export function App() {
   const account = list.find((candidate) => candidate.id === selectedId) ?? list[0];
   if (!account || signIn) {
     return (
-      <Suspense fallback={<ViewLoading />}>
-        <FirstRunView
-          initialBaseUrl={signIn?.baseUrl}
-          onSignedIn={(signedIn) => {
-            select(signedIn.id);
-            setSignIn(null);
-          }}
-          onCancel={account ? () => setSignIn(null) : undefined}
-        />
+      <div className="app">
+        <Suspense fallback={<ViewLoading />}>
+          <FirstRunView
+            initialBaseUrl={signIn?.baseUrl}
+            onSignedIn={(signedIn) => {
+              select(signedIn.id);
+              setSignIn(null);
+            }}
+            onCancel={account ? () => setSignIn(null) : undefined}
+          />
+        </Suspense>
         <Toaster toasts={toasts} />
-      </Suspense>
+      </div>
     );
   }
 

@@ -8,8 +8,8 @@ import { notificationText } from '../model/notification-text.js';
 
 const TOAST_MS = 6_000;
 const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem']);
-/** older toasts make way past this many */
-const MAX_SHOWN = 4;
+/** older toasts make way past this many: one row of them at the window's foot */
+const MAX_SHOWN = 3;
 
 export interface Toast extends ToastContent {
   /** unique among all toasts: `notification-<id>`, `intent-<id>` */
@@ -17,6 +17,8 @@ export interface Toast extends ToastContent {
   /** the file page it is about */
   link: string | null;
   requestId: string | null;
+  /** how many times these words came: repeats are one toast, "×3" */
+  count?: number;
 }
 
 export interface Toasts {
@@ -32,11 +34,7 @@ export interface Toasts {
  */
 export function useToasts(): Toasts {
   const [shown, setShown] = useState<Toast[]>([]);
-  const show = useCallback(
-    (toast: Toast) =>
-      setShown((previous) => [...previous.filter((item) => item.key !== toast.key), toast].slice(-MAX_SHOWN)),
-    [],
-  );
+  const show = useCallback((toast: Toast) => setShown((previous) => addToast(previous, toast)), []);
   const dismiss = useCallback((key: string) => setShown((previous) => previous.filter((item) => item.key !== key)), []);
 
   useEffect(() => {
@@ -50,10 +48,23 @@ export function useToasts(): Toasts {
 }
 
 /**
+ * `toast` added to those shown, as the newest: the same words again count on
+ * the toast that said them ("×3") rather than stacking up, and are read out
+ * again (a new key: a new node in the live region).
+ */
+export function addToast(shown: readonly Toast[], toast: Toast): Toast[] {
+  const words = (item: Toast) => JSON.stringify([item.tone, item.title, item.lines, item.detail]);
+  const repeat = shown.find((item) => item.key !== toast.key && words(item) === words(toast));
+  const rest = shown.filter((item) => item !== repeat && item.key !== toast.key);
+  return [...rest, { ...toast, count: repeat ? (repeat.count ?? 1) + 1 : 1 }].slice(-MAX_SHOWN);
+}
+
+/**
  * The toasts, read out politely by screen readers, with new notifications
- * added as they come. In a browser notifications also go to Web
- * Notifications when the person allowed them and the page is in the
- * background (Electron shows OS ones itself).
+ * added as they come, in a region at the window's foot that the view is laid
+ * out above (styles.css), so they never cover its controls. In a browser
+ * notifications also go to Web Notifications when the person allowed them
+ * and the page is in the background (Electron shows OS ones itself).
  */
 export function Toaster({ toasts }: { toasts: Toasts }) {
   const bridge = useBridge();
@@ -75,6 +86,9 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
       {toasts.shown.map((toast) => (
         <div key={toast.key} className={`toast${toast.tone === 'problem' ? ' toast--error' : ''}`}>
           <strong>{toast.title}</strong>
+          {toast.count !== undefined && toast.count > 1 && (
+            <span className="toast__count"> {t('toasts.repeated', { count: toast.count })}</span>
+          )}
           {toast.lines.map((line, index) => (
             <p key={index}>{line}</p>
           ))}

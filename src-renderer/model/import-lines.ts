@@ -39,9 +39,15 @@ export interface ParsedImportLines {
  * Splits a paste box into links, one per line, and checks each before
  * anything is sent. Blank lines are skipped; a repeated link counts once;
  * lines past MAX_URLS_PER_PASTE valid links are errors so nothing is
- * silently dropped. Line numbers are those of the text box (1-based).
+ * silently dropped; a link the service refused (`refused`: its reasons, by
+ * link) needs fixing as the box's own problems do, until it is changed.
+ * Line numbers are those of the text box (1-based).
  */
-export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): ParsedImportLines {
+export function parseImportLines(
+  text: string,
+  refused: ReadonlyMap<string, string> = new Map(),
+  maxUrls = MAX_URLS_PER_PASTE,
+): ParsedImportLines {
   const lines: ImportLine[] = [];
   const urls: string[] = [];
   const errors: string[] = [];
@@ -55,6 +61,12 @@ export function parseImportLines(text: string, maxUrls = MAX_URLS_PER_PASTE): Pa
     if (problem) {
       lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: translate(remoteUrlProblemMessage(problem)) });
       errors.push(translate(remoteUrlLineMessage(problem, lineNumber)));
+      return;
+    }
+    const refusal = refused.get(trimmed);
+    if (refusal !== undefined) {
+      lines.push({ kind: 'invalid', lineNumber, text: trimmed, reason: refusal });
+      errors.push(t('imports.lineRefused', { line: lineNumber, reason: refusal }));
       return;
     }
     const seen = firstSeen.get(trimmed);

@@ -28,7 +28,7 @@ export type ImportOptionsErrors = Partial<
 export const EMPTY_IMPORT_OPTIONS: ImportOptionsDraft = {
   name: '',
   description: '',
-  visibility: true,
+  visibility: false,
   allowOnlineWatch: true,
   password: '',
   blockedCountries: [],

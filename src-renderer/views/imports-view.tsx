@@ -3,6 +3,7 @@ import { Trans } from 'react-i18next';
 import type { RemoteJob } from '../../src-shared/api/index.js';
 import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
+import { refusedLinks } from '../../src-shared/model/field-reasons.js';
 import { toIpcError, useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
 import { CopyLinkButtons } from '../components/copy-link-buttons.js';
 import { CountryPicker } from '../components/country-picker.js';
@@ -76,9 +77,11 @@ function ImportForm(props: {
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
   const [result, setResult] = useState('');
+  // links the service refused, with its reasons: their lines need fixing until changed
+  const [refused, setRefused] = useState<ReadonlyMap<string, string>>(new Map());
   const ids = { box: useId(), hint: useId(), errors: useId(), summary: useId() };
   // the lines' and the fields' sentences are in the UI's language: worded again when it changes
-  const parsed = useMemo(() => parseImportLines(text), [text, locale]);
+  const parsed = useMemo(() => parseImportLines(text, refused), [text, refused, locale]);
   const optionErrors = useMemo(() => validateImportOptions(options), [options, locale]);
   const optionsInvalid = Object.keys(optionErrors).length > 0;
   const update = (patch: Partial<ImportOptionsDraft>) => setOptions((previous) => ({ ...previous, ...patch }));
@@ -96,6 +99,9 @@ function ImportForm(props: {
    * Sends the valid links, in batches the server takes, and keeps only the
    * lines that need fixing in the box: one bad line out of many does not
    * hold the others back, and nothing the person typed is silently lost.
+   * The service refuses a whole batch for one link it will not fetch
+   * (`urls.N`), creating nothing: the others go again without it, and the
+   * links it named stay in the box with its reasons.
    */
   async function send(event: FormEvent) {
     event.preventDefault();
@@ -105,11 +111,22 @@ function ImportForm(props: {
     setResult('');
     const accepted: RemoteJob[] = [];
     const sent = new Set<string>();
+    const refusedNow = new Map<string, string>();
     try {
-      for (const urls of batches(parsed.urls)) {
-        const jobs = await bridge.invoke('imports:create', { accountId, body: importBody(urls, options) });
-        accepted.push(...jobs);
-        for (const url of urls) sent.add(url);
+      for (let urls of batches(parsed.urls)) {
+        // each round leaves out at least one link: at most as many rounds as links
+        while (urls.length > 0) {
+          try {
+            accepted.push(...(await bridge.invoke('imports:create', { accountId, body: importBody(urls, options) })));
+            for (const url of urls) sent.add(url);
+            break;
+          } catch (problem) {
+            const named = refusedLinks(toIpcError(problem), urls);
+            if (named.length === 0) throw problem;
+            for (const link of named) refusedNow.set(link.url, link.reasons.join(' '));
+            urls = urls.filter((url) => !refusedNow.has(url));
+          }
+        }
       }
     } catch (problem) {
       setError(toIpcError(problem));
@@ -117,13 +134,17 @@ function ImportForm(props: {
       setSending(false);
     }
     if (accepted.length > 0) onCreated(accepted);
+    if (refusedNow.size > 0) setRefused((previous) => new Map([...previous, ...refusedNow]));
     const unsent = (value: string) => value.split(/\r\n|\r|\n/).filter((line) => line.trim() && !sent.has(line.trim()));
-    const left = unsent(text);
+    // lines left unsent, besides the refused ones (said apart)
+    const left = unsent(text).filter((line) => !refusedNow.has(line.trim()));
     // from the box as it is now: a link opened while these were being sent stays
     setText((current) => unsent(current).join('\n'));
-    if (sent.size > 0) {
-      setResult(t(left.length > 0 ? 'imports.startedSomeLeft' : 'imports.started', { count: accepted.length }));
-    }
+    const said = [
+      sent.size > 0 && t(left.length > 0 ? 'imports.startedSomeLeft' : 'imports.started', { count: accepted.length }),
+      refusedNow.size > 0 && t('imports.refused', { count: refusedNow.size }),
+    ];
+    setResult(said.filter(Boolean).join(' '));
   }
 
   const describedBy = [parsed.errors.length > 0 ? ids.errors : null, ids.hint, ids.summary].filter(Boolean).join(' ');

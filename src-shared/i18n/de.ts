@@ -492,6 +492,7 @@ export const de: Catalog = {
     label: 'Benachrichtigungen',
     requestId: 'Anfrage-ID {{id}}',
     open: 'Öffnen',
+    repeated: '×{{count, number}}',
   },
   updates: {
     title: 'Updates',
@@ -686,6 +687,9 @@ export const de: Catalog = {
     importMany: '{{links}} Links importieren',
     // a line of the box and why it cannot be sent: `problem` completes a sentence whose subject is the link
     lineProblem: 'Zeile {{line}}: {{problem}}.',
+    lineRefused: 'Zeile {{line}}: vom Dienst abgelehnt: {{reason}}',
+    refused_one: 'Der Dienst hat {{count, number}} Link abgelehnt; er bleibt mit der Begründung im Feld.',
+    refused_other: 'Der Dienst hat {{count, number}} Links abgelehnt; sie bleiben mit den Begründungen im Feld.',
     tooMany: 'ist ein Link zu viel; senden Sie höchstens {{max}} auf einmal',
     // the summary under the box: its parts, joined with commas
     ready_one: '{{count}} Link bereit zum Import',

@@ -488,6 +488,8 @@ export const en = {
     label: 'Notifications',
     requestId: 'Request id {{id}}',
     open: 'Open',
+    // the same toast came this many times
+    repeated: '×{{count, number}}',
   },
   updates: {
     title: 'Updates',
@@ -675,6 +677,10 @@ export const en = {
     importMany: 'Import {{links}} links',
     // a line of the box and why it cannot be sent: `problem` completes a sentence whose subject is the link
     lineProblem: 'Line {{line}}: {{problem}}.',
+    // a link the service refused, with its own words
+    lineRefused: 'Line {{line}}: the service refused it: {{reason}}',
+    refused_one: 'The service refused {{count, number}} link, so it is left in the box with the reason.',
+    refused_other: 'The service refused {{count, number}} links, so they are left in the box with the reasons.',
     tooMany: 'is one link too many; send at most {{max}} at a time',
     // the summary under the box: its parts, joined with commas
     ready_one: '{{count}} link ready to import',

@@ -150,14 +150,28 @@ async function stop(daemon: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): P
   clearTimeout(timer);
 }
 
-/** Writes the page as `<name>-<scheme>.png` under test-results/screenshots. */
+/**
+ * Writes the page as `<name>-<scheme>.png` under test-results/screenshots,
+ * the whole view: it scrolls in a region of its own, so the window is made
+ * as tall as it needs meanwhile.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`), fullPage: true });
+  const viewport = page.viewportSize()!;
+  const hidden = await page.evaluate(() => {
+    const view = document.querySelector('.app__main, .first-run');
+    return view ? view.scrollHeight - view.clientHeight : 0;
+  });
+  await page.setViewportSize({ ...viewport, height: viewport.height + hidden });
+  try {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${scheme}.png`) });
+    }
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize(viewport);
   }
-  await page.emulateMedia({ colorScheme: 'light' });
 }
 
 /** axe-core's WCAG 2 A/AA checks on the page as it is, in both colour schemes; returns readable violations. */

@@ -141,3 +141,38 @@ describe('imports', () => {
     await page.close();
   });
 });
+
+describe('imports the service refuses', () => {
+  // a service that will not fetch from private addresses, as a real one (no allowPrivateTargets)
+  let strict: AppHarness;
+  beforeAll(async () => {
+    strict = await startApp({ signIn: true, server: { conversions: false } });
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('names the refused link beside its line with the service’s reason, keeps it in the box and imports the others', async () => {
+    const page = await strict.open();
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Imports' }).click();
+    const box = page.getByRole('textbox', { name: 'Links, one per line' });
+    await box.fill(['https://media.example.com/good.mp4', 'http://192.168.1.20/private.mp4'].join('\n'));
+    await page.getByRole('button', { name: 'Import 2 links' }).click();
+
+    await page.getByText(/^Line 1: the service refused it: This URL is not allowed: .*private/).waitFor();
+    await page
+      .getByText('1 import started. The service refused 1 link, so it is left in the box with the reason.')
+      .waitFor();
+    expect(await box.inputValue()).toBe('http://192.168.1.20/private.mp4');
+    expect(await box.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('button', { name: 'Import link' }).isDisabled()).toBe(true);
+    await job(page, 'good.mp4').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    // a changed line is the person's to send again
+    await box.fill('http://192.168.1.21/private.mp4');
+    await page.getByText(/^Line 1: the service refused it/).waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Import link' }).isDisabled()).toBe(false);
+    await page.close();
+  });
+});

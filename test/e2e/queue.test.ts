@@ -344,6 +344,55 @@ describe('the queue', () => {
     expect(await rows(page).count()).toBe(before + 2);
     await page.close();
   });
+
+  it("merges a failure said again into one toast, ×3, at the window's foot: every button of the view stays reachable", async () => {
+    const page = await app.open();
+    // rows down to the window's foot, their buttons at its right edge, where toasts used to stack
+    const names = Array.from({ length: 8 }, (_, i) => `toasted-${i}.mp4`);
+    const paths = await writeClips(join(app.scratch, 'toasted'), names);
+    await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths });
+    // done, so that no row moves meanwhile; the list shows the earlier tests' rows first
+    await expect
+      .poll(
+        async () => {
+          const list = await app.contract.invoke('uploads:list', { offset: 0, limit: 100 });
+          const items = list.ok ? (list.value as { items: UploadItemView[] }).items : [];
+          return items.filter((item) => names.includes(item.fileName) && item.state.kind === 'done').length;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(names.length);
+    const refused = 'media-sync://import?url=ftp%3A%2F%2Fmedia.example.com%2Fa.mp4';
+    for (let i = 0; i < 3; i++) expect((await app.contract.invoke('app:openLink', { link: refused })).ok).toBe(true);
+    const toasts = page.getByRole('region', { name: 'Notifications' });
+    await toasts.getByText('×3').waitFor();
+    expect(await toasts.getByText('This link was not opened').count()).toBe(1);
+
+    // each button in sight is what a click on its middle reaches, not a toast over it
+    const covered = await page.evaluate(() =>
+      [...document.querySelectorAll('main button')].flatMap((button) => {
+        const box = button.getBoundingClientRect();
+        const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+        const within = (r: DOMRect) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+        if (box.width === 0 || y < 0 || y > innerHeight) return [];
+        // scrolled out of a list's or the view's sight: not a button a person sees
+        for (let up = button.parentElement; up; up = up.parentElement) {
+          if (getComputedStyle(up).overflowY !== 'visible' && !within(up.getBoundingClientRect())) return [];
+        }
+        return button.contains(document.elementFromPoint(x, y))
+          ? []
+          : [button.getAttribute('aria-label') ?? button.textContent];
+      }),
+    );
+    expect(covered).toEqual([]);
+    expect(await page.locator('main button').count()).toBeGreaterThan(10);
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'queue-toasts');
+    const merged = toasts.locator('.toast').filter({ hasText: '×3' });
+    await merged.getByRole('button', { name: 'Dismiss' }).click();
+    await merged.waitFor({ state: 'detached' });
+    await page.close();
+  });
 });
 
 describe('the queue under a tight rate limit', () => {

@@ -65,11 +65,20 @@ describe('import line validation', () => {
 
   it('flags links past the limit of one paste instead of dropping them silently', () => {
     const text = Array.from({ length: 4 }, (_, i) => `https://example.com/${i}.mp4`).join('\n');
-    const parsed = parseImportLines(text, 3);
+    const parsed = parseImportLines(text, undefined, 3);
     expect(parsed.urls).toHaveLength(3);
     expect(parsed.errors).toEqual(['Line 4: is one link too many; send at most 3 at a time.']);
     expect(describeImportLines(parsed)).toBe('3 links ready to import, 1 line needs fixing');
     expect(MAX_URLS_PER_PASTE).toBe(500);
+  });
+
+  it('holds a link the service refused as a line to fix, with its reason, until the line changes', () => {
+    const refused = new Map([['http://192.168.1.20/a.mp4', 'This URL is not allowed: a private address.']]);
+    const parsed = parseImportLines('https://a.example/v.mp4\nhttp://192.168.1.20/a.mp4', refused);
+    expect(parsed.urls).toEqual(['https://a.example/v.mp4']);
+    expect(parsed.errors).toEqual(['Line 2: the service refused it: This URL is not allowed: a private address.']);
+    expect(describeImportLines(parsed)).toBe('1 link ready to import, 1 line needs fixing');
+    expect(parseImportLines('http://192.168.1.20/b.mp4', refused).errors).toEqual([]);
   });
 
   it('an empty box has nothing to send', () => {
@@ -106,6 +115,7 @@ describe('import line validation', () => {
           'https://b.example/v.mp4',
           'https://c.example/v.mp4',
         ].join('\n'),
+        undefined,
         1,
       );
       expect(parsed.errors).toEqual([

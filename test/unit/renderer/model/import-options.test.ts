@@ -32,9 +32,9 @@ function job(patch: Partial<RemoteJob> = {}): RemoteJob {
 }
 
 describe('import options', () => {
-  it('leaves empty fields out and builds a body the API schema accepts', () => {
+  it('leaves empty fields out and builds a body the API schema accepts, private unless told otherwise (as the CLI)', () => {
     const urls = ['https://cdn.example.com/a.mp4'];
-    expect(importBody(urls, EMPTY_IMPORT_OPTIONS)).toEqual({ urls, visibility: true, allow_online_watch: true });
+    expect(importBody(urls, EMPTY_IMPORT_OPTIONS)).toEqual({ urls, visibility: false, allow_online_watch: true });
     const full = importBody(urls, {
       name: 'Talk',
       description: 'Keynote',
