@@ -20,7 +20,7 @@ export interface TrayControllerActions {
 export interface TrayControllerOptions {
   electron: ElectronModule;
   core: AppCore;
-  queue: Pick<Engine['queue'], 'list' | 'onDidUpload'>;
+  queue: Pick<Engine['queue'], 'overview' | 'onDidUpload'>;
   /** the desktop's updates: "Restart to update" while one waits */
   updates: Pick<UpdatesPort, 'status'> | null;
   assetsDir: string;
@@ -71,7 +71,7 @@ export class TrayController {
     const { core, queue, updates, actions } = this.options;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
-    const state = trayState(status, queue.list(), reason, core.language);
+    const state = trayState(status, queue.overview(), reason, core.language);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.kind) this.tray.setImage(this.image((this.kind = state.kind)));
     this.tray.setToolTip(state.tooltip);

@@ -2,8 +2,8 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
-import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { CoreLanguage } from '../common/i18n.js';
+import type { QueueOverview } from '../uploads/upload-queue.js';
 
 /** The app's name, the same in every language. */
 const APP_NAME = 'Media Sync';
@@ -30,7 +30,7 @@ const ENGLISH = new CoreLanguage();
 /** What the tray icon shows: an error wins, then paused (by the person, then by the schedule or the battery), then uploading (with progress), else idle. */
 export function trayState(
   status: QueueStatus,
-  items: readonly UploadItem[],
+  queue: QueueOverview,
   blockedReason: string | null,
   language: TrayLanguage = ENGLISH,
 ): TrayState {
@@ -53,11 +53,11 @@ export function trayState(
     const text = until === null ? t('core.tray.schedule') : t('core.tray.scheduleUntil', { time: time(until) });
     return state('paused', text, true);
   }
-  const running = items.filter((item) => item.state.kind === 'uploading');
+  const running = queue.running.filter((item) => item.state.kind === 'uploading');
   if (running.length > 0) {
     const sent = running.reduce((sum, item) => sum + (item.state.kind === 'uploading' ? item.state.sentBytes : 0), 0);
     const total = running.reduce((sum, item) => sum + item.size, 0);
-    const waiting = items.filter((item) => item.state.kind === 'queued' || item.state.kind === 'retrying').length;
+    const waiting = queue.waiting;
     const values = {
       count: running.length,
       sent: formatBytes(sent, locale),
@@ -66,7 +66,7 @@ export function trayState(
     };
     return state('uploading', waiting ? t('core.tray.uploadingWaiting', values) : t('core.tray.uploading', values));
   }
-  const failed = items.filter((item) => item.state.kind === 'failed').length;
+  const failed = queue.failed;
   if (failed > 0) return state('error', t('core.tray.failed', { count: failed }));
   return state('idle', t('core.tray.upToDate'));
 }

@@ -63,6 +63,14 @@ export interface QueueStatus {
   active: number;
 }
 
+/** The queue as the tray sums it up: the running items with their bytes, and how many wait or failed. */
+export interface QueueOverview {
+  running: UploadItem[];
+  /** queued, or waiting to retry */
+  waiting: number;
+  failed: number;
+}
+
 type StopReason = 'pause' | 'cancel' | 'stop';
 
 /** One running item. */
@@ -133,10 +141,9 @@ export class UploadQueue implements Disposable {
   start(): void {
     if (this.running) return;
     this.running = true;
-    for (const item of this.options.store.list({ active: true })) {
-      // a worker was running when the app stopped: it goes back in line, keeping its chunks
-      if (item.state.kind === 'uploading' || item.state.kind === 'finalizing')
-        this.items.apply(item, { type: 'interrupt' });
+    // a worker was running when the app stopped: it goes back in line, keeping its chunks
+    for (const kind of ['uploading', 'finalizing'] as const) {
+      for (const item of this.options.store.ofKind(kind)) this.items.apply(item, { type: 'interrupt' });
     }
     this.pump();
   }
@@ -198,6 +205,16 @@ export class UploadQueue implements Disposable {
   get(id: number): UploadItem | undefined {
     const item = this.options.store.get(id);
     return item && this.items.withProgress(item);
+  }
+
+  /** The running items and two indexed counts: never the queue's history. */
+  overview(): QueueOverview {
+    const store = this.options.store;
+    return {
+      running: [...this.workers.keys()].flatMap((id) => this.get(id) ?? []),
+      waiting: store.count(['queued', 'retrying']),
+      failed: store.count(['failed']),
+    };
   }
 
   status(): QueueStatus {
@@ -281,7 +298,7 @@ export class UploadQueue implements Disposable {
   /** Every item waiting out a backoff goes now (the network is probably back); attempts are not reset. */
   retryNow(): void {
     const now = this.clock.wall();
-    for (const item of this.options.store.list({ active: true })) {
+    for (const item of this.options.store.ofKind('retrying')) {
       if (item.state.kind === 'retrying' && item.state.retryAt > now)
         this.items.save(item, { ...item.state, retryAt: now });
     }
