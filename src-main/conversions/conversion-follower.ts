@@ -89,7 +89,8 @@ export class ConversionFollower {
     };
     this.options.store.put(follow);
     this.emitter.fire(follow);
-    this.kick();
+    // a file with nothing to wait for (not a video) needs no turn of the polling loop
+    if (state.kind === 'following') this.kick();
     return follow;
   }
 

@@ -432,10 +432,8 @@ export class AppCore {
       this.engine.conversions.onDidChange((follow) => {
         this.emit('conversions:changed', follow);
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
-        const item = follow.uploadId === null ? undefined : queue.get(follow.uploadId);
-        if (item?.state.kind === 'done' && followChangesRow(follow)) {
-          this.emit('uploads:itemChanged', toUploadItemView(item, follow));
-        }
+        const item = follow.uploadId !== null && followChangesRow(follow) ? queue.get(follow.uploadId) : undefined;
+        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', toUploadItemView(item, follow));
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
         if (follow.state.kind === 'failed') {
           this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);

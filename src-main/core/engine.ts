@@ -295,9 +295,9 @@ export class Engine {
       proxyUrl: this.proxyUrl,
     });
     let logged: Pick<SchedulerState, 'blocked' | 'gateReason'> = { blocked: null, gateReason: null };
-    // a gate that reopens or a token that works again lets waiting uploads go
+    // after every request: what the queue skips changes only when the token works again (or no longer does)
     const subscription = scheduler.onDidChangeState((state) => {
-      this.queue.poke();
+      if ((state.blocked === null) !== (logged.blocked === null)) this.queue.poke();
       this.logAccountState(account.id, logged, state);
       logged = state;
       this.accountStateEmitter.fire({ accountId: account.id, state });
@@ -311,22 +311,24 @@ export class Engine {
     before: Pick<SchedulerState, 'blocked' | 'gateReason'>,
     now: SchedulerState,
   ): void {
-    const account = this.accounts.get(accountId);
-    const who = account ? describeAccount(account) : `account ${accountId}`;
+    const who = () => {
+      const account = this.accounts.get(accountId);
+      return account ? describeAccount(account) : `account ${accountId}`;
+    };
     if (now.blocked && now.blocked.code !== before.blocked?.code) {
       const { message, code, requestId } = now.blocked;
       this.log.warn(
-        `The server refused the token of ${who}: ${describeProblem({ message, code, requestId })} Its uploads wait until it signs in again.`,
+        `The server refused the token of ${who()}: ${describeProblem({ message, code, requestId })} Its uploads wait until it signs in again.`,
       );
     } else if (!now.blocked && before.blocked) {
-      this.log.info(`The token of ${who} is accepted again; its uploads go on.`);
+      this.log.info(`The token of ${who()} is accepted again; its uploads go on.`);
     }
     if (now.gateReason && now.gateReason !== before.gateReason) {
       const seconds = Math.ceil(now.gateOpensInMs / 1000);
       this.log.info(
         now.gateReason === 'rate-limited'
-          ? `The service asked ${who} to slow down: requests wait ${seconds} s.`
-          : `The service's API is switched off for ${who}: requests wait ${seconds} s before trying again.`,
+          ? `The service asked ${who()} to slow down: requests wait ${seconds} s.`
+          : `The service's API is switched off for ${who()}: requests wait ${seconds} s before trying again.`,
       );
     }
   }

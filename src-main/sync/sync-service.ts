@@ -189,6 +189,7 @@ export class SyncService {
         metadata:
           folder.options.allowOnlineWatch === null ? {} : { allow_online_watch: folder.options.allowOnlineWatch },
         folderId: folder.id,
+        identity,
       });
       // uploaded before: by this folder (its after-upload action may still be owed), or by the person themselves
       if (outcome === 'done') await (item.folderId === null ? this.record(folder, item) : this.afterUpload(item));

@@ -7,7 +7,7 @@ import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
-import { quickFingerprint } from '../common/file-fingerprint.js';
+import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { ChunkedUpload } from './chunked-upload.js';
@@ -47,6 +47,8 @@ export interface EnqueueInput {
   folderId?: number | null;
   /** upload again even if this exact file was uploaded before */
   force?: boolean;
+  /** the file's identity, when the caller has just read it (a watched folder's file that settled) */
+  identity?: FileIdentity;
 }
 
 export interface EnqueueResult {
@@ -165,7 +167,7 @@ export class UploadQueue implements Disposable {
     const path = resolve(input.path);
     const metadata = UpdateFileBodySchema.safeParse(input.metadata ?? {});
     if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
-    const identity = await quickFingerprint(path);
+    const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
     const existing = store.findUnfinishedByPath(path);
     if (existing) {
@@ -468,14 +470,23 @@ export class UploadQueue implements Disposable {
         this.items.applyTo(id, worker.after ?? interrupt);
         return;
       }
-      this.items.applyTo(id, { type: 'bytesSent' });
-      if (!outcome.existing) await upload.applyMetadata(outcome.fileId, signal);
-      const done = this.items.applyTo(id, {
+      const succeed = (): UploadEvent => ({
         type: 'succeed',
         fileId: outcome.fileId,
         now: this.clock.wall(),
         ...(outcome.existing && { existing: true }),
       });
+      let done: UploadItem;
+      if (!outcome.existing && upload.hasMetadata()) {
+        // the file id is committed before the PATCH: a crash in between finds the file by it, not by a search
+        this.options.store.recordFileId(id, outcome.fileId);
+        this.items.applyTo(id, { type: 'bytesSent' });
+        await upload.applyMetadata(outcome.fileId, signal);
+        done = this.items.applyTo(id, succeed());
+      } else {
+        // nothing more to send: done, with the file id, in one write and one event
+        done = this.items.applyTo(id, { type: 'bytesSent' }, succeed());
+      }
       this.uploadedEmitter.fire({ item: done, file: outcome.file });
     } catch (error) {
       const current = this.options.store.get(id);

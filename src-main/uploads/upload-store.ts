@@ -152,20 +152,23 @@ export class UploadStore {
    * instead): as many rows as are asked for, however long the queue.
    */
   runnable(now: number, skipIds: readonly number[], skipAccounts: readonly string[], limit: number): UploadItem[] {
+    // the limit written into the SQL (a handful of statements, one per count of free slots): bound as a
+    // parameter, it made SQLite take 110 µs instead of 20 for this query, at every pump
+    const count = Math.max(0, Math.floor(limit));
     const rows = this.sql(
       `SELECT * FROM (
          SELECT * FROM upload_items WHERE kind = 'queued'
            AND id NOT IN (SELECT value FROM json_each(@ids))
            AND account_id NOT IN (SELECT value FROM json_each(@accounts))
-         ORDER BY id LIMIT @limit)
+         ORDER BY id LIMIT ${count})
        UNION ALL
        SELECT * FROM (
          SELECT * FROM upload_items WHERE wake_at <= @now AND +kind IN ('retrying', 'paused')
            AND id NOT IN (SELECT value FROM json_each(@ids))
            AND account_id NOT IN (SELECT value FROM json_each(@accounts))
-         ORDER BY wake_at LIMIT @limit)
-       ORDER BY id LIMIT @limit`,
-    ).all({ now, ids: JSON.stringify(skipIds), accounts: JSON.stringify(skipAccounts), limit });
+         ORDER BY wake_at LIMIT ${count})
+       ORDER BY id LIMIT ${count}`,
+    ).all({ now, ids: JSON.stringify(skipIds), accounts: JSON.stringify(skipAccounts) });
     return this.parseRows(rows);
   }
 
@@ -206,15 +209,20 @@ export class UploadStore {
     return this.sql('SELECT 1 FROM upload_items WHERE file_id = ? LIMIT 1').get(fileId) !== undefined;
   }
 
-  /** The state, and the columns kept from it; a done state's file id too. */
-  saveState(id: number, state: UploadState): void {
+  /**
+   * The state, and the columns kept from it; a done state's file id too, in
+   * the same write (no request of it can be unanswered any more). Answers
+   * the time it saved.
+   */
+  saveState(id: number, state: UploadState): number {
     const now = this.now();
     const { kind, wakeAt, finishedAt } = stateColumns(state, now);
-    const fileId = state.kind === 'done' ? state.fileId : null;
+    const done = state.kind === 'done';
     this.sql(
       `UPDATE upload_items SET state = ?, kind = ?, wake_at = ?, finished_at = ?, file_id = COALESCE(?, file_id),
-         updated_at = ? WHERE id = ?`,
-    ).run(JSON.stringify(state), kind, wakeAt, finishedAt, fileId, now, id);
+         final_sent = final_sent AND NOT ?, updated_at = ? WHERE id = ?`,
+    ).run(JSON.stringify(state), kind, wakeAt, finishedAt, done ? state.fileId : null, Number(done), now, id);
+    return now;
   }
 
   /** Records one acknowledged chunk; committed before the next chunk is counted as sent. */
@@ -245,8 +253,13 @@ export class UploadStore {
     );
   }
 
-  setFileId(id: number, fileId: string): void {
-    this.sql('UPDATE upload_items SET file_id = ?, updated_at = ? WHERE id = ?').run(fileId, this.now(), id);
+  /** The file the upload made, before its details are sent: no request of it can be unanswered any more. */
+  recordFileId(id: number, fileId: string): void {
+    this.sql('UPDATE upload_items SET file_id = ?, final_sent = 0, updated_at = ? WHERE id = ?').run(
+      fileId,
+      this.now(),
+      id,
+    );
   }
 
   /** A file password is kept only until the PATCH that sets it has succeeded. */

@@ -123,7 +123,7 @@ describe('the queries run per event use an index, with 100,000 finished items', 
       uploads.saveState(item.id, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 8192 });
       uploads.ackChunk(item.id, 0);
       uploads.setFinalSent(item.id, true);
-      uploads.setFileId(item.id, 'new-file');
+      uploads.recordFileId(item.id, 'new-file');
       uploads.saveState(item.id, { kind: 'done', fileId: 'new-file', finishedAt: NOW });
     }, ['INTEGER PRIMARY KEY']);
   });
