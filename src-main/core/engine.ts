@@ -20,6 +20,7 @@ import { DeclinedFiles } from '../sync/declined-files.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
+import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
@@ -81,6 +82,8 @@ export class Engine {
   readonly limiter: BandwidthLimiter;
   /** each finished upload's (and import's) HLS conversion, followed until final */
   readonly conversions: ConversionFollower;
+  /** removes finished uploads from the queue after the time the settings say (started by the app and the daemon) */
+  readonly pruning: FinishedPruning;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   private readonly log: Log;
   private readonly subscriptions = new DisposableStore();
@@ -140,6 +143,14 @@ export class Engine {
       clock,
       policy: options.followPolicy,
     });
+    this.pruning = new FinishedPruning({
+      store: this.uploads,
+      clock,
+      beforeRemove: (items) => this.sync.keepUploaded(items),
+    });
+    this.subscriptions.add(
+      this.pruning.onDidRemove((removed) => log.info(`Removed ${removed} finished uploads from the queue.`)),
+    );
     this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
     this.subscriptions.add(
       this.queue.onDidUpload(({ item, file }) => {
@@ -262,6 +273,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.subscriptions.dispose();
+    this.pruning.dispose();
     this.conversions.dispose();
     await this.sync.close();
     await this.queue.stop();

@@ -127,6 +127,9 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX upload_items_order ON upload_items(id);
   CREATE INDEX upload_items_wake ON upload_items(wake_at) WHERE wake_at IS NOT NULL;
   CREATE INDEX upload_items_finished ON upload_items(finished_at) WHERE finished_at IS NOT NULL;
+  -- the files of uploads no longer in the queue (Clear finished, the pruning): still this app's, so a lost answer's
+  -- search by name and size never takes one of them for the file it is looking for
+  CREATE TABLE known_files (file_id TEXT PRIMARY KEY) WITHOUT ROWID;
   ALTER TABLE conversion_follows ADD COLUMN kind TEXT;
   -- a followed file's next poll (FollowState.nextPollAt); null once final
   ALTER TABLE conversion_follows ADD COLUMN next_poll_at REAL;

@@ -204,9 +204,15 @@ export class UploadStore {
     );
   }
 
-  /** True when a finished upload of this app produced `fileId` (not someone else's file of the same name). */
+  /**
+   * True when an upload of this app produced `fileId` (not someone else's
+   * file of the same name), in the queue or removed from it since.
+   */
   isKnownFileId(fileId: string): boolean {
-    return this.sql('SELECT 1 FROM upload_items WHERE file_id = ? LIMIT 1').get(fileId) !== undefined;
+    return (
+      this.sql('SELECT 1 FROM upload_items WHERE file_id = ? LIMIT 1').get(fileId) !== undefined ||
+      this.sql('SELECT 1 FROM known_files WHERE file_id = ?').get(fileId) !== undefined
+    );
   }
 
   /**
@@ -292,7 +298,7 @@ export class UploadStore {
 
   /** Removes finished (done and cancelled) items; failed ones stay until retried or cancelled. */
   clearFinished(): number {
-    return this.sql(`DELETE FROM upload_items WHERE kind IN ('done', 'cancelled')`).run().changes;
+    return this.removeWhere(`kind IN ('done', 'cancelled')`, []);
   }
 
   /**
@@ -305,10 +311,20 @@ export class UploadStore {
     );
   }
 
-  /** Removes these items (finished ones the pruning took, in one transaction); answers how many went. */
+  /** Removes these items (finished ones the pruning took); answers how many went. */
   remove(ids: readonly number[]): number {
-    return this.sql('DELETE FROM upload_items WHERE id IN (SELECT value FROM json_each(?))').run(JSON.stringify(ids))
-      .changes;
+    return this.removeWhere('id IN (SELECT value FROM json_each(?))', [JSON.stringify(ids)]);
+  }
+
+  /** Deletes items, their file ids kept in `known_files`, in one transaction. */
+  private removeWhere(where: string, args: unknown[]): number {
+    return this.db.transaction(() => {
+      this.sql(
+        `INSERT OR IGNORE INTO known_files (file_id) SELECT file_id FROM upload_items
+         WHERE ${where} AND file_id IS NOT NULL`,
+      ).run(...args);
+      return this.sql(`DELETE FROM upload_items WHERE ${where}`).run(...args).changes;
+    })();
   }
 
   private parseRow(row: unknown): UploadItem | undefined {

@@ -11,7 +11,7 @@ export function beforeIndexedStates(db: Db): void {
     DROP INDEX upload_items_kind; DROP INDEX upload_items_order; DROP INDEX upload_items_wake;
     DROP INDEX upload_items_finished;
     ALTER TABLE upload_items DROP COLUMN kind; ALTER TABLE upload_items DROP COLUMN wake_at;
-    ALTER TABLE upload_items DROP COLUMN finished_at;
+    ALTER TABLE upload_items DROP COLUMN finished_at; DROP TABLE known_files;
     DROP INDEX conversion_follows_due; DROP INDEX conversion_follows_recent;
     ALTER TABLE conversion_follows DROP COLUMN kind; ALTER TABLE conversion_follows DROP COLUMN next_poll_at;
     PRAGMA user_version = 3;
