@@ -408,8 +408,7 @@ export class UploadQueue implements Disposable {
       for (const item of store.runnable(now, [...this.workers.keys()], blocked, free)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
-        if (item.state.kind === 'paused') this.items.apply(item, { type: 'resume' });
-        this.launch(item.id, client);
+        this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);
       }
     }
     const next = store.nextWake(now);
@@ -436,20 +435,22 @@ export class UploadQueue implements Disposable {
     );
   }
 
-  private launch(id: number, client: MediaApiClient): void {
+  /** Starts a worker on `item`, as the store holds it now. */
+  private launch(item: UploadItem, client: MediaApiClient): void {
+    const id = item.id;
     const worker: Worker = { controller: new AbortController(), done: Promise.resolve(), upload: null, after: null };
     this.workers.set(id, worker);
-    worker.done = this.work(id, client, worker).finally(() => {
+    worker.done = this.work(item, client, worker).finally(() => {
       this.workers.delete(id);
       this.items.stopped(id);
       this.pump();
     });
   }
 
-  private async work(id: number, client: MediaApiClient, worker: Worker): Promise<void> {
+  private async work(stored: UploadItem, client: MediaApiClient, worker: Worker): Promise<void> {
+    const id = stored.id;
     const signal = worker.controller.signal;
-    const stored = this.options.store.get(id);
-    if (!stored || isFinal(stored)) return;
+    if (isFinal(stored)) return;
     const upload = (worker.upload = new ChunkedUpload(stored, {
       client,
       store: this.options.store,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   FINAL_UPLOAD_KINDS,
   UploadItemSchema,
+  UploadMetadataSchema,
   UploadStateSchema,
   type UploadItem,
   type UploadMetadata,
@@ -91,7 +92,28 @@ export class UploadStore {
       now,
       now,
     );
-    return this.get(Number(lastInsertRowid))!;
+    // the row as it was written, not read back: its metadata as a read would see it
+    return {
+      id: Number(lastInsertRowid),
+      accountId: input.accountId,
+      path: input.path,
+      fileName: input.fileName,
+      size: input.identity.size,
+      mtimeMs: input.identity.mtimeMs,
+      fingerprint: input.identity.fingerprint,
+      visibility: input.visibility,
+      metadata: UploadMetadataSchema.parse(input.metadata),
+      folderId: input.folderId,
+      state: { kind: 'queued' },
+      dzuuid: null,
+      chunkSize: input.chunkSize,
+      ackedChunks: [],
+      restarts: 0,
+      finalSent: false,
+      fileId: null,
+      createdAt: now,
+      updatedAt: now,
+    };
   }
 
   get(id: number): UploadItem | undefined {
