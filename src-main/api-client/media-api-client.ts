@@ -254,7 +254,7 @@ export class MediaApiClient {
     const hint = hasChunkHint(data) ? ChunkHintSchema.safeParse(data) : null;
     return {
       status: result.status,
-      fileId: UploadDataSchema.safeParse(data).data?.id ?? null,
+      fileId: file.success ? file.data.id : (UploadDataSchema.safeParse(data).data?.id ?? null),
       file: file.success ? file.data : null,
       receivedChunks: hint?.success
         ? Array.isArray(hint.data.received_chunks)

@@ -309,6 +309,7 @@ export class DesktopApp {
       electron,
       core,
       queue: engine.queue,
+      uploads: engine.uploads,
       updates: this.updates,
       assetsDir,
       actions: {

@@ -2,8 +2,8 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
+import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { CoreLanguage } from '../common/i18n.js';
-import type { QueueOverview } from '../uploads/upload-queue.js';
 
 /** The app's name, the same in every language. */
 const APP_NAME = 'Media Sync';
@@ -20,6 +20,14 @@ export interface TrayState {
   status: string;
   /** paused by the schedule or the battery, not by the person: Resume would not lift it, so the menu offers Pause */
   held?: true;
+}
+
+/** The queue as the tray sums it up: the running items with their bytes, and how many wait or failed. */
+export interface QueueOverview {
+  running: UploadItem[];
+  /** queued, or waiting to retry */
+  waiting: number;
+  failed: number;
 }
 
 /** The core's language: `t` for the tray's sentences, `locale` for its sizes and times. */

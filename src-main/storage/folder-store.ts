@@ -13,6 +13,8 @@ interface Row {
 /** The watched folders and their options. */
 export class FolderStore {
   private readonly sql: Sql;
+  /** each folder read so far: asked for at every upload's start and end, and changed only through this store */
+  private readonly byId = new Map<number, WatchedFolder>();
 
   constructor(
     private readonly db: Db,
@@ -29,12 +31,17 @@ export class FolderStore {
   }
 
   update(id: number, options: FolderOptions): void {
+    this.byId.delete(id);
     this.sql('UPDATE watched_folders SET options = ? WHERE id = ?').run(JSON.stringify(options), id);
   }
 
   get(id: number): WatchedFolder | undefined {
+    const known = this.byId.get(id);
+    if (known) return known;
     const row = this.sql('SELECT * FROM watched_folders WHERE id = ?').get(id) as Row | undefined;
-    return row && toFolder(row);
+    const folder = row && toFolder(row);
+    if (folder) this.byId.set(id, folder);
+    return folder;
   }
 
   findByPath(path: string): WatchedFolder | undefined {
@@ -48,6 +55,7 @@ export class FolderStore {
 
   /** Forgets the folder, what was uploaded from it and what was declined; the files on the service stay. */
   remove(id: number): void {
+    this.byId.delete(id);
     this.db.transaction(() => {
       this.sql('DELETE FROM sync_index WHERE folder_id = ?').run(id);
       this.sql('DELETE FROM sync_declined WHERE folder_id = ?').run(id);

@@ -119,10 +119,15 @@ export class ChunkedUpload {
     return Object.keys(this.metadataPatch()).length > 0;
   }
 
-  /** `name`, `description`, `allow_online_watch` and `password`, in one PATCH once the file exists, only when set. */
+  /**
+   * `name`, `description`, `allow_online_watch` and `password`, in one PATCH
+   * once the file exists, only when set. The file id is committed first: a
+   * crash meanwhile finds the file by it, not by a search.
+   */
   async applyMetadata(fileId: string, signal: AbortSignal): Promise<void> {
     const patch = this.metadataPatch();
     if (Object.keys(patch).length === 0) return;
+    this.options.store.recordFileId(this.item.id, fileId);
     if (signal.aborted) throw signal.reason;
     await this.options.client.updateFile(fileId, patch, 'upload');
     if (patch['password'] !== undefined) this.options.store.forgetPassword(this.item.id);

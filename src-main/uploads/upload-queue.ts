@@ -65,14 +65,6 @@ export interface QueueStatus {
   active: number;
 }
 
-/** The queue as the tray sums it up: the running items with their bytes, and how many wait or failed. */
-export interface QueueOverview {
-  running: UploadItem[];
-  /** queued, or waiting to retry */
-  waiting: number;
-  failed: number;
-}
-
 type StopReason = 'pause' | 'cancel' | 'stop';
 
 /** One running item. */
@@ -209,14 +201,9 @@ export class UploadQueue implements Disposable {
     return item && this.items.withProgress(item);
   }
 
-  /** The running items and two indexed counts: never the queue's history. */
-  overview(): QueueOverview {
-    const store = this.options.store;
-    return {
-      running: [...this.workers.keys()].flatMap((id) => this.get(id) ?? []),
-      waiting: store.count(['queued', 'retrying']),
-      failed: store.count(['failed']),
-    };
+  /** The items being uploaded now, with their bytes. */
+  runningItems(): UploadItem[] {
+    return [...this.workers.keys()].flatMap((id) => this.get(id) ?? []);
   }
 
   status(): QueueStatus {
@@ -459,7 +446,7 @@ export class UploadQueue implements Disposable {
       fileSizeLimit: this.options.fileSizeLimitFor(stored.accountId),
       chunksPerFile: this.chunksPerFile,
       skipIfOnService: this.options.skipIfOnService?.(stored) ?? false,
-      withSlot: (slotSignal, run) => this.withSlot(slotSignal, run),
+      withSlot: (slotSignal, run) => this.slots.run(slotSignal, run),
       onProgress: (progress, committed) => this.items.progress(stored, progress, committed),
     }));
     const interrupt: UploadEvent = { type: 'interrupt' };
@@ -471,24 +458,18 @@ export class UploadQueue implements Disposable {
         this.items.applyTo(id, worker.after ?? interrupt);
         return;
       }
-      const succeed = (): UploadEvent => ({
-        type: 'succeed',
-        fileId: outcome.fileId,
-        now: this.clock.wall(),
-        ...(outcome.existing && { existing: true }),
-      });
-      let done: UploadItem;
       if (!outcome.existing && upload.hasMetadata()) {
-        // the file id is committed before the PATCH: a crash in between finds the file by it, not by a search
-        this.options.store.recordFileId(id, outcome.fileId);
         this.items.applyTo(id, { type: 'bytesSent' });
         await upload.applyMetadata(outcome.fileId, signal);
-        done = this.items.applyTo(id, succeed());
-      } else {
-        // nothing more to send: done, with the file id, in one write and one event
-        done = this.items.applyTo(id, { type: 'bytesSent' }, succeed());
       }
-      this.uploadedEmitter.fire({ item: done, file: outcome.file });
+      // done with its file id (straight from the last answer when there were no details to send), one event, and
+      // what the listeners write of it (the folder's index, the followed file): one commit
+      this.options.store.batch(() => {
+        const { fileId, existing } = outcome;
+        const succeed: UploadEvent = { type: 'succeed', fileId, now: this.clock.wall(), ...(existing && { existing }) };
+        const done = this.items.applyTo(id, { type: 'bytesSent' }, succeed);
+        this.uploadedEmitter.fire({ item: done, file: outcome.file });
+      });
     } catch (error) {
       const current = this.options.store.get(id);
       if (!current) return;
@@ -510,15 +491,6 @@ export class UploadQueue implements Disposable {
       });
       // a pause the person asked for while the chunk failed still holds, over the retry
       if (worker.after?.type === 'pause') this.items.apply(failed, worker.after);
-    }
-  }
-
-  private async withSlot<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-    const release = await this.slots.acquire(signal);
-    try {
-      return await run();
-    } finally {
-      release();
     }
   }
 }

@@ -253,6 +253,26 @@ export class UploadStore {
     return now;
   }
 
+  /**
+   * Runs `write` in one transaction: an item's end and what its listeners
+   * write with it (the folder's index, the followed file) are one commit
+   * instead of one each. A listener's error is thrown once the rest is
+   * committed, as it would have been write by write.
+   */
+  batch<T>(write: () => T): T {
+    let failure: { error: unknown } | undefined;
+    const result = this.db.transaction(() => {
+      try {
+        return write();
+      } catch (error) {
+        failure = { error };
+        return undefined;
+      }
+    })();
+    if (failure) throw failure.error;
+    return result as T;
+  }
+
   /** Records one acknowledged chunk; committed before the next chunk is counted as sent. */
   ackChunk(id: number, index: number): void {
     this.db.transaction(() => {

@@ -16,8 +16,13 @@ import {
   isAllowedExternal,
   secureWindowOptions,
 } from '../../../src-main/electron/security.js';
-import { TRAY_KINDS, trayIconPath, trayMenuTemplate, trayState } from '../../../src-main/electron/tray-menu.js';
-import type { QueueOverview } from '../../../src-main/uploads/upload-queue.js';
+import {
+  TRAY_KINDS,
+  trayIconPath,
+  trayMenuTemplate,
+  trayState,
+  type QueueOverview,
+} from '../../../src-main/electron/tray-menu.js';
 import { updateMenuItem } from '../../../src-main/electron/update-service.js';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
