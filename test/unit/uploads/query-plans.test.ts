@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConversionStore } from '../../../src-main/conversions/conversion-store.js';
 import { openDatabase, type Db } from '../../../src-main/storage/database.js';
+import { DeclinedFiles } from '../../../src-main/sync/declined-files.js';
+import { SyncIndex } from '../../../src-main/sync/sync-index.js';
 import { UploadStore } from '../../../src-main/uploads/upload-store.js';
 import { fillFinishedUploads } from '../../helpers/queue-history.js';
 
@@ -20,11 +22,22 @@ describe('the queries run per event use an index, with 100,000 finished items', 
   let db: Db;
   let uploads: UploadStore;
   let conversions: ConversionStore;
+  let index: SyncIndex;
+  let declines: DeclinedFiles;
   let ran: Array<{ sql: string; args: unknown[] }> = [];
 
   beforeAll(() => {
     db = openDatabase(':memory:');
     fillFinishedUploads(db, HISTORY, { accountId: 'a1', finishedFrom: NOW - 30 * 86_400_000 });
+    // what a watched folder sent over the same months, and as many files the person cancelled
+    db.exec(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${HISTORY})
+       INSERT INTO sync_index (folder_id, rel_path, size, mtime_ms, fingerprint, file_id, origin, updated_at)
+       SELECT 1, 'old-' || i || '.jpg', 8192, i, printf('%064x', i), 'old-' || i, 'uploaded', i FROM n;
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${HISTORY})
+       INSERT INTO sync_declined (path, folder_id, size, mtime_ms, fingerprint, declined_at)
+       SELECT '/photos/declined-' || i || '.jpg', 1, 8192, i, printf('%064x', i), i FROM n;`,
+    );
     const prepare = db.prepare.bind(db);
     // every statement the stores prepare reports what it runs with
     db.prepare = ((sql: string) => {
@@ -40,6 +53,8 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     }) as typeof db.prepare;
     uploads = new UploadStore(db, () => NOW);
     conversions = new ConversionStore(db);
+    index = new SyncIndex(db, () => NOW);
+    declines = new DeclinedFiles(db, () => NOW);
     // a queue at work beside its history: waiting, retrying, paused, running
     for (let i = 0; i < 20; i++) {
       const item = uploads.insert({
@@ -103,9 +118,30 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => uploads.ofKind('failed', 50, 'newest'), ['upload_items_kind']);
   });
 
-  it('the counts the tray and the status read', () => {
+  it('the counts the tray and the status read, and whether there is work left', () => {
     expectIndexed(() => uploads.count(['queued', 'retrying']), ['upload_items_kind']);
     expectIndexed(() => uploads.count(['failed']), ['upload_items_kind']);
+    expectIndexed(() => uploads.count(['queued', 'retrying', 'uploading', 'finalizing']), ['upload_items_kind']);
+  });
+
+  it('a watched folder’s file: what the folder sent, what was cancelled, the file recorded once sent', () => {
+    expectIndexed(() => index.lookup(1, 'old-77.jpg'), ['sqlite_autoindex_sync_index_1']);
+    expectIndexed(() => index.findByContent(1, 8192, 'f'.repeat(64)), ['sync_index_content']);
+    expectIndexed(() => declines.lookup('/photos/new-1.jpg'), ['sqlite_autoindex_sync_declined_1']);
+    expectIndexed(() => declines.findByIdentity(1, identity), ['sync_declined_content']);
+    expectIndexed(() => declines.forget('/photos/new-1.jpg'), ['sqlite_autoindex_sync_declined_1']);
+    expectIndexed(
+      () =>
+        index.record({
+          folderId: 1,
+          relPath: 'new-1.jpg',
+          ...identity,
+          fileId: 'new-file',
+          origin: 'uploaded',
+        }),
+      // an upsert: a write by the primary key, with no plan of its own to show
+      [],
+    );
   });
 
   it('an item’s writes: queued, a state, a chunk, its file id', () => {
