@@ -87,6 +87,14 @@ export function sampleRss(everyMs = 50): { stop(): number } {
 
 export const MB = 1_000_000;
 
+/** The children's user and system time from the last line of a shell's `times` (`0m1.230000s 0m0.450000s`). */
+export function childCpuSeconds(timesOutput: string): number {
+  const last = timesOutput.trim().split('\n').at(-1) ?? '';
+  const values = [...last.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60 + Number(match[2]));
+  if (values.length !== 2) throw new Error(`could not read curl's CPU time from: ${timesOutput}`);
+  return values[0]! + values[1]!;
+}
+
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;

@@ -19,6 +19,7 @@ const BENCHES = [
   'upload-throughput.ts',
   'upload-rss.ts',
   'rate-limited-small-files.ts',
+  'many-files.ts',
   'watcher-scan.ts',
   'detection-latency.ts',
   'queue-render.ts',

@@ -6,7 +6,15 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { writeRandomFile } from '../test/helpers/engine-fixture.js';
-import { MB, MEMORY_DIR, benchEngine, round, startServerProcess, timeUpload } from './bench-support.js';
+import {
+  MB,
+  MEMORY_DIR,
+  benchEngine,
+  childCpuSeconds,
+  round,
+  startServerProcess,
+  timeUpload,
+} from './bench-support.js';
 import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 const run = promisify(execFile);
@@ -161,14 +169,6 @@ async function curl(inFlight: number): Promise<Sample> {
   const seconds = (performance.now() - started) / 1000;
   await rm(config);
   return { seconds, cpuSeconds: childCpuSeconds(stderr) };
-}
-
-/** The children's user and system time from the last line of `times` (`0m1.230000s 0m0.450000s`). */
-function childCpuSeconds(timesOutput: string): number {
-  const last = timesOutput.trim().split('\n').at(-1) ?? '';
-  const values = [...last.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60 + Number(match[2]));
-  if (values.length !== 2) throw new Error(`could not read curl's CPU time from: ${timesOutput}`);
-  return values[0]! + values[1]!;
 }
 
 function rounded(value: { median: number; min: number; max: number }, digits: number) {

@@ -250,12 +250,13 @@ export class MediaApiClient {
     if (result.status < 200 || result.status >= 300) throw toError(result, 'POST /files/upload');
     const data = (result.body as { data?: unknown } | null)?.data;
     const file = FileSchema.safeParse(data);
-    const hint = ChunkHintSchema.safeParse(data);
+    // the chunk count a server may answer a last chunk with: looked for only when there is one
+    const hint = hasChunkHint(data) ? ChunkHintSchema.safeParse(data) : null;
     return {
       status: result.status,
-      fileId: UploadDataSchema.safeParse(data).data?.id ?? null,
+      fileId: file.success ? file.data.id : (UploadDataSchema.safeParse(data).data?.id ?? null),
       file: file.success ? file.data : null,
-      receivedChunks: hint.success
+      receivedChunks: hint?.success
         ? Array.isArray(hint.data.received_chunks)
           ? hint.data.received_chunks.length
           : hint.data.received_chunks
@@ -343,6 +344,10 @@ export class MediaApiClient {
       this.token,
     );
   }
+}
+
+function hasChunkHint(data: unknown): boolean {
+  return typeof data === 'object' && data !== null && 'received_chunks' in data;
 }
 
 /** An ApiError from a non-2xx answer: the envelope's code, message and request id when there is one. */

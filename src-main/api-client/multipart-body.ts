@@ -39,6 +39,12 @@ const RING_SIZE = 3;
  */
 const spareBuffers: Buffer[] = [];
 const MAX_SPARE_BUFFERS = 3 * RING_SIZE;
+/**
+ * A range up to this size goes out as one piece, its head and tail in the
+ * same buffer: one socket write instead of three and no reading ahead, for
+ * the photos a camera drops by the thousand.
+ */
+const WHOLE_BODY_BYTES = 256 * 1024;
 
 /**
  * A `multipart/form-data` body with text fields and one `file` part streamed
@@ -67,6 +73,12 @@ export function multipartFileBody(fields: Record<string, string>, file: FileRang
     contentType: `multipart/form-data; boundary=${boundary}`,
     contentLength: headBytes.length + fileBytes + tailBytes.length,
     async *stream(beforePiece) {
+      if (fileBytes <= WHOLE_BODY_BYTES) {
+        const whole = await wholeBody(file, headBytes, tailBytes);
+        await beforePiece(fileBytes);
+        yield whole;
+        return;
+      }
       yield headBytes;
       const ring: Buffer[] = [];
       if (fileBytes > 0) yield* filePieces(file, beforePiece, ring);
@@ -117,6 +129,28 @@ async function* filePieces(
     await next?.catch(() => undefined);
     await handle.close();
   }
+}
+
+/** The head, the file range and the tail in one buffer, read in one go. */
+async function wholeBody(file: FileRange, head: Buffer, tail: Buffer): Promise<Buffer> {
+  const fileBytes = file.end - file.start;
+  const body = Buffer.allocUnsafe(head.length + fileBytes + tail.length);
+  head.copy(body, 0);
+  if (fileBytes > 0) {
+    const handle = await open(file.path, 'r');
+    try {
+      for (let read = 0; read < fileBytes;) {
+        const { bytesRead } = await handle.read(body, head.length + read, fileBytes - read, file.start + read);
+        // the file shrank under us: sending fewer bytes than announced would hang the request
+        if (bytesRead === 0) throw new FileChangedError(file.path);
+        read += bytesRead;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+  tail.copy(body, head.length + fileBytes);
+  return body;
 }
 
 /** The file on disk no longer matches what the upload started with. */

@@ -278,7 +278,8 @@ export class RequestScheduler {
 
   private settle(pending: Pending, result: HttpResult, bytesMoved: boolean): void {
     const now = this.clock.monotonic();
-    const code = errorCode(result.body);
+    // a success carries no error code: not looked for in every answer
+    const code = result.status >= 400 ? errorCode(result.body) : undefined;
     if (result.status === 429) {
       const waitMs = parseRetryAfter(firstHeader(result.headers['retry-after']), this.clock.wall());
       this.closeGate(now + waitMs + this.random() * RETRY_AFTER_JITTER_MS, 'rate-limited');

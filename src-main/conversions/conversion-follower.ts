@@ -89,7 +89,8 @@ export class ConversionFollower {
     };
     this.options.store.put(follow);
     this.emitter.fire(follow);
-    this.kick();
+    // a file with nothing to wait for (not a video) needs no turn of the polling loop
+    if (state.kind === 'following') this.kick();
     return follow;
   }
 
@@ -114,8 +115,8 @@ export class ConversionFollower {
     const now = this.clock.wall();
     this.options.store.pruneFinal(now - (this.options.keepFinalMs ?? KEEP_FINAL_MS));
     // a poll planned by an earlier run with a longer wait (or a wall clock set back) is not waited for past the longest wait
-    for (const follow of this.options.store.following()) {
-      if (follow.state.kind === 'following' && follow.state.nextPollAt > now + this.policy.maxDelayMs) {
+    for (const follow of this.options.store.dueAfter(now + this.policy.maxDelayMs)) {
+      if (follow.state.kind === 'following') {
         const state = { ...follow.state, nextPollAt: now + this.policy.maxDelayMs };
         this.options.store.update(follow.accountId, follow.fileId, { state, watchUrl: follow.watchUrl, at: now });
       }
@@ -133,22 +134,28 @@ export class ConversionFollower {
     this.wake?.abort();
   }
 
+  /**
+   * Polls the files that are due, and sleeps until the next one is. Only the
+   * due ones are read (an index on the next poll): a file past its 24 h is
+   * stopped when its next poll comes, at most one longest wait late, without
+   * a request.
+   */
   private async run(): Promise<void> {
     while (!this.stopped) {
       const now = this.clock.wall();
-      let nextAt = Number.POSITIVE_INFINITY;
-      for (const follow of this.options.store.following()) {
+      for (const follow of this.options.store.due(now)) {
         if (this.polling.has(keyOf(follow))) continue;
         if (follow.state.kind !== 'following') continue;
         const expired = expire(follow.state, now, follow.startedAt, this.policy);
         if (expired !== follow.state) this.save(follow, expired, follow.watchUrl);
-        else if (follow.state.nextPollAt <= now) void this.poll(follow);
-        else nextAt = Math.min(nextAt, follow.state.nextPollAt);
+        else void this.poll(follow);
       }
+      // a poll under way is due still: it kicks the loop when it ends
+      const nextAt = this.options.store.nextPollAfter(now);
       const wake = new AbortController();
       this.wake = wake;
       // a new follow or a finished poll kicks the loop; otherwise it sleeps to the next due poll
-      const waitMs = Number.isFinite(nextAt) ? nextAt - now : HOUR_MS;
+      const waitMs = nextAt !== null ? nextAt - now : HOUR_MS;
       await this.clock.sleep(waitMs, wake.signal).catch(() => undefined);
     }
   }

@@ -94,6 +94,7 @@ export interface CoreEvent<N extends IpcEventName = IpcEventName> {
 
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
+const DAY_MS = 24 * 60 * 60_000;
 
 /**
  * The application behind every UI (docs/ARCHITECTURE.md, Layers): implements
@@ -200,6 +201,7 @@ export class AppCore {
   async start(): Promise<void> {
     await this.options.demo?.startIfSignedIn(this.engine);
     this.engine.queue.start();
+    this.engine.pruning.start();
     this.engine.conversions.start();
     await this.engine.sync.start();
     for (const account of this.engine.accounts.list()) {
@@ -345,6 +347,7 @@ export class AppCore {
     const settings = this.settingsValue;
     this.language.apply(settings.language);
     this.policy.settingsChanged();
+    this.engine.pruning.setKeep(settings.removeFinishedAfterDays && settings.removeFinishedAfterDays * DAY_MS);
     this.engine.queue.setConcurrency(settings.concurrency);
     this.engine.queue.setChunkSize(settings.chunkSizeBytes);
     this.engine.setProxy(settings.proxyUrl);
@@ -413,6 +416,7 @@ export class AppCore {
         this.progressThrottle.schedule();
       }),
       queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
+      this.engine.pruning.onDidRemove((removed) => this.emit('uploads:removed', { removed })),
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
         const { limit, remaining, gateOpensInMs, gateReason } = state;
         const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };
@@ -432,10 +436,8 @@ export class AppCore {
       this.engine.conversions.onDidChange((follow) => {
         this.emit('conversions:changed', follow);
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
-        const item = follow.uploadId === null ? undefined : queue.get(follow.uploadId);
-        if (item?.state.kind === 'done' && followChangesRow(follow)) {
-          this.emit('uploads:itemChanged', toUploadItemView(item, follow));
-        }
+        const item = follow.uploadId !== null && followChangesRow(follow) ? queue.get(follow.uploadId) : undefined;
+        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', toUploadItemView(item, follow));
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
         if (follow.state.kind === 'failed') {
           this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);

@@ -20,6 +20,7 @@ import { DeclinedFiles } from '../sync/declined-files.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
+import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
@@ -81,6 +82,8 @@ export class Engine {
   readonly limiter: BandwidthLimiter;
   /** each finished upload's (and import's) HLS conversion, followed until final */
   readonly conversions: ConversionFollower;
+  /** removes finished uploads from the queue after the time the settings say (started by the app and the daemon) */
+  readonly pruning: FinishedPruning;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   private readonly log: Log;
   private readonly subscriptions = new DisposableStore();
@@ -140,6 +143,14 @@ export class Engine {
       clock,
       policy: options.followPolicy,
     });
+    this.pruning = new FinishedPruning({
+      store: this.uploads,
+      clock,
+      beforeRemove: (items) => this.sync.keepUploaded(items),
+    });
+    this.subscriptions.add(
+      this.pruning.onDidRemove((removed) => log.info(`Removed ${removed} finished uploads from the queue.`)),
+    );
     this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
     this.subscriptions.add(
       this.queue.onDidUpload(({ item, file }) => {
@@ -262,6 +273,7 @@ export class Engine {
 
   async close(): Promise<void> {
     this.subscriptions.dispose();
+    this.pruning.dispose();
     this.conversions.dispose();
     await this.sync.close();
     await this.queue.stop();
@@ -295,9 +307,9 @@ export class Engine {
       proxyUrl: this.proxyUrl,
     });
     let logged: Pick<SchedulerState, 'blocked' | 'gateReason'> = { blocked: null, gateReason: null };
-    // a gate that reopens or a token that works again lets waiting uploads go
+    // after every request: what the queue skips changes only when the token works again (or no longer does)
     const subscription = scheduler.onDidChangeState((state) => {
-      this.queue.poke();
+      if ((state.blocked === null) !== (logged.blocked === null)) this.queue.poke();
       this.logAccountState(account.id, logged, state);
       logged = state;
       this.accountStateEmitter.fire({ accountId: account.id, state });
@@ -311,22 +323,24 @@ export class Engine {
     before: Pick<SchedulerState, 'blocked' | 'gateReason'>,
     now: SchedulerState,
   ): void {
-    const account = this.accounts.get(accountId);
-    const who = account ? describeAccount(account) : `account ${accountId}`;
+    const who = () => {
+      const account = this.accounts.get(accountId);
+      return account ? describeAccount(account) : `account ${accountId}`;
+    };
     if (now.blocked && now.blocked.code !== before.blocked?.code) {
       const { message, code, requestId } = now.blocked;
       this.log.warn(
-        `The server refused the token of ${who}: ${describeProblem({ message, code, requestId })} Its uploads wait until it signs in again.`,
+        `The server refused the token of ${who()}: ${describeProblem({ message, code, requestId })} Its uploads wait until it signs in again.`,
       );
     } else if (!now.blocked && before.blocked) {
-      this.log.info(`The token of ${who} is accepted again; its uploads go on.`);
+      this.log.info(`The token of ${who()} is accepted again; its uploads go on.`);
     }
     if (now.gateReason && now.gateReason !== before.gateReason) {
       const seconds = Math.ceil(now.gateOpensInMs / 1000);
       this.log.info(
         now.gateReason === 'rate-limited'
-          ? `The service asked ${who} to slow down: requests wait ${seconds} s.`
-          : `The service's API is switched off for ${who}: requests wait ${seconds} s before trying again.`,
+          ? `The service asked ${who()} to slow down: requests wait ${seconds} s.`
+          : `The service's API is switched off for ${who()}: requests wait ${seconds} s before trying again.`,
       );
     }
   }

@@ -309,6 +309,7 @@ export class DesktopApp {
       electron,
       core,
       queue: engine.queue,
+      uploads: engine.uploads,
       updates: this.updates,
       assetsDir,
       actions: {
@@ -333,7 +334,7 @@ export class DesktopApp {
         }),
       );
     });
-    // the tray and the power blocker read the whole queue: once a second at most, not at every item event
+    // the tray and the power blocker: once a second at most, not at every item event
     const refresh = this.disposables.add(new Throttle(() => isRunning() && this.refreshShell(), SHELL_REFRESH_MS));
     this.disposables.add(
       core.onDidEmit(({ name }) => name !== 'uploads:progress' && isRunning() && refresh.schedule()),

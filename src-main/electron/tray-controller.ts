@@ -20,7 +20,9 @@ export interface TrayControllerActions {
 export interface TrayControllerOptions {
   electron: ElectronModule;
   core: AppCore;
-  queue: Pick<Engine['queue'], 'list' | 'onDidUpload'>;
+  queue: Pick<Engine['queue'], 'runningItems' | 'onDidUpload'>;
+  /** the queue's counts, from the kind index: never its history */
+  uploads: Pick<Engine['uploads'], 'count'>;
   /** the desktop's updates: "Restart to update" while one waits */
   updates: Pick<UpdatesPort, 'status'> | null;
   assetsDir: string;
@@ -68,10 +70,15 @@ export class TrayController {
 
   /** Shows the queue's state: the icon, the tooltip, and the menu with the recent uploads and an update waiting. */
   update(status: QueueStatus): void {
-    const { core, queue, updates, actions } = this.options;
+    const { core, queue, uploads, updates, actions } = this.options;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
-    const state = trayState(status, queue.list(), reason, core.language);
+    const overview = {
+      running: queue.runningItems(),
+      waiting: uploads.count(['queued', 'retrying']),
+      failed: uploads.count(['failed']),
+    };
+    const state = trayState(status, overview, reason, core.language);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.kind) this.tray.setImage(this.image((this.kind = state.kind)));
     this.tray.setToolTip(state.tooltip);

@@ -22,6 +22,14 @@ export interface TrayState {
   held?: true;
 }
 
+/** The queue as the tray sums it up: the running items with their bytes, and how many wait or failed. */
+export interface QueueOverview {
+  running: UploadItem[];
+  /** queued, or waiting to retry */
+  waiting: number;
+  failed: number;
+}
+
 /** The core's language: `t` for the tray's sentences, `locale` for its sizes and times. */
 export type TrayLanguage = Pick<CoreLanguage, 't' | 'locale'>;
 
@@ -30,7 +38,7 @@ const ENGLISH = new CoreLanguage();
 /** What the tray icon shows: an error wins, then paused (by the person, then by the schedule or the battery), then uploading (with progress), else idle. */
 export function trayState(
   status: QueueStatus,
-  items: readonly UploadItem[],
+  queue: QueueOverview,
   blockedReason: string | null,
   language: TrayLanguage = ENGLISH,
 ): TrayState {
@@ -53,11 +61,11 @@ export function trayState(
     const text = until === null ? t('core.tray.schedule') : t('core.tray.scheduleUntil', { time: time(until) });
     return state('paused', text, true);
   }
-  const running = items.filter((item) => item.state.kind === 'uploading');
+  const running = queue.running.filter((item) => item.state.kind === 'uploading');
   if (running.length > 0) {
     const sent = running.reduce((sum, item) => sum + (item.state.kind === 'uploading' ? item.state.sentBytes : 0), 0);
     const total = running.reduce((sum, item) => sum + item.size, 0);
-    const waiting = items.filter((item) => item.state.kind === 'queued' || item.state.kind === 'retrying').length;
+    const waiting = queue.waiting;
     const values = {
       count: running.length,
       sent: formatBytes(sent, locale),
@@ -66,7 +74,7 @@ export function trayState(
     };
     return state('uploading', waiting ? t('core.tray.uploadingWaiting', values) : t('core.tray.uploading', values));
   }
-  const failed = items.filter((item) => item.state.kind === 'failed').length;
+  const failed = queue.failed;
   if (failed > 0) return state('error', t('core.tray.failed', { count: failed }));
   return state('idle', t('core.tray.upToDate'));
 }

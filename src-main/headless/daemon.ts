@@ -259,8 +259,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const dropRoot = options.dropDir && resolve(options.dropDir) + sep;
   const subscription = options.core.onDidEmit(({ name, payload }) => {
-    const text = JSON.stringify({ event: name, payload } satisfies WsEvent);
-    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    // written once for every page open, and not at all (a few per file uploaded) while none is
+    if (sockets.size > 0) {
+      const text = JSON.stringify({ event: name, payload } satisfies WsEvent);
+      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
+    }
     // the daemon's copy of a dropped file has done its job once the file is on the service
     if (name === 'uploads:itemChanged' && dropRoot) {
       const item = payload as UploadItemView;

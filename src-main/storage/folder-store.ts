@@ -1,6 +1,6 @@
 import { FolderOptionsSchema, WatchedFolderSchema, type FolderOptions } from '../../src-shared/model/folder-options.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
-import type { Db } from './database.js';
+import { statementCache, type Db, type Sql } from './database.js';
 
 interface Row {
   id: number;
@@ -12,42 +12,54 @@ interface Row {
 
 /** The watched folders and their options. */
 export class FolderStore {
+  private readonly sql: Sql;
+  /** each folder read so far: asked for at every upload's start and end, and changed only through this store */
+  private readonly byId = new Map<number, WatchedFolder>();
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   add(accountId: string, path: string, options: FolderOptions): WatchedFolder {
-    const { lastInsertRowid } = this.db
-      .prepare('INSERT INTO watched_folders (account_id, path, options, created_at) VALUES (?, ?, ?, ?)')
-      .run(accountId, path, JSON.stringify(options), this.now());
+    const { lastInsertRowid } = this.sql(
+      'INSERT INTO watched_folders (account_id, path, options, created_at) VALUES (?, ?, ?, ?)',
+    ).run(accountId, path, JSON.stringify(options), this.now());
     return this.get(Number(lastInsertRowid))!;
   }
 
   update(id: number, options: FolderOptions): void {
-    this.db.prepare('UPDATE watched_folders SET options = ? WHERE id = ?').run(JSON.stringify(options), id);
+    this.byId.delete(id);
+    this.sql('UPDATE watched_folders SET options = ? WHERE id = ?').run(JSON.stringify(options), id);
   }
 
   get(id: number): WatchedFolder | undefined {
-    const row = this.db.prepare('SELECT * FROM watched_folders WHERE id = ?').get(id) as Row | undefined;
-    return row && toFolder(row);
+    const known = this.byId.get(id);
+    if (known) return known;
+    const row = this.sql('SELECT * FROM watched_folders WHERE id = ?').get(id) as Row | undefined;
+    const folder = row && toFolder(row);
+    if (folder) this.byId.set(id, folder);
+    return folder;
   }
 
   findByPath(path: string): WatchedFolder | undefined {
-    const row = this.db.prepare('SELECT * FROM watched_folders WHERE path = ?').get(path) as Row | undefined;
+    const row = this.sql('SELECT * FROM watched_folders WHERE path = ?').get(path) as Row | undefined;
     return row && toFolder(row);
   }
 
   list(): WatchedFolder[] {
-    return (this.db.prepare('SELECT * FROM watched_folders ORDER BY id').all() as Row[]).map(toFolder);
+    return (this.sql('SELECT * FROM watched_folders ORDER BY id').all() as Row[]).map(toFolder);
   }
 
   /** Forgets the folder, what was uploaded from it and what was declined; the files on the service stay. */
   remove(id: number): void {
+    this.byId.delete(id);
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sync_index WHERE folder_id = ?').run(id);
-      this.db.prepare('DELETE FROM sync_declined WHERE folder_id = ?').run(id);
-      this.db.prepare('DELETE FROM watched_folders WHERE id = ?').run(id);
+      this.sql('DELETE FROM sync_index WHERE folder_id = ?').run(id);
+      this.sql('DELETE FROM sync_declined WHERE folder_id = ?').run(id);
+      this.sql('DELETE FROM watched_folders WHERE id = ?').run(id);
     })();
   }
 }

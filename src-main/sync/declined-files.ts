@@ -1,5 +1,5 @@
 import type { FileIdentity } from '../common/file-fingerprint.js';
-import type { Db } from '../storage/database.js';
+import { statementCache, type Db, type Sql } from '../storage/database.js';
 
 export interface DeclinedFile extends FileIdentity {
   /** absolute, as the queue item had it */
@@ -23,43 +23,45 @@ interface Row {
  * retries its item. Kept apart from the SyncIndex, which holds what was sent.
  */
 export class DeclinedFiles {
+  private readonly sql: Sql;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   record(file: DeclinedFile): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_declined (path, folder_id, size, mtime_ms, fingerprint, declined_at) VALUES (?, ?, ?, ?, ?, ?)
+    this.sql(
+      `INSERT INTO sync_declined (path, folder_id, size, mtime_ms, fingerprint, declined_at) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (path) DO UPDATE SET folder_id = excluded.folder_id, size = excluded.size,
            mtime_ms = excluded.mtime_ms, fingerprint = excluded.fingerprint, declined_at = excluded.declined_at`,
-      )
-      .run(file.path, file.folderId, file.size, file.mtimeMs, file.fingerprint, this.now());
+    ).run(file.path, file.folderId, file.size, file.mtimeMs, file.fingerprint, this.now());
   }
 
   lookup(path: string): DeclinedFile | undefined {
-    const row = this.db.prepare('SELECT * FROM sync_declined WHERE path = ?').get(path) as Row | undefined;
+    const row = this.sql('SELECT * FROM sync_declined WHERE path = ?').get(path) as Row | undefined;
     return row && toFile(row);
   }
 
   /** Files of the folder declined with exactly this identity: the candidates for "this new path is a renamed one". */
   findByIdentity(folderId: number, identity: FileIdentity): DeclinedFile[] {
-    const rows = this.db
-      .prepare('SELECT * FROM sync_declined WHERE folder_id = ? AND size = ? AND fingerprint = ? AND mtime_ms = ?')
-      .all(folderId, identity.size, identity.fingerprint, identity.mtimeMs) as Row[];
+    const rows = this.sql(
+      'SELECT * FROM sync_declined WHERE folder_id = ? AND size = ? AND fingerprint = ? AND mtime_ms = ?',
+    ).all(folderId, identity.size, identity.fingerprint, identity.mtimeMs) as Row[];
     return rows.map(toFile);
   }
 
   move(fromPath: string, toPath: string): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sync_declined WHERE path = ?').run(toPath);
-      this.db.prepare('UPDATE sync_declined SET path = ? WHERE path = ?').run(toPath, fromPath);
+      this.sql('DELETE FROM sync_declined WHERE path = ?').run(toPath);
+      this.sql('UPDATE sync_declined SET path = ? WHERE path = ?').run(toPath, fromPath);
     })();
   }
 
   forget(path: string): void {
-    this.db.prepare('DELETE FROM sync_declined WHERE path = ?').run(path);
+    this.sql('DELETE FROM sync_declined WHERE path = ?').run(path);
   }
 }
 

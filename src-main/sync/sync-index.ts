@@ -1,4 +1,4 @@
-import type { Db } from '../storage/database.js';
+import { statementCache, type Db, type Sql } from '../storage/database.js';
 
 export interface IndexEntry {
   folderId: number;
@@ -27,50 +27,53 @@ interface Row {
  * were in a folder added with "only new files": known, never uploaded.
  */
 export class SyncIndex {
+  private readonly sql: Sql;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.sql = statementCache(db);
+  }
 
   lookup(folderId: number, relPath: string): IndexEntry | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM sync_index WHERE folder_id = ? AND rel_path = ?')
-      .get(folderId, relPath) as Row | undefined;
+    const row = this.sql('SELECT * FROM sync_index WHERE folder_id = ? AND rel_path = ?').get(folderId, relPath) as
+      Row | undefined;
     return row && toEntry(row);
   }
 
   /** Entries with this content: the candidates for "this new path is a renamed file". */
   findByContent(folderId: number, size: number, fingerprint: string): IndexEntry[] {
-    const rows = this.db
-      .prepare('SELECT * FROM sync_index WHERE folder_id = ? AND size = ? AND fingerprint = ?')
-      .all(folderId, size, fingerprint) as Row[];
+    const rows = this.sql('SELECT * FROM sync_index WHERE folder_id = ? AND size = ? AND fingerprint = ?').all(
+      folderId,
+      size,
+      fingerprint,
+    ) as Row[];
     return rows.map(toEntry);
   }
 
   record(entry: IndexEntry): void {
-    this.db
-      .prepare(
-        `INSERT INTO sync_index (folder_id, rel_path, size, mtime_ms, fingerprint, file_id, origin, updated_at)
+    this.sql(
+      `INSERT INTO sync_index (folder_id, rel_path, size, mtime_ms, fingerprint, file_id, origin, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (folder_id, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
            fingerprint = excluded.fingerprint, file_id = excluded.file_id, origin = excluded.origin,
            updated_at = excluded.updated_at`,
-      )
-      .run(
-        entry.folderId,
-        entry.relPath,
-        entry.size,
-        entry.mtimeMs,
-        entry.fingerprint,
-        entry.fileId,
-        entry.origin,
-        this.now(),
-      );
+    ).run(
+      entry.folderId,
+      entry.relPath,
+      entry.size,
+      entry.mtimeMs,
+      entry.fingerprint,
+      entry.fileId,
+      entry.origin,
+      this.now(),
+    );
   }
 
   /** Many baseline entries in one transaction (adding a folder of 100,000 files). */
   recordBaseline(folderId: number, files: Iterable<{ relPath: string; size: number; mtimeMs: number }>): number {
-    const insert = this.db.prepare(
+    const insert = this.sql(
       `INSERT OR IGNORE INTO sync_index (folder_id, rel_path, size, mtime_ms, fingerprint, file_id, origin, updated_at)
        VALUES (?, ?, ?, ?, NULL, NULL, 'baseline', ?)`,
     );
@@ -84,18 +87,15 @@ export class SyncIndex {
 
   move(folderId: number, fromRelPath: string, toRelPath: string, mtimeMs: number): void {
     this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sync_index WHERE folder_id = ? AND rel_path = ?').run(folderId, toRelPath);
-      this.db
-        .prepare(
-          'UPDATE sync_index SET rel_path = ?, mtime_ms = ?, updated_at = ? WHERE folder_id = ? AND rel_path = ?',
-        )
-        .run(toRelPath, mtimeMs, this.now(), folderId, fromRelPath);
+      this.sql('DELETE FROM sync_index WHERE folder_id = ? AND rel_path = ?').run(folderId, toRelPath);
+      this.sql(
+        'UPDATE sync_index SET rel_path = ?, mtime_ms = ?, updated_at = ? WHERE folder_id = ? AND rel_path = ?',
+      ).run(toRelPath, mtimeMs, this.now(), folderId, fromRelPath);
     })();
   }
 
   count(folderId: number): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM sync_index WHERE folder_id = ?').get(folderId) as { n: number })
-      .n;
+    return (this.sql('SELECT COUNT(*) AS n FROM sync_index WHERE folder_id = ?').get(folderId) as { n: number }).n;
   }
 }
 

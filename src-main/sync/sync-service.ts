@@ -189,6 +189,7 @@ export class SyncService {
         metadata:
           folder.options.allowOnlineWatch === null ? {} : { allow_online_watch: folder.options.allowOnlineWatch },
         folderId: folder.id,
+        identity,
       });
       // uploaded before: by this folder (its after-upload action may still be owed), or by the person themselves
       if (outcome === 'done') await (item.folderId === null ? this.record(folder, item) : this.afterUpload(item));
@@ -263,15 +264,35 @@ export class SyncService {
   }
 
   /**
-   * Records a done item in the folder's index: its path in the folder, or
-   * null when the file is not in the folder or was recorded already.
+   * Done items about to leave the queue (the pruning): one the folders'
+   * index does not hold (the app stopped between the item's write and the
+   * index's) is recorded now, so no folder sends it again once its item is
+   * gone. A path the index holds already, this version or a later one, is
+   * left as it is.
    */
-  private record(folder: WatchedFolder, item: UploadItem): string | null {
+  keepUploaded(items: readonly UploadItem[]): void {
+    const folders = this.options.folders.list();
+    for (const item of items) {
+      if (item.state.kind !== 'done') continue;
+      for (const folder of folders) {
+        const ours = item.folderId === null ? folder.accountId === item.accountId : folder.id === item.folderId;
+        if (ours) this.record(folder, item, { unlessKnown: true });
+      }
+    }
+  }
+
+  /**
+   * Records a done item in the folder's index: its path in the folder, or
+   * null when the file is not in the folder or was recorded already
+   * (`unlessKnown`: or any version of it was).
+   */
+  private record(folder: WatchedFolder, item: UploadItem, options: { unlessKnown?: boolean } = {}): string | null {
     if (item.state.kind !== 'done') return null;
     const relPath = relative(folder.path, item.path).split(sep).join('/');
     if (relPath.startsWith('..') || isAbsolute(relPath)) return null;
     const index = this.options.index;
-    if (index.lookup(folder.id, relPath)?.fileId === item.state.fileId) return null;
+    const known = index.lookup(folder.id, relPath);
+    if (known && (options.unlessKnown || known.fileId === item.state.fileId)) return null;
     index.record({
       folderId: folder.id,
       relPath,

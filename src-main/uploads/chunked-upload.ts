@@ -114,13 +114,27 @@ export class ChunkedUpload {
     return true;
   }
 
-  /** `name`, `description`, `allow_online_watch` and `password`, in one PATCH once the file exists, only when set. */
+  /** Whether the file has details to send once it exists (`applyMetadata`). */
+  hasMetadata(): boolean {
+    return Object.keys(this.metadataPatch()).length > 0;
+  }
+
+  /**
+   * `name`, `description`, `allow_online_watch` and `password`, in one PATCH
+   * once the file exists, only when set. The file id is committed first: a
+   * crash meanwhile finds the file by it, not by a search.
+   */
   async applyMetadata(fileId: string, signal: AbortSignal): Promise<void> {
-    const patch = Object.fromEntries(Object.entries(this.item.metadata).filter(([, value]) => value !== undefined));
+    const patch = this.metadataPatch();
     if (Object.keys(patch).length === 0) return;
+    this.options.store.recordFileId(this.item.id, fileId);
     if (signal.aborted) throw signal.reason;
     await this.options.client.updateFile(fileId, patch, 'upload');
     if (patch['password'] !== undefined) this.options.store.forgetPassword(this.item.id);
+  }
+
+  private metadataPatch(): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(this.item.metadata).filter(([, value]) => value !== undefined));
   }
 
   /**
@@ -135,14 +149,13 @@ export class ChunkedUpload {
     if (!untouched || !this.options.skipIfOnService) return null;
     const found = await this.options.client.findUploadedFile(item.fileName, item.size, () => false);
     if (!found) return null;
-    this.options.store.setFileId(item.id, found.id);
     return { kind: 'sent', fileId: found.id, file: null, existing: true };
   }
 
   private async upload(signal: AbortSignal): Promise<SendOutcome> {
     const { store, client } = this.options;
-    const identity = await readIdentity(this.item.path);
     const item = this.item;
+    const identity = await this.identityNow();
     if (identity.size !== item.size || identity.mtimeMs !== item.mtimeMs || identity.fingerprint !== item.fingerprint) {
       // the file on disk is not the one whose chunks the server holds: a new dzuuid, from the first byte
       store.restart(item.id, { identity });
@@ -155,7 +168,7 @@ export class ChunkedUpload {
     if (this.item.finalSent) {
       // the last request may have made the file without our hearing back: look before sending again
       const found = await client.findUploadedFile(this.item.fileName, this.item.size, (id) => store.isKnownFileId(id));
-      if (found) return this.recordFileId(found.id, null);
+      if (found) return { kind: 'sent', fileId: found.id, file: null };
       store.setFinalSent(this.item.id, false);
     }
 
@@ -164,6 +177,25 @@ export class ChunkedUpload {
       return ack ? this.finishFrom(ack) : { kind: 'drained' };
     }
     return this.sendChunks(signal);
+  }
+
+  /**
+   * The file's identity now, to compare with the item's. An item the service
+   * holds nothing of yet (no chunk, no dzuuid, no last request) whose size
+   * and mtime are as when it was queued is taken as unchanged without
+   * reading it: there is nothing on the service its content must match, and
+   * a small file's fingerprint was a third of its files opened.
+   */
+  private async identityNow(): Promise<FileIdentity> {
+    const item = this.item;
+    const untouched = item.dzuuid === null && item.ackedChunks.length === 0 && !item.finalSent;
+    if (untouched) {
+      const now = await stat(item.path).catch((error: unknown) => {
+        throw new FileUnreadableError(item.path, error);
+      });
+      if (now.size === item.size && now.mtimeMs === item.mtimeMs) return item;
+    }
+    return readIdentity(item.path);
   }
 
   private async sendChunks(signal: AbortSignal): Promise<SendOutcome> {
@@ -337,11 +369,11 @@ export class ChunkedUpload {
       // an answer without the file's size costs one GET to verify it
       const stored = ack.file?.size_bytes ?? (await client.getFile(ack.fileId, 'upload')).size_bytes;
       if (stored !== item.size) return this.storedWrongSize(ack.fileId, stored, ack.requestId);
-      return this.recordFileId(ack.fileId, ack.file);
+      return { kind: 'sent', fileId: ack.fileId, file: ack.file };
     }
     // a search matches the size already
     const found = await client.findUploadedFile(item.fileName, item.size, (id) => store.isKnownFileId(id));
-    if (found) return this.recordFileId(found.id, ack.file);
+    if (found) return { kind: 'sent', fileId: found.id, file: ack.file };
     return this.restartOnce('the server accepted every byte but made no file');
   }
 
@@ -357,12 +389,6 @@ export class ChunkedUpload {
     const bytes = (count: number) => count.toLocaleString('en');
     const message = `The service stored ${bytes(stored)} bytes; the file has ${bytes(this.item.size)}. The incomplete copy was deleted.`;
     return this.restartOnce(message, new UploadRejectedError(message, requestId));
-  }
-
-  private recordFileId(fileId: string, file: MediaFile | null): SendOutcome {
-    this.options.store.setFinalSent(this.item.id, false);
-    this.options.store.setFileId(this.item.id, fileId);
-    return { kind: 'sent', fileId, file };
   }
 
   /**

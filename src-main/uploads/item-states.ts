@@ -68,17 +68,34 @@ export class ItemStates implements Disposable {
     return this.save(item, next);
   }
 
-  /** Applies an event to the stored row of `id` (a running item's: it is there), as it is now. */
-  applyTo(id: number, event: UploadEvent): UploadItem {
-    return this.apply(this.store.get(id)!, event);
+  /**
+   * Applies events to the stored row of `id` (a running item's: it is there),
+   * as it is now; more than one are applied one after the other and only
+   * where they lead is saved and announced.
+   */
+  applyTo(id: number, event: UploadEvent, ...then: UploadEvent[]): UploadItem {
+    const item = this.store.get(id)!;
+    if (then.length === 0) return this.apply(item, event);
+    const current = this.live.get(id) ?? item.state;
+    const next = then.reduce(transition, transition(current, event));
+    return next === current ? item : this.save(item, next);
   }
 
-  /** Saves and announces a state reached otherwise than by an event (a retry time brought forward). */
+  /**
+   * Saves and announces a state reached otherwise than by an event (a retry
+   * time brought forward). `item` is the row as stored: what is announced is
+   * it with the new state, not the row read again.
+   */
   save(item: UploadItem, state: UploadState): UploadItem {
     if (state.kind === 'uploading') this.live.set(item.id, state);
     else this.live.delete(item.id);
-    this.store.saveState(item.id, state);
-    const saved = this.store.get(item.id) ?? { ...item, state };
+    const updatedAt = this.store.saveState(item.id, state);
+    const saved = {
+      ...item,
+      state,
+      updatedAt,
+      ...(state.kind === 'done' && { fileId: state.fileId, finalSent: false }),
+    };
     this.itemEmitter.fire(saved);
     return saved;
   }

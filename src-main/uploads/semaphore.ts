@@ -43,6 +43,16 @@ export class Semaphore {
     });
   }
 
+  /** Runs `task` holding a slot, released however it ends. */
+  async run<T>(signal: AbortSignal, task: () => Promise<T>): Promise<T> {
+    const release = await this.acquire(signal);
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+
   private releaser(): () => void {
     let released = false;
     return () => {

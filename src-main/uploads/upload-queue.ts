@@ -7,7 +7,7 @@ import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
-import { quickFingerprint } from '../common/file-fingerprint.js';
+import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { ChunkedUpload } from './chunked-upload.js';
@@ -47,6 +47,8 @@ export interface EnqueueInput {
   folderId?: number | null;
   /** upload again even if this exact file was uploaded before */
   force?: boolean;
+  /** the file's identity, when the caller has just read it (a watched folder's file that settled) */
+  identity?: FileIdentity;
 }
 
 export interface EnqueueResult {
@@ -133,10 +135,9 @@ export class UploadQueue implements Disposable {
   start(): void {
     if (this.running) return;
     this.running = true;
-    for (const item of this.options.store.list({ active: true })) {
-      // a worker was running when the app stopped: it goes back in line, keeping its chunks
-      if (item.state.kind === 'uploading' || item.state.kind === 'finalizing')
-        this.items.apply(item, { type: 'interrupt' });
+    // a worker was running when the app stopped: it goes back in line, keeping its chunks
+    for (const kind of ['uploading', 'finalizing'] as const) {
+      for (const item of this.options.store.ofKind(kind)) this.items.apply(item, { type: 'interrupt' });
     }
     this.pump();
   }
@@ -158,7 +159,7 @@ export class UploadQueue implements Disposable {
     const path = resolve(input.path);
     const metadata = UpdateFileBodySchema.safeParse(input.metadata ?? {});
     if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
-    const identity = await quickFingerprint(path);
+    const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
     const existing = store.findUnfinishedByPath(path);
     if (existing) {
@@ -198,6 +199,11 @@ export class UploadQueue implements Disposable {
   get(id: number): UploadItem | undefined {
     const item = this.options.store.get(id);
     return item && this.items.withProgress(item);
+  }
+
+  /** The items being uploaded now, with their bytes. */
+  runningItems(): UploadItem[] {
+    return [...this.workers.keys()].flatMap((id) => this.get(id) ?? []);
   }
 
   status(): QueueStatus {
@@ -281,7 +287,7 @@ export class UploadQueue implements Disposable {
   /** Every item waiting out a backoff goes now (the network is probably back); attempts are not reset. */
   retryNow(): void {
     const now = this.clock.wall();
-    for (const item of this.options.store.list({ active: true })) {
+    for (const item of this.options.store.ofKind('retrying')) {
       if (item.state.kind === 'retrying' && item.state.retryAt > now)
         this.items.save(item, { ...item.state, retryAt: now });
     }
@@ -389,8 +395,7 @@ export class UploadQueue implements Disposable {
       for (const item of store.runnable(now, [...this.workers.keys()], blocked, free)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
-        if (item.state.kind === 'paused') this.items.apply(item, { type: 'resume' });
-        this.launch(item.id, client);
+        this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);
       }
     }
     const next = store.nextWake(now);
@@ -417,20 +422,22 @@ export class UploadQueue implements Disposable {
     );
   }
 
-  private launch(id: number, client: MediaApiClient): void {
+  /** Starts a worker on `item`, as the store holds it now. */
+  private launch(item: UploadItem, client: MediaApiClient): void {
+    const id = item.id;
     const worker: Worker = { controller: new AbortController(), done: Promise.resolve(), upload: null, after: null };
     this.workers.set(id, worker);
-    worker.done = this.work(id, client, worker).finally(() => {
+    worker.done = this.work(item, client, worker).finally(() => {
       this.workers.delete(id);
       this.items.stopped(id);
       this.pump();
     });
   }
 
-  private async work(id: number, client: MediaApiClient, worker: Worker): Promise<void> {
+  private async work(stored: UploadItem, client: MediaApiClient, worker: Worker): Promise<void> {
+    const id = stored.id;
     const signal = worker.controller.signal;
-    const stored = this.options.store.get(id);
-    if (!stored || isFinal(stored)) return;
+    if (isFinal(stored)) return;
     const upload = (worker.upload = new ChunkedUpload(stored, {
       client,
       store: this.options.store,
@@ -439,7 +446,7 @@ export class UploadQueue implements Disposable {
       fileSizeLimit: this.options.fileSizeLimitFor(stored.accountId),
       chunksPerFile: this.chunksPerFile,
       skipIfOnService: this.options.skipIfOnService?.(stored) ?? false,
-      withSlot: (slotSignal, run) => this.withSlot(slotSignal, run),
+      withSlot: (slotSignal, run) => this.slots.run(slotSignal, run),
       onProgress: (progress, committed) => this.items.progress(stored, progress, committed),
     }));
     const interrupt: UploadEvent = { type: 'interrupt' };
@@ -451,15 +458,18 @@ export class UploadQueue implements Disposable {
         this.items.applyTo(id, worker.after ?? interrupt);
         return;
       }
-      this.items.applyTo(id, { type: 'bytesSent' });
-      if (!outcome.existing) await upload.applyMetadata(outcome.fileId, signal);
-      const done = this.items.applyTo(id, {
-        type: 'succeed',
-        fileId: outcome.fileId,
-        now: this.clock.wall(),
-        ...(outcome.existing && { existing: true }),
+      if (!outcome.existing && upload.hasMetadata()) {
+        this.items.applyTo(id, { type: 'bytesSent' });
+        await upload.applyMetadata(outcome.fileId, signal);
+      }
+      // done with its file id (straight from the last answer when there were no details to send), one event, and
+      // what the listeners write of it (the folder's index, the followed file): one commit
+      this.options.store.batch(() => {
+        const { fileId, existing } = outcome;
+        const succeed: UploadEvent = { type: 'succeed', fileId, now: this.clock.wall(), ...(existing && { existing }) };
+        const done = this.items.applyTo(id, { type: 'bytesSent' }, succeed);
+        this.uploadedEmitter.fire({ item: done, file: outcome.file });
       });
-      this.uploadedEmitter.fire({ item: done, file: outcome.file });
     } catch (error) {
       const current = this.options.store.get(id);
       if (!current) return;
@@ -481,15 +491,6 @@ export class UploadQueue implements Disposable {
       });
       // a pause the person asked for while the chunk failed still holds, over the retry
       if (worker.after?.type === 'pause') this.items.apply(failed, worker.after);
-    }
-  }
-
-  private async withSlot<T>(signal: AbortSignal, run: () => Promise<T>): Promise<T> {
-    const release = await this.slots.acquire(signal);
-    try {
-      return await run();
-    } finally {
-      release();
     }
   }
 }

@@ -31,6 +31,8 @@ export interface SettingsForm {
   notifications: Record<NotificationKind, boolean>;
   launchAtLogin: boolean;
   proxyUrl: string;
+  /** null: never */
+  removeFinishedAfterDays: Settings['removeFinishedAfterDays'];
 }
 
 export type SettingsFormErrors = Partial<Record<'bandwidthMb' | 'chunkMb' | 'proxyUrl', string>>;
@@ -45,6 +47,7 @@ export function settingsForm(settings: Settings, locale = currentLocale()): Sett
     notifications: { ...settings.notifications },
     launchAtLogin: settings.launchAtLogin,
     proxyUrl: settings.proxyUrl ?? '',
+    removeFinishedAfterDays: settings.removeFinishedAfterDays,
   };
 }
 
@@ -81,6 +84,7 @@ export function settingsChange(form: SettingsForm): { change: SettingsChange | n
     notifications: Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, form.notifications[kind]])),
     launchAtLogin: form.launchAtLogin,
     proxyUrl: proxy,
+    removeFinishedAfterDays: form.removeFinishedAfterDays,
   };
   const parsed = SettingsChangeSchema.safeParse(change);
   return parsed.success

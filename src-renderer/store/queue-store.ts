@@ -69,6 +69,8 @@ export class QueueStore extends Store<QueueState> {
     super({ total: 0, ready: false, error: null, version: 0 });
     bridge.on('uploads:itemChanged', (item) => this.put(item));
     bridge.on('uploads:progress', (batch) => this.progress(batch));
+    // finished items left without an event each (Clear finished, or after the days the settings say)
+    bridge.on('uploads:removed', () => this.reload());
   }
 
   at(index: number): UploadItemView | undefined {

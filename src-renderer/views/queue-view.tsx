@@ -108,8 +108,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const clearFinished = () =>
     void act(async () => {
       const { removed } = await bridge.invoke('uploads:clearFinished', {});
+      // the rows are read again on the core's uploads:removed
       setNote(removed === 0 ? t('queue.nothingToClear') : t('queue.cleared', { count: removed }));
-      queue.reload();
     });
 
   return (

@@ -576,6 +576,12 @@ export const de: Catalog = {
       chunk: 'Blockgröße in MB',
       chunkHint:
         'Große Dateien werden in Stücken dieser Größe gesendet (höchstens 90 MB). Kleinere Stücke verlieren bei einer wackligen Verbindung weniger.',
+      removeFinished: 'Abgeschlossene Uploads aus der Warteschlange entfernen nach',
+      removeFinishedNever: 'Nie',
+      removeFinishedDays_one: '{{count}} Tag',
+      removeFinishedDays_other: '{{count}} Tagen',
+      removeFinishedHint:
+        'Fertige und abgebrochene Uploads verlassen die Warteschlange, fehlgeschlagene bleiben. Überwachte Ordner merken sich, was sie gesendet haben: Nichts wird erneut hochgeladen.',
       notify: 'Benachrichtigungen',
       launch: 'Media Sync bei der Anmeldung starten',
       launchTray: 'Media Sync startet im Infobereich, ohne Fenster.',

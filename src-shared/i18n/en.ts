@@ -570,6 +570,12 @@ export const en = {
       chunk: 'Chunk size in MB',
       chunkHint:
         'Large files are sent in pieces of this size (at most 90 MB). Smaller pieces lose less on a flaky link.',
+      removeFinished: 'Remove finished uploads from the queue after',
+      removeFinishedNever: 'Never',
+      removeFinishedDays_one: '{{count}} day',
+      removeFinishedDays_other: '{{count}} days',
+      removeFinishedHint:
+        'Done and cancelled uploads leave the queue; failed ones stay. Watched folders remember what they sent, so nothing is uploaded again.',
       notify: 'Notify me when',
       launch: 'Start Media Sync when I log in',
       launchTray: 'Media Sync starts in the tray, without a window.',

@@ -450,6 +450,8 @@ export const IPC_EVENTS = {
     file: z.object({ mime: z.string(), urls: z.object({ page: z.url(), watch: z.url() }) }).nullable(),
   }),
   'uploads:statusChanged': QueueStatusSchema,
+  /** finished items left the queue without an event each (Clear finished, or the pruning after the set days) */
+  'uploads:removed': z.object({ removed: z.int().positive() }),
   'imports:changed': z.object({ accountId: AccountId, jobs: z.array(RemoteJobSchema) }),
   'notifications:added': NotificationSchema,
   /** a followed file started to be followed, its conversion moved, or it ended (ready, failed, not a video…) */

@@ -20,6 +20,10 @@ const NotificationSwitchesSchema = z.object(
   Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, z.boolean()])) as Record<NotificationKind, z.ZodBoolean>,
 );
 
+/** After how many days a finished (done or cancelled) upload leaves the queue; null: never. */
+export const REMOVE_FINISHED_DAYS = [1, 7, 30] as const;
+export const RemoveFinishedAfterDaysSchema = z.literal(REMOVE_FINISHED_DAYS).nullable();
+
 /** The UI's language: `system` follows the OS (Electron) or the browser; the others override it. */
 export const LANGUAGE_SETTINGS = ['system', 'en', 'de'] as const;
 export const LanguageSettingSchema = z.enum(LANGUAGE_SETTINGS);
@@ -43,6 +47,8 @@ const FIELDS = {
   /** hold the queue while the computer runs on battery */
   pauseOnBattery: z.boolean(),
   language: LanguageSettingSchema,
+  /** finished uploads leave the queue this many days after they ended; null: never (the folders still remember them) */
+  removeFinishedAfterDays: RemoveFinishedAfterDaysSchema,
 };
 
 /**
@@ -64,6 +70,7 @@ export const SettingsSchema = z.object({
   pauseOnBattery: FIELDS.pauseOnBattery.default(false),
   // a language this version no longer has falls back to the system's rather than losing every setting
   language: FIELDS.language.catch('system').default('system'),
+  removeFinishedAfterDays: FIELDS.removeFinishedAfterDays.default(7),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 

@@ -41,6 +41,8 @@ describe('settings', () => {
     await folders.getByText('files moved to “Sent” · ignores 2 patterns').waitFor();
 
     await page.getByLabel('Uploads at the same time').selectOption('5');
+    expect(await page.getByLabel('Remove finished uploads from the queue after').inputValue()).toBe('7');
+    await page.getByLabel('Remove finished uploads from the queue after').selectOption({ label: '30 days' });
     await page.getByRole('radio', { name: 'Limit all uploads together' }).check();
     await page.getByLabel('Limit in MB/s').fill('0');
     await page.getByLabel('Proxy for API traffic').fill('ftp://proxy.example');
@@ -58,6 +60,7 @@ describe('settings', () => {
     await page.getByRole('list', { name: 'Watched folders' }).getByText('files moved to “Sent”').waitFor();
     await page.getByLabel('Limit in MB/s').waitFor();
     expect(await page.getByLabel('Uploads at the same time').inputValue()).toBe('5');
+    expect(await page.getByLabel('Remove finished uploads from the queue after').inputValue()).toBe('30');
     expect(await page.getByLabel('Limit in MB/s').inputValue()).toBe('2.5');
     expect(await page.getByRole('checkbox', { name: 'An import completed' }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Uploads finished' }).isChecked()).toBe(true);
@@ -65,7 +68,12 @@ describe('settings', () => {
     expect(await page.getByRole('checkbox', { name: 'Ready to watch' }).isChecked()).toBe(true);
     expect(await app.contract.invoke('settings:get')).toMatchObject({
       ok: true,
-      value: { concurrency: 5, bandwidthBytesPerSecond: 2_500_000, notifications: { importCompleted: false } },
+      value: {
+        concurrency: 5,
+        bandwidthBytesPerSecond: 2_500_000,
+        notifications: { importCompleted: false },
+        removeFinishedAfterDays: 30,
+      },
     });
     await page.close();
   });

@@ -59,9 +59,8 @@ export function appCommands(core: CommandContext): HandlersOf<'settings' | 'conv
  */
 async function diagnostics(core: CommandContext): Promise<{ fileName: string; json: string }> {
   const { engine, options } = core;
-  const items = engine.queue.list();
-  const counts: Record<string, number> = {};
-  for (const item of items) counts[item.state.kind] = (counts[item.state.kind] ?? 0) + 1;
+  const counts = engine.uploads.counts();
+  const failed = engine.uploads.ofKind('failed', 50, 'newest').reverse();
   const report = {
     createdAt: new Date(core.clock.wall()).toISOString(),
     app: options.info,
@@ -71,9 +70,9 @@ async function diagnostics(core: CommandContext): Promise<{ fileName: string; js
     accounts: core.accountViews(),
     folders: engine.folders.list().map((f) => ({ id: f.id, path: f.path, options: f.options })),
     queue: { status: core.queueStatus(), counts },
-    failures: items
-      .flatMap((item) => (item.state.kind === 'failed' ? [{ file: item.fileName, ...item.state.reason }] : []))
-      .slice(-50),
+    failures: failed.flatMap((item) =>
+      item.state.kind === 'failed' ? [{ file: item.fileName, ...item.state.reason }] : [],
+    ),
     rateLimits: core.rateLimits(),
     notifications: core.notifications.list().slice(0, 50),
     logs: {

@@ -39,7 +39,11 @@ export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
     'uploads:resume': async ({ id }) => viewOf(id, queue.resume(id)),
     'uploads:cancel': async ({ id }) => viewOf(id, queue.cancel(id)),
     'uploads:retry': async ({ id }) => viewOf(id, queue.retry(id)),
-    'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
+    'uploads:clearFinished': async () => {
+      const removed = queue.clearFinished();
+      if (removed > 0) core.emit('uploads:removed', { removed });
+      return { removed };
+    },
     'uploads:reveal': async ({ id }) => {
       await core.options.shell.revealPath(core.item(id).path);
       return OK;

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { NOTIFICATION_KINDS } from '../../../src-shared/model/settings.js';
+import { NOTIFICATION_KINDS, REMOVE_FINISHED_DAYS } from '../../../src-shared/model/settings.js';
 import { useAction, useBridge } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
@@ -15,7 +15,7 @@ import {
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 
-/** Settings → App: uploads at once, bandwidth, chunk size, notifications, start at login, proxy. */
+/** Settings → App: uploads at once, bandwidth, chunk size, when finished uploads leave the queue, notifications, start at login, proxy. */
 export function AppSection() {
   const bridge = useBridge();
   const stores = useStores();
@@ -126,6 +126,28 @@ export function AppSection() {
             {errors.chunkMb}
           </span>
         )}
+      </label>
+
+      <label className="field">
+        <span>{t('settings.app.removeFinished')}</span>
+        <select
+          value={form.removeFinishedAfterDays ?? 'never'}
+          aria-describedby="settings-remove-finished-hint"
+          onChange={(event) => {
+            const days = REMOVE_FINISHED_DAYS.find((choice) => String(choice) === event.target.value);
+            set({ removeFinishedAfterDays: days ?? null });
+          }}
+        >
+          <option value="never">{t('settings.app.removeFinishedNever')}</option>
+          {REMOVE_FINISHED_DAYS.map((days) => (
+            <option key={days} value={days}>
+              {t('settings.app.removeFinishedDays', { count: days })}
+            </option>
+          ))}
+        </select>
+        <small id="settings-remove-finished-hint" className="muted">
+          {t('settings.app.removeFinishedHint')}
+        </small>
       </label>
 
       <fieldset className="settings__group">

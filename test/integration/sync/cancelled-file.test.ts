@@ -6,6 +6,7 @@ import type { UploadItem } from '../../../src-shared/model/upload-state.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { openEngine, tempDir, type EngineFixture } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
+import { beforeIndexedStates } from '../../helpers/older-database.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const SETTLE_MS = 200;
@@ -162,6 +163,7 @@ describe('a cancelled file of a watched folder', () => {
     await engine.close();
     // the database as the version before kept it: the queue's rows, no table of declined files
     const db = new Database(join(fixture.dataDir, 'media-sync.db'));
+    beforeIndexedStates(db);
     db.exec('DROP TABLE sync_declined; PRAGMA user_version = 2;');
     db.close();
     await restart();

@@ -200,6 +200,24 @@ describe('upload engine against the reference server', () => {
     expect(queue.list()).toEqual([]);
   });
 
+  it('an item paused for a while goes by itself when its time comes, after the one queued behind it', async () => {
+    fixture = await openEngine(server.baseUrl, server.token, { concurrency: 1 });
+    const { queue } = fixture.engine;
+    const [later, now] = [join(files.path, 'later.jpg'), join(files.path, 'now.jpg')];
+    await writeFile(later, 'for later');
+    await writeFile(now, 'for now');
+    const first = (await queue.enqueue({ accountId: fixture.accountId, path: later })).item;
+    const until = Date.now() + 600;
+    expect((await queue.pause(first.id, until))!.state).toEqual({ kind: 'paused', until });
+    const kinds: string[] = [];
+    queue.onDidChangeItem((item) => item.id === first.id && kinds.push(item.state.kind));
+    await queue.enqueue({ accountId: fixture.accountId, path: now });
+    queue.start();
+    await waitFor(() => (queue.get(first.id)!.state.kind === 'done' ? true : undefined), 15_000, 'the paused item');
+    expect(kinds).toEqual(['queued', 'uploading', 'done']);
+    expect(server.server.uploadLog.entries().map((entry) => entry.fileName)).toEqual(['now.jpg', 'later.jpg']);
+  });
+
   it('a file gone before its turn fails with a reason a person can act on; enqueued again, the same item goes', async () => {
     fixture = await openEngine(server.baseUrl, server.token);
     const { queue } = fixture.engine;

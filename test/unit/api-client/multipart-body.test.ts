@@ -44,6 +44,22 @@ describe('multipartFileBody', () => {
     expect(announced.reduce((sum, bytes) => sum + bytes, 0)).toBe(range.end - range.start);
   });
 
+  it('a small range goes out in one piece with its head and tail, the same bytes as streamed', async () => {
+    const range = { path, start: 10, end: 8_202, fileName: 'photo.jpg' };
+    const body = multipartFileBody({ visibility: '1' }, range);
+    const announced: number[] = [];
+    const pieces: Buffer[] = [];
+    for await (const piece of body.stream((bytes) => void announced.push(bytes))) pieces.push(Buffer.from(piece));
+    expect(pieces).toHaveLength(1);
+    expect(pieces[0]!.length).toBe(body.contentLength);
+    const boundary = body.contentType.split('boundary=')[1]!;
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const head = pieces[0]!.length - tail.length - 8_192;
+    expect(pieces[0]!.subarray(0, head).toString()).toContain('filename="photo.jpg"');
+    expect(pieces[0]!.subarray(head, head + 8_192).equals(content.subarray(10, 8_202))).toBe(true);
+    expect(announced).toEqual([8_192]);
+  });
+
   it('a piece stays intact until the consumer has asked for two more, though buffers are reused', async () => {
     const range = { path, start: 0, end: content.length, fileName: 'clip.mp4' };
     const held: Array<{ piece: Uint8Array; offset: number }> = [];
@@ -116,5 +132,13 @@ describe('multipartFileBody', () => {
       for await (const piece of body.stream(() => undefined)) void piece;
     };
     await expect(read()).rejects.toBeInstanceOf(FileChangedError);
+    // a small file, read in one go
+    const small = multipartFileBody({}, { path, start: 0, end: 100_000, fileName: 'photo.jpg' });
+    await truncate(path, 50_000);
+    await expect(
+      (async () => {
+        for await (const piece of small.stream(() => undefined)) void piece;
+      })(),
+    ).rejects.toBeInstanceOf(FileChangedError);
   });
 });

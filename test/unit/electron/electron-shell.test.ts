@@ -16,7 +16,13 @@ import {
   isAllowedExternal,
   secureWindowOptions,
 } from '../../../src-main/electron/security.js';
-import { TRAY_KINDS, trayIconPath, trayMenuTemplate, trayState } from '../../../src-main/electron/tray-menu.js';
+import {
+  TRAY_KINDS,
+  trayIconPath,
+  trayMenuTemplate,
+  trayState,
+  type QueueOverview,
+} from '../../../src-main/electron/tray-menu.js';
 import { updateMenuItem } from '../../../src-main/electron/update-service.js';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
@@ -251,6 +257,12 @@ describe('the contract over Electron ipc', () => {
 describe('the tray', () => {
   const item = (state: UploadItem['state'], size = 100): UploadItem =>
     ({ id: 1, fileName: 'a.mp4', size, state }) as UploadItem;
+  /** the overview a queue of `items` gives the tray (UploadQueue.overview) */
+  const queueOf = (items: UploadItem[]): QueueOverview => ({
+    running: items.filter((candidate) => candidate.state.kind === 'uploading'),
+    waiting: items.filter((candidate) => ['queued', 'retrying'].includes(candidate.state.kind)).length,
+    failed: items.filter((candidate) => candidate.state.kind === 'failed').length,
+  });
   const running = {
     paused: false,
     pausedUntil: null,
@@ -261,23 +273,23 @@ describe('the tray', () => {
   };
 
   it('shows error over paused over uploading over idle, with progress in the tooltip', () => {
-    expect(trayState(running, [], 'This token has been disabled.')).toEqual({
+    expect(trayState(running, queueOf([]), 'This token has been disabled.')).toEqual({
       kind: 'error',
       tooltip: 'Media Sync: uploads paused, This token has been disabled.',
       status: 'uploads paused, This token has been disabled.',
     });
-    expect(trayState({ ...running, paused: true }, [], null)).toEqual({
+    expect(trayState({ ...running, paused: true }, queueOf([]), null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused',
       status: 'paused',
     });
-    expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null)).toEqual({
+    expect(trayState({ ...running, hold: { reason: 'battery' } }, queueOf([]), null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused while on battery',
       status: 'paused while on battery',
       held: true,
     });
-    expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, [], null)).toEqual({
+    expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, queueOf([]), null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused (schedule)',
       status: 'paused (schedule)',
@@ -286,20 +298,24 @@ describe('the tray', () => {
     expect(
       trayState(
         running,
-        [
+        queueOf([
           item(
             { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 50_000_000, totalBytes: 100_000_000 },
             100_000_000,
           ),
           item({ kind: 'queued' }),
-        ],
+        ]),
         null,
       ),
     ).toMatchObject({ kind: 'uploading', tooltip: 'Media Sync: uploading 1 file, 50.0 MB of 100.0 MB, 1 waiting' });
     expect(
-      trayState(running, [item({ kind: 'failed', reason: { message: 'x', code: null, requestId: null } })], null).kind,
+      trayState(
+        running,
+        queueOf([item({ kind: 'failed', reason: { message: 'x', code: null, requestId: null } })]),
+        null,
+      ).kind,
     ).toBe('error');
-    expect(trayState(running, [item({ kind: 'done', fileId: 'f', finishedAt: 1 })], null)).toEqual({
+    expect(trayState(running, queueOf([item({ kind: 'done', fileId: 'f', finishedAt: 1 })]), null)).toEqual({
       kind: 'idle',
       tooltip: 'Media Sync: up to date',
       status: 'up to date',
@@ -372,11 +388,11 @@ describe('the tray', () => {
     const german = new CoreLanguage(() => ['de-DE']);
     const uploading = trayState(
       running,
-      [
+      queueOf([
         item({ kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 1_500_000, totalBytes: 4_000_000 }, 4_000_000),
         item({ kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 }, 1_000_000),
         item({ kind: 'queued' }),
-      ],
+      ]),
       null,
       german,
     );
@@ -385,12 +401,12 @@ describe('the tray', () => {
       tooltip: 'Media Sync: 2 Dateien werden hochgeladen, 1,50 MB von 5,00 MB, 1 in der Warteschlange',
       status: '2 Dateien werden hochgeladen, 1,50 MB von 5,00 MB, 1 in der Warteschlange',
     });
-    expect(trayState({ ...running, hold: { reason: 'battery' } }, [], null, german).tooltip).toBe(
+    expect(trayState({ ...running, hold: { reason: 'battery' } }, queueOf([]), null, german).tooltip).toBe(
       'Media Sync: pausiert im Akkubetrieb',
     );
     const noop = () => undefined;
     const actions = { open: noop, pause: noop, resume: noop, openLink: noop, quit: noop };
-    const menu = trayMenuTemplate(trayState(running, [], null, german), [], actions, german);
+    const menu = trayMenuTemplate(trayState(running, queueOf([]), null, german), [], actions, german);
     expect(menu.map((entry) => entry.label ?? entry.type)).toEqual([
       'auf dem neuesten Stand',
       'separator',
@@ -417,11 +433,11 @@ describe('the tray', () => {
     const changes: string[] = [];
     language.onDidChange((changed) => changes.push(changed));
     expect([language.language, language.locale]).toEqual(['de', 'de-AT']);
-    expect(trayState(running, [], null, language).tooltip).toBe('Media Sync: auf dem neuesten Stand');
+    expect(trayState(running, queueOf([]), null, language).tooltip).toBe('Media Sync: auf dem neuesten Stand');
     language.apply('en');
-    expect(trayState(running, [], null, language).tooltip).toBe('Media Sync: up to date');
+    expect(trayState(running, queueOf([]), null, language).tooltip).toBe('Media Sync: up to date');
     language.apply('system');
-    expect(trayState(running, [], null, language).tooltip).toBe('Media Sync: auf dem neuesten Stand');
+    expect(trayState(running, queueOf([]), null, language).tooltip).toBe('Media Sync: auf dem neuesten Stand');
     language.apply('de');
     expect(changes).toEqual(['en', 'de']);
   });

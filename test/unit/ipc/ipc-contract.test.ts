@@ -112,6 +112,7 @@ describe('the ipc contract', () => {
       schedule: [],
       pauseOnBattery: false,
       language: 'system',
+      removeFinishedAfterDays: 7,
     });
     expect(SettingsSchema.parse({ language: 'de' }).language).toBe('de');
     // a language this version does not have falls back to the system's, keeping the other settings

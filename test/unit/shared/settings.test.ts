@@ -20,6 +20,16 @@ describe('readSettings', () => {
     expect(dropped).toEqual(['bandwidthBytesPerSecond', 'notifications.importFailed']);
   });
 
+  it('removes finished uploads after 7 days unless told never, 1 or 30; another value keeps to itself', () => {
+    expect(DEFAULT_SETTINGS.removeFinishedAfterDays).toBe(7);
+    for (const days of [null, 1, 30] as const) {
+      expect(readSettings({ removeFinishedAfterDays: days }).settings.removeFinishedAfterDays).toBe(days);
+    }
+    const { settings, dropped } = readSettings({ removeFinishedAfterDays: 3, concurrency: 2 });
+    expect(settings).toEqual({ ...DEFAULT_SETTINGS, concurrency: 2 });
+    expect(dropped).toEqual(['removeFinishedAfterDays']);
+  });
+
   it('reads what is no object of fields as no settings: the defaults, nothing named', () => {
     for (const raw of [undefined, null, 'x', 3, ['a']]) {
       expect(readSettings(raw)).toEqual({ settings: DEFAULT_SETTINGS, dropped: [] });

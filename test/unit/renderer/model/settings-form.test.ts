@@ -27,6 +27,7 @@ describe('settings form', () => {
         notifications: DEFAULT_SETTINGS.notifications,
         launchAtLogin: false,
         proxyUrl: null,
+        removeFinishedAfterDays: 7,
       },
       errors: {},
     });

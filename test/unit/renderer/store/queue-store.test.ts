@@ -141,6 +141,17 @@ describe('the queue store', () => {
     expect(queue.at(3)).toBeUndefined();
   });
 
+  it('reads its rows again when finished items left the queue (Clear finished, or removed after some days)', async () => {
+    queue.reload();
+    await answerPages(5);
+    queue.show(0, 5);
+    bridge.fire('uploads:removed', { removed: 3 });
+    expect(queue.get().ready).toBe(false);
+    await answerPages(2);
+    expect(queue.get().total).toBe(2);
+    expect(queue.at(2)).toBeUndefined();
+  });
+
   it('drops a page answered for the queue as it was before a reload, and says why a page failed', async () => {
     queue.reload();
     const [stale] = bridge.take('uploads:list');

@@ -1,0 +1,237 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { z } from 'zod';
+import { buildCli } from '../scripts/build-cli.js';
+import { Engine } from '../src-main/core/engine.js';
+import { fillFinishedUploads } from '../test/helpers/queue-history.js';
+import { MEMORY_DIR, childCpuSeconds, round, startServerProcess } from './bench-support.js';
+import { interleave, roundRatios, spread, type Sample, type Spread } from './interleave.js';
+
+const run = promisify(execFile);
+
+/**
+ * Many small files (issue 26): FILES files of 8 KB dropped at once into a
+ * watched folder of `media-sync serve` (a process of its own, from the
+ * bundle, as a person runs it), against the reference server with no rate
+ * limit, interleaved in rounds (interleave.ts) with one
+ * `curl --parallel --parallel-max 3` sending the same files, the limit.
+ * Two daemons: one whose queue is emptied of finished items before each
+ * run (`media-sync queue clear`), and one with HISTORY finished uploads in
+ * its queue, written straight into its database before it starts
+ * (test/helpers/queue-history.ts: the rows and followed files as the app
+ * leaves them, not 100,000 uploads), which keeps every run's items too.
+ *
+ * - files/s: FILES over the time from the first file on the server to the
+ *   last (the server's count, polled every 100 ms). The daemon's 3 s settle
+ *   window is a latency before the first upload, not a throughput, and is
+ *   left out; curl's is its whole run.
+ * - CPU per file: the daemon's user + system time over the run (from the
+ *   drop to the last file, plus 0.5 s for what it does after), from
+ *   /proc/<pid>/stat, so watching, settling, fingerprints, SQLite, events
+ *   and the log line all count; curl's from its shell's `times`.
+ * - RSS: each daemon's after each run; growth of the one with the history
+ *   from its first run (FILES files) to its last ((BENCH_ROUNDS + 1) × FILES:
+ *   12,000 by default).
+ * Linux only (/proc). Files, the daemons' data and the server's files in
+ * memory (MEMORY_DIR).
+ */
+const FILES = Number(process.env['BENCH_FILES'] ?? 3_000);
+const FILE_BYTES = 8 * 1024;
+const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const BIN = join(import.meta.dirname, '../bin/media-sync.js');
+const POLL_MS = 100;
+const TICKS_PER_SECOND = 100;
+
+interface RunSample extends Sample {
+  rssMb: number;
+}
+
+const PageSchema = z.object({ meta: z.object({ total: z.int() }) });
+
+await buildCli();
+const root = join(MEMORY_DIR, `bench-many-files-${process.pid}`);
+const source = join(root, 'source');
+await mkdir(source, { recursive: true });
+const names: string[] = [];
+for (let i = 0; i < FILES; i++) {
+  const name = `photo-${String(i).padStart(5, '0')}.jpg`;
+  const bytes = Buffer.alloc(FILE_BYTES, i % 251);
+  bytes.writeUInt32LE(i, 0);
+  await writeFile(join(source, name), bytes);
+  names.push(name);
+}
+const server = await startServerProcess(['--rate-limit', '100000000'], MEMORY_DIR);
+const headers = { Authorization: `Bearer ${server.token}`, Accept: 'application/json' };
+const daemons: Daemon[] = [];
+
+try {
+  const empty = await startDaemon('empty', 0);
+  const full = await startDaemon('full', HISTORY);
+  daemons.push(empty, full);
+  const samples = await interleave(
+    [
+      { name: 'client_empty', run: () => empty.run() },
+      { name: 'client_full', run: () => full.run() },
+      { name: 'curl', run: () => curl() },
+    ],
+    ROUNDS,
+  );
+  const filesPerSecond = (name: string) => samples.get(name)!.map((sample) => FILES / sample.seconds);
+  const cpuPerFile = (name: string) => samples.get(name)!.map((sample) => sample.cpuSeconds / FILES);
+  const figures: Record<string, unknown> = {
+    bench: 'many-files',
+    files: FILES,
+    file_kb: FILE_BYTES / 1024,
+    history: HISTORY,
+    rounds: ROUNDS,
+  };
+  for (const name of samples.keys()) {
+    figures[`${name}_files_s`] = shown(spread(filesPerSecond(name)), 1);
+    figures[`${name}_cpu_ms_per_file`] = shown(spread(cpuPerFile(name).map((seconds) => seconds * 1000)), 3);
+  }
+  const ratio = (a: number[], b: number[]) => shown(roundRatios(a, b), 2);
+  figures['full_vs_empty'] = ratio(filesPerSecond('client_full'), filesPerSecond('client_empty'));
+  figures['empty_vs_curl'] = ratio(filesPerSecond('client_empty'), filesPerSecond('curl'));
+  figures['full_vs_curl'] = ratio(filesPerSecond('client_full'), filesPerSecond('curl'));
+  figures['empty_cpu_vs_curl_cpu'] = ratio(cpuPerFile('client_empty'), cpuPerFile('curl'));
+  figures['full_cpu_vs_curl_cpu'] = ratio(cpuPerFile('client_full'), cpuPerFile('curl'));
+  // the warm-up run counts here: it is the first FILES files the daemon took
+  figures['empty_rss_mb'] = empty.rssAfterRuns.map((mb) => round(mb, 1));
+  figures['full_rss_mb'] = full.rssAfterRuns.map((mb) => round(mb, 1));
+  figures['rss_growth_files'] = [FILES, FILES * full.rssAfterRuns.length];
+  figures['rss_growth_mb'] = round(full.rssAfterRuns.at(-1)! - full.rssAfterRuns[0]!, 1);
+  console.log(JSON.stringify(figures));
+} finally {
+  for (const daemon of daemons) await daemon.stop();
+  await server.stop();
+  await rm(root, { recursive: true, force: true });
+}
+
+interface Daemon {
+  run(): Promise<RunSample>;
+  rssAfterRuns: number[];
+  stop(): Promise<void>;
+}
+
+/**
+ * `media-sync serve` on a data folder of its own, signed in, one watched
+ * folder, and `history` finished uploads in its queue. Each run copies the
+ * FILES files into a new subfolder of the watched folder and ends once the
+ * server has them all; the empty one's finished items are cleared first.
+ */
+async function startDaemon(name: string, history: number): Promise<Daemon> {
+  const dataDir = join(root, `${name}-data`);
+  const watched = join(root, `${name}-watched`);
+  await mkdir(watched, { recursive: true });
+  const engine = await Engine.open({ dataDir });
+  try {
+    const { account } = await engine.signIn(server.baseUrl, server.token);
+    await engine.sync.addFolder(account.id, watched);
+    // finished within the last two days: the pruning (7 days by default) keeps them
+    fillFinishedUploads(engine.db, history, { accountId: account.id, finishedFrom: Date.now() - 2 * 86_400_000 });
+  } finally {
+    await engine.close();
+  }
+  const env = { ...process.env, MEDIA_SYNC_HOME: dataDir, MEDIA_SYNC_TOKEN: '' };
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  for await (const line of createInterface({ input: child.stdout! })) {
+    if (line.startsWith('Media Sync is running at')) break;
+  }
+  child.stdout!.resume();
+  let runs = 0;
+  const rssAfterRuns: number[] = [];
+  return {
+    rssAfterRuns,
+    async run() {
+      if (history === 0) await run(process.execPath, [BIN, 'queue', 'clear'], { env });
+      const before = await filesOnServer();
+      const cpuBefore = await cpuSecondsOf(child);
+      await cp(source, join(watched, `run-${++runs}`), { recursive: true });
+      const { seconds } = await uploaded(before);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const cpuSeconds = (await cpuSecondsOf(child)) - cpuBefore;
+      const rssMb = await rssMbOf(child);
+      rssAfterRuns.push(rssMb);
+      return { seconds, cpuSeconds, rssMb };
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      if (child.exitCode === null) await once(child, 'exit');
+    },
+  };
+}
+
+/** One curl process sending the FILES files, 3 at a time, one request each as the API takes a small file. */
+async function curl(): Promise<RunSample> {
+  const transfer = (name: string) =>
+    [
+      `url = "${server.baseUrl}/files/upload"`,
+      'silent',
+      'show-error',
+      'fail',
+      'output = "/dev/null"',
+      ...Object.entries(headers).map(([header, value]) => `header = "${header}: ${value}"`),
+      `form = "file=@${join(source, name)}"`,
+    ].join('\n');
+  const config = join(root, 'curl.config');
+  await writeFile(config, names.map(transfer).join('\nnext\n'), { mode: 0o600 });
+  const before = await filesOnServer();
+  const started = performance.now();
+  const { stderr } = await run('sh', [
+    '-c',
+    'curl "$@"; code=$?; times >&2; exit $code',
+    'sh',
+    '--parallel',
+    '--parallel-max',
+    '3',
+    '-K',
+    config,
+  ]);
+  const seconds = (performance.now() - started) / 1000;
+  const after = await filesOnServer();
+  if (after - before !== FILES) throw new Error(`curl made ${after - before} files, not ${FILES}`);
+  return { seconds, cpuSeconds: childCpuSeconds(stderr), rssMb: 0 };
+}
+
+async function filesOnServer(): Promise<number> {
+  const response = await fetch(`${server.baseUrl}/files?per_page=1`, { headers });
+  return PageSchema.parse(await response.json()).meta.total;
+}
+
+/** Waits until the server holds FILES more files than `before`; the seconds from the first of them to the last. */
+async function uploaded(before: number): Promise<{ seconds: number }> {
+  const deadline = performance.now() + 10 * 60_000;
+  let first: number | null = null;
+  for (;;) {
+    const count = (await filesOnServer()) - before;
+    const now = performance.now();
+    if (count > 0) first ??= now;
+    if (count >= FILES) return { seconds: (now - first!) / 1000 };
+    if (now > deadline) throw new Error(`only ${count} of ${FILES} files arrived in 10 min`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+/** user + system CPU seconds of a process and its threads, from /proc. */
+async function cpuSecondsOf(child: ChildProcess): Promise<number> {
+  const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  // after the command's closing parenthesis: utime and stime are the 12th and 13th fields
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+async function rssMbOf(child: ChildProcess): Promise<number> {
+  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+function shown(value: Spread, digits: number): Spread {
+  return { median: round(value.median, digits), min: round(value.min, digits), max: round(value.max, digits) };
+}

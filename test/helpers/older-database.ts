@@ -1,0 +1,19 @@
+import type { Db } from '../../src-main/storage/database.js';
+
+/**
+ * Turns a database of this version back into one as the version before
+ * migration 4 (issue 26) left it: the queue's and the followed files' rows
+ * with their state JSON only, no kind, wake or finish columns and none of
+ * their indexes. What an update finds on disk.
+ */
+export function beforeIndexedStates(db: Db): void {
+  db.exec(`
+    DROP INDEX upload_items_kind; DROP INDEX upload_items_order; DROP INDEX upload_items_wake;
+    DROP INDEX upload_items_finished;
+    ALTER TABLE upload_items DROP COLUMN kind; ALTER TABLE upload_items DROP COLUMN wake_at;
+    ALTER TABLE upload_items DROP COLUMN finished_at; DROP TABLE known_files;
+    DROP INDEX conversion_follows_due; DROP INDEX conversion_follows_recent;
+    ALTER TABLE conversion_follows DROP COLUMN kind; ALTER TABLE conversion_follows DROP COLUMN next_poll_at;
+    PRAGMA user_version = 3;
+  `);
+}
