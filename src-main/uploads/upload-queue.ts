@@ -57,7 +57,8 @@ export interface EnqueueResult {
   outcome: 'new' | 'resumed' | 'done';
 }
 
-export interface QueueStatus {
+/** The engine's own view of its pause, hold and work; the core turns it into the contract's QueueStatus. */
+export interface QueueRunState {
   /** the person's own pause: null when not paused; a wall-clock time, or Infinity for "until resumed" */
   pausedUntil: number | null;
   /** the app's own hold (schedule, battery), apart from the person's pause; null when none */
@@ -108,7 +109,7 @@ export class UploadQueue implements Disposable {
   private hold: QueueHold | null = null;
   private readonly disposables = new DisposableStore();
   private readonly items: ItemStates;
-  private readonly statusEmitter = this.disposables.add(new Emitter<QueueStatus>());
+  private readonly statusEmitter = this.disposables.add(new Emitter<QueueRunState>());
   private readonly uploadedEmitter = this.disposables.add(new Emitter<{ item: UploadItem; file: MediaFile | null }>());
   private readonly idleWaiters: Array<() => void> = [];
   /** a stored item changed (state, or a new item) */
@@ -206,7 +207,7 @@ export class UploadQueue implements Disposable {
     return [...this.workers.keys()].flatMap((id) => this.get(id) ?? []);
   }
 
-  status(): QueueStatus {
+  status(): QueueRunState {
     return { pausedUntil: this.pausedUntil(), hold: this.hold, active: this.workers.size };
   }
 
