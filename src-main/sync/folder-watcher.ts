@@ -4,7 +4,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
-import { absPathOf, listFolder, PathRules, type PathRuleOptions } from './folder-walk.js';
+import { absPathOf, listFolder, listStableFiles, PathRules, type PathRuleOptions } from './folder-walk.js';
 import { DEFAULT_SETTLE_MS, SettleTracker, type SettledFile } from './stability.js';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
@@ -37,9 +37,6 @@ export interface FolderWatcherOptions extends PathRuleOptions {
  * few instances (~12 KB each) even for a tree of 10,000 folders.
  */
 const WATCH_BATCH_FOLDERS = 8;
-
-/** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
-const LIST_STAT_CONCURRENCY = 32;
 
 interface KnownFile {
   size: number;
@@ -114,10 +111,7 @@ export class FolderWatcher {
   private folderScans: Promise<void> = Promise.resolve();
   /** files the running scan found, until the walk ended and what it found settled; null between scans */
   private scanFound: number | null = null;
-  private walking = false;
   private scanEndedAt: number | null = null;
-  /** a look at the root is running (`running`), and another was asked for meanwhile (`again`) */
-  private rootCheck: { again: boolean } | null = null;
 
   constructor(options: FolderWatcherOptions) {
     this.root = path.resolve(options.root);
@@ -125,67 +119,23 @@ export class FolderWatcher {
     this.clock = options.clock ?? systemClock;
     this.rules = new PathRules(options);
     this.tracker = new SettleTracker({ clock: this.clock, settleMs: options.settleMs ?? DEFAULT_SETTLE_MS });
-    this.tracker.onDidSettle((file) => {
-      this.onSettled(file);
-      this.activityChanged();
-    });
-    this.tracker.onDidVanish((relPath) => {
-      this.forgetKnown(relPath);
-      this.activityChanged();
-    });
-    this.tracker.onDidError((error) => {
-      this.errors.fire(error);
-      this.activityChanged();
-    });
+    this.tracker.onDidSettle((file) => this.onSettled(file));
+    this.tracker.onDidVanish((relPath) => this.forgetKnown(relPath));
+    this.tracker.onDidError((error) => this.errors.fire(error));
+    // after the listeners above: a file left the tracker
+    for (const left of [this.tracker.onDidSettle, this.tracker.onDidVanish, this.tracker.onDidError])
+      left(() => this.activityChanged());
   }
 
-  /**
-   * Lists the eligible files of a folder as they are now, without watching or
-   * settling: the baseline for a folder whose existing files are not to be
-   * uploaded. Subfolders that cannot be read are skipped (their files would
-   * then be found, and judged, by the watcher later); an unreadable root rejects.
-   */
-  static async list(
-    options: Pick<FolderWatcherOptions, 'root' | 'includeSubfolders' | 'ignoreGlobs' | 'ignorePrefixes'>,
-  ): Promise<StableFile[]> {
-    const root = path.resolve(options.root);
-    const rules = new PathRules(options);
-    const relPaths: string[] = [];
-    const folders: string[] = [''];
-    while (folders.length > 0) {
-      const relFolder = folders.pop()!;
-      await listFolder(root, relFolder, rules, {
-        onFile: (relPath) => relPaths.push(relPath),
-        onSubfolder: (relPath) => folders.push(relPath),
-        onError: (error) => {
-          if (relFolder === '') throw error;
-        },
-      });
-    }
-    const files: StableFile[] = [];
-    let next = 0;
-    const statNext = async (): Promise<void> => {
-      while (next < relPaths.length) {
-        const relPath = relPaths[next++]!;
-        const absPath = absPathOf(root, relPath);
-        const stats = await stat(absPath).catch(() => undefined);
-        if (stats?.isFile()) files.push({ absPath, relPath, size: stats.size, mtimeMs: stats.mtimeMs });
-      }
-    };
-    await Promise.all(Array.from({ length: LIST_STAT_CONCURRENCY }, statNext));
-    return files;
-  }
+  /** The eligible files of a folder as they are now (listStableFiles). */
+  static readonly list = listStableFiles;
 
   /** Files seen but not yet settled, plus one while a walk is running: 0 means all reported. */
   get pendingCount(): number {
     return this.tracker.pendingCount + (this.rescanning ? 1 : 0);
   }
 
-  /**
-   * The scan under way: from the start of a walk until the files it found
-   * settled (so a walk of 1,000 unchanged files reads as one scan, not as
-   * 1,000 files settling after it); null otherwise.
-   */
+  /** The scan under way, from a walk's start until what it found settled (not "1,000 files settling"), or null. */
   get scan(): { found: number } | null {
     return this.scanFound === null ? null : { found: this.scanFound };
   }
@@ -221,6 +171,7 @@ export class FolderWatcher {
     if (this.closing.signal.aborted) return Promise.resolve(0);
     this.rescanning ??= this.walkTree().finally(() => {
       this.rescanning = undefined;
+      this.activityChanged();
     });
     return this.rescanning;
   }
@@ -430,18 +381,13 @@ export class FolderWatcher {
   private async walkTree(): Promise<number> {
     const generation = ++this.generation;
     let files = 0;
-    this.walking = true;
     this.scanFound = 0;
     this.activity.fire();
     const complete = await this.walkFolders('', (relPath) => {
-      files += 1;
-      this.scanFound = (this.scanFound ?? 0) + 1;
+      this.scanFound = ++files;
       const known = this.known.get(relPath);
       if (known !== undefined) known.generation = generation;
       this.track(relPath, 'scan');
-    }).finally(() => {
-      this.walking = false;
-      this.activityChanged();
     });
     // Only a walk that read every folder may conclude that a file it did not see is gone.
     if (complete && !this.closing.signal.aborted) {
@@ -485,31 +431,20 @@ export class FolderWatcher {
   /** Ends the scan once its walk ended and what it found settled, and tells who listens. */
   private activityChanged(): void {
     if (this.closing.signal.aborted) return;
-    if (this.scanFound !== null && !this.walking && this.tracker.pendingCount === 0) {
+    if (this.scanFound !== null && !this.rescanning && this.tracker.pendingCount === 0) {
       this.scanFound = null;
       this.scanEndedAt = this.clock.wall();
     }
     this.activity.fire();
   }
 
-  /** Looks whether the root is still a folder (one look at a time; asked again meanwhile, once more after). */
+  /** Says when the root is no longer a folder. */
   private checkRoot(): void {
-    if (this.rootCheck) {
-      this.rootCheck.again = true;
-      return;
-    }
-    const check = (this.rootCheck = { again: false });
-    void stat(this.root)
-      .then(
-        (stats) => stats.isDirectory(),
-        () => false,
-      )
-      .then((there) => {
-        this.rootCheck = null;
-        if (this.closing.signal.aborted) return;
-        if (!there) this.lost.fire();
-        else if (check.again) this.checkRoot();
-      });
+    const isFolder = stat(this.root).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    );
+    void isFolder.then((there) => !there && !this.closing.signal.aborted && this.lost.fire());
   }
 
   /** Serialised so that a moved-in tree of 500 folders does not open 500 directories at once. */
