@@ -51,7 +51,8 @@ export class FolderStatusService {
   private work: Map<number, Work> | null = null;
   /** bytes each folder has sent since the app started, and its rate over them */
   private readonly sent = new Map<number, { bytes: number; meter: RateMeter | undefined }>();
-  private readonly upToDateSince = new Map<number, number>();
+  /** since when each folder is up to date; null while it is not (absent: not looked at yet) */
+  private readonly upToDateSince = new Map<number, number | null>();
   private readonly signedOutSince = new Map<string, number>();
   private readonly dirty = new Set<number>();
   private readonly lastSent = new Map<number, string>();
@@ -107,10 +108,12 @@ export class FolderStatusService {
       scan: activity.scan,
       settling: activity.settling,
       uploading: this.uploading(folder.id),
-      upToDateSince: this.upToDateSince.get(folder.id) ?? activity.lastScanAt ?? now,
+      // at the first look, up to date since its last scan
+      upToDateSince: this.upToDateSince.has(folder.id)
+        ? (this.upToDateSince.get(folder.id) ?? now)
+        : (activity.lastScanAt ?? now),
     });
-    if (state.kind === 'watching') this.upToDateSince.set(folder.id, state.since);
-    else this.upToDateSince.delete(folder.id);
+    this.upToDateSince.set(folder.id, state.kind === 'watching' ? state.since : null);
     const files = this.options.files;
     return {
       folderId: folder.id,
