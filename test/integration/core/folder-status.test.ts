@@ -80,6 +80,22 @@ describe('AppCore: the status of each watched folder', () => {
     }
   }
 
+  /** Signs the core in and watches a new folder of each name; each one's path and id. */
+  async function signInAndWatch<const Names extends string[]>(
+    ...names: Names
+  ): Promise<{ [K in keyof Names]: { path: string; id: number } }> {
+    const { id: accountId } = (await invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
+      id: string;
+    };
+    const watched: Array<{ path: string; id: number }> = [];
+    for (const name of names) {
+      const path = join(disk.path, name);
+      await mkdir(path);
+      watched.push({ path, id: ((await invoke('folders:add', { accountId, path })) as { id: number }).id });
+    }
+    return watched as { [K in keyof Names]: { path: string; id: number } };
+  }
+
   async function serverFileNames(): Promise<string[]> {
     const body = JSON.parse((await server.api('/files?per_page=100')).body.toString()) as {
       data: Array<{ filename: string }>;
@@ -88,17 +104,8 @@ describe('AppCore: the status of each watched folder', () => {
   }
 
   it('counts the files of each folder, says when one is gone, and takes it back without uploading twice', async () => {
-    const { core, engine, events } = await startCore();
-    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!result.ok) throw new Error(result.error.message);
-    const accountId = (result.value as { id: string }).id;
-    const photos = join(disk.path, 'Photos');
-    const camera = join(disk.path, 'Camera');
-    await mkdir(photos);
-    await mkdir(camera);
-    const add = async (path: string) => ((await invoke('folders:add', { accountId, path })) as { id: number }).id;
-    const photosId = await add(photos);
-    const cameraId = await add(camera);
+    const { engine, events } = await startCore();
+    const [{ path: photos, id: photosId }, { id: cameraId }] = await signInAndWatch('Photos', 'Camera');
     const names = ['a.jpg', 'b.jpg', 'c.jpg'];
     const drop = () => Promise.all(names.map((name) => writeFile(join(photos, name), `the photo ${name}`)));
     await drop();
@@ -110,7 +117,6 @@ describe('AppCore: the status of each watched folder', () => {
     );
     expect(uploaded).toMatchObject({
       folderId: photosId,
-      accountId,
       path: photos,
       paused: false,
       counts: { uploadedToday: 3, uploaded: 3, failed: 0, skipped: 0 },
@@ -158,17 +164,8 @@ describe('AppCore: the status of each watched folder', () => {
   });
 
   it("pauses one folder's files while the other's go, across a restart, and keeps the counts", async () => {
-    let { core } = await startCore();
-    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!result.ok) throw new Error(result.error.message);
-    const accountId = (result.value as { id: string }).id;
-    const photos = join(disk.path, 'Photos');
-    const camera = join(disk.path, 'Camera');
-    await mkdir(photos);
-    await mkdir(camera);
-    const add = async (path: string) => ((await invoke('folders:add', { accountId, path })) as { id: number }).id;
-    const photosId = await add(photos);
-    const cameraId = await add(camera);
+    await startCore();
+    const [{ path: photos, id: photosId }, { path: camera, id: cameraId }] = await signInAndWatch('Photos', 'Camera');
     await writeFile(join(photos, 'first.jpg'), 'the first photo');
     await until(photosId, 'first.jpg uploaded', (status) => status.counts.uploaded === 1);
 
@@ -187,7 +184,7 @@ describe('AppCore: the status of each watched folder', () => {
 
     // the pause, the counts and the recent files are kept in the data folder
     await closeCore();
-    ({ core } = await startCore());
+    await startCore();
     const restarted = await statusOf(photosId);
     expect(restarted).toMatchObject({
       paused: true,
@@ -205,20 +202,15 @@ describe('AppCore: the status of each watched folder', () => {
     expect(resumed.recent.map((file) => file.name)).toEqual(['held.jpg', 'first.jpg']);
     expect(await serverFileNames()).toEqual(['clip.jpg', 'first.jpg', 'held.jpg']);
 
-    expect(await core.handle('folders:pause', { id: 99, paused: true })).toMatchObject({
+    expect(await open!.core.handle('folders:pause', { id: 99, paused: true })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND', message: 'There is no watched folder #99.' },
     });
   });
 
   it('starts with a watched folder that is gone, and watches it once it is back', async () => {
-    const { core } = await startCore();
-    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!result.ok) throw new Error(result.error.message);
-    const accountId = (result.value as { id: string }).id;
-    const drive = join(disk.path, 'Drive');
-    await mkdir(drive);
-    const { id } = (await invoke('folders:add', { accountId, path: drive })) as { id: number };
+    await startCore();
+    const [{ path: drive, id }] = await signInAndWatch('Drive');
     await closeCore();
     await rm(drive, { recursive: true });
 

@@ -81,6 +81,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     }) as unknown as UploadItem;
   const uploading = (sentBytes: number): UploadState => ({
     kind: 'uploading',
+    attempt: 0,
     ackedBytes: 0,
     sentBytes,
     totalBytes: 10 * MB,
