@@ -81,6 +81,7 @@ export class SyncService {
   /** each folder's checks, one after the other */
   private readonly checks = new Map<number, Promise<void>>();
   private checkTimer: AbortController | null = null;
+  private closed = false;
   private readonly changeEmitter = new Emitter<number>();
   /** a folder's activity, trouble or pause may have changed, or it was added or removed (its id) */
   readonly onDidChangeFolder = this.changeEmitter.event;
@@ -210,6 +211,7 @@ export class SyncService {
   async close(): Promise<void> {
     this.rescanTimer?.abort();
     this.rescanTimer = null;
+    this.closed = true;
     this.checkTimer?.abort();
     this.checkTimer = null;
     this.changeEmitter.dispose();
@@ -258,9 +260,10 @@ export class SyncService {
    */
   private check(id: number): Promise<void> {
     const next = (this.checks.get(id) ?? Promise.resolve()).then(async () => {
-      const folder = this.options.folders.get(id);
+      const folder = this.closed ? undefined : this.options.folders.get(id);
       if (!folder) return;
       const trouble = await troubleOf(folder.path);
+      if (this.closed) return;
       if (trouble) {
         if (this.watchers.has(id)) this.log(`Watching ${folder.path} stopped: ${trouble}.`);
         await this.unwatch(id);
