@@ -310,6 +310,7 @@ export class DesktopApp {
       core,
       queue: engine.queue,
       uploads: engine.uploads,
+      folders: engine.folderStatus,
       updates: this.updates,
       assetsDir,
       actions: {

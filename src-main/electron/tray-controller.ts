@@ -23,6 +23,8 @@ export interface TrayControllerOptions {
   queue: Pick<Engine['queue'], 'runningItems' | 'onDidUpload'>;
   /** the queue's counts, from the kind index: never its history */
   uploads: Pick<Engine['uploads'], 'count'>;
+  /** the watched folders' statuses, listed in the menu */
+  folders: Pick<Engine['folderStatus'], 'statuses'>;
   /** the desktop's updates: "Restart to update" while one waits */
   updates: Pick<UpdatesPort, 'status'> | null;
   assetsDir: string;
@@ -93,6 +95,10 @@ export class TrayController {
         openLink: (url) => actions.openExternal(url),
         quit: () => actions.quit(),
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
+        folders: {
+          statuses: this.options.folders.statuses(),
+          setPaused: (id, paused) => void core.handle('folders:pause', { id, paused }),
+        },
       },
       core.language,
     );

@@ -53,10 +53,26 @@ export class FolderStore {
     return (this.sql('SELECT * FROM watched_folders ORDER BY id').all() as Row[]).map(toFolder);
   }
 
+  /** The folders paused by the person (folders:pause): their files wait in the queue. */
+  pausedIds(): number[] {
+    return (this.sql('SELECT id FROM watched_folders WHERE paused = 1 ORDER BY id').all() as Row[]).map(
+      (row) => row.id,
+    );
+  }
+
+  isPaused(id: number): boolean {
+    return this.sql('SELECT 1 FROM watched_folders WHERE id = ? AND paused = 1').get(id) !== undefined;
+  }
+
+  setPaused(id: number, paused: boolean): void {
+    this.sql('UPDATE watched_folders SET paused = ? WHERE id = ?').run(Number(paused), id);
+  }
+
   /** Forgets the folder, what was uploaded from it and what was declined; the files on the service stay. */
   remove(id: number): void {
     this.byId.delete(id);
     this.db.transaction(() => {
+      this.sql('DELETE FROM folder_files WHERE folder_id = ?').run(id);
       this.sql('DELETE FROM sync_index WHERE folder_id = ?').run(id);
       this.sql('DELETE FROM sync_declined WHERE folder_id = ?').run(id);
       this.sql('DELETE FROM watched_folders WHERE id = ?').run(id);

@@ -1,6 +1,7 @@
 import type { Dirent } from 'node:fs';
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat, opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { FolderWatcherOptions, StableFile } from './folder-watcher.js';
 import { createIgnoreMatcher } from './ignore-rules.js';
 
 /** Errors that mean the path is no longer there: a folder gone is empty now, not unreadable. */
@@ -112,4 +113,44 @@ async function entryKind(entry: Dirent, absPath: string): Promise<'file' | 'fold
   } catch {
     return 'other';
   }
+}
+
+/** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
+const LIST_STAT_CONCURRENCY = 32;
+
+/**
+ * Lists the eligible files of a folder as they are now, without watching or
+ * settling: the baseline for a folder whose existing files are not to be
+ * uploaded. Subfolders that cannot be read are skipped (their files would
+ * then be found, and judged, by the watcher later); an unreadable root rejects.
+ */
+export async function listStableFiles(
+  options: Pick<FolderWatcherOptions, 'root' | 'includeSubfolders' | 'ignoreGlobs' | 'ignorePrefixes'>,
+): Promise<StableFile[]> {
+  const root = path.resolve(options.root);
+  const rules = new PathRules(options);
+  const relPaths: string[] = [];
+  const folders: string[] = [''];
+  while (folders.length > 0) {
+    const relFolder = folders.pop()!;
+    await listFolder(root, relFolder, rules, {
+      onFile: (relPath) => relPaths.push(relPath),
+      onSubfolder: (relPath) => folders.push(relPath),
+      onError: (error) => {
+        if (relFolder === '') throw error;
+      },
+    });
+  }
+  const files: StableFile[] = [];
+  let next = 0;
+  const statNext = async (): Promise<void> => {
+    while (next < relPaths.length) {
+      const relPath = relPaths[next++]!;
+      const absPath = absPathOf(root, relPath);
+      const stats = await stat(absPath).catch(() => undefined);
+      if (stats?.isFile()) files.push({ absPath, relPath, size: stats.size, mtimeMs: stats.mtimeMs });
+    }
+  };
+  await Promise.all(Array.from({ length: LIST_STAT_CONCURRENCY }, statNext));
+  return files;
 }

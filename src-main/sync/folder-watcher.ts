@@ -4,7 +4,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
-import { absPathOf, listFolder, PathRules, type PathRuleOptions } from './folder-walk.js';
+import { absPathOf, listFolder, listStableFiles, PathRules, type PathRuleOptions } from './folder-walk.js';
 import { DEFAULT_SETTLE_MS, SettleTracker, type SettledFile } from './stability.js';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
@@ -37,9 +37,6 @@ export interface FolderWatcherOptions extends PathRuleOptions {
  * few instances (~12 KB each) even for a tree of 10,000 folders.
  */
 const WATCH_BATCH_FOLDERS = 8;
-
-/** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
-const LIST_STAT_CONCURRENCY = 32;
 
 interface KnownFile {
   size: number;
@@ -92,6 +89,8 @@ export class FolderWatcher {
   private readonly found = new Emitter<StableFile>();
   private readonly removed = new Emitter<string>();
   private readonly errors = new Emitter<Error>();
+  private readonly activity = new Emitter<void>();
+  private readonly lost = new Emitter<void>();
 
   /** A file that is complete and stable (fires again if it changes later and settles again). */
   readonly onDidFindFile: (listener: (file: StableFile) => void) => Disposable = this.found.event;
@@ -99,6 +98,10 @@ export class FolderWatcher {
   readonly onDidRemoveFile: (listener: (relPath: string) => void) => Disposable = this.removed.event;
   /** Something could not be watched or read; watching goes on for everything else. */
   readonly onDidError: (listener: (error: Error) => void) => Disposable = this.errors.event;
+  /** `scan`, `settlingCount` or `lastScanAt` may have changed (often: throttle before showing) */
+  readonly onDidChangeActivity: (listener: () => void) => Disposable = this.activity.event;
+  /** The watched folder itself is gone (deleted, moved away, its drive unmounted): nothing more comes from it. */
+  readonly onDidLoseRoot: (listener: () => void) => Disposable = this.lost.event;
 
   /** The root with symlinks resolved: chokidar reports paths under it. */
   private watchRoot: string;
@@ -106,6 +109,9 @@ export class FolderWatcher {
   private rescanning: Promise<number> | undefined;
   private generation = 0;
   private folderScans: Promise<void> = Promise.resolve();
+  /** files the running scan found, until the walk ended and what it found settled; null between scans */
+  private scanFound: number | null = null;
+  private scanEndedAt: number | null = null;
 
   constructor(options: FolderWatcherOptions) {
     this.root = path.resolve(options.root);
@@ -116,48 +122,32 @@ export class FolderWatcher {
     this.tracker.onDidSettle((file) => this.onSettled(file));
     this.tracker.onDidVanish((relPath) => this.forgetKnown(relPath));
     this.tracker.onDidError((error) => this.errors.fire(error));
+    // after the listeners above: a file left the tracker
+    for (const left of [this.tracker.onDidSettle, this.tracker.onDidVanish, this.tracker.onDidError])
+      left(() => this.activityChanged());
   }
 
-  /**
-   * Lists the eligible files of a folder as they are now, without watching or
-   * settling: the baseline for a folder whose existing files are not to be
-   * uploaded. Subfolders that cannot be read are skipped (their files would
-   * then be found, and judged, by the watcher later); an unreadable root rejects.
-   */
-  static async list(
-    options: Pick<FolderWatcherOptions, 'root' | 'includeSubfolders' | 'ignoreGlobs' | 'ignorePrefixes'>,
-  ): Promise<StableFile[]> {
-    const root = path.resolve(options.root);
-    const rules = new PathRules(options);
-    const relPaths: string[] = [];
-    const folders: string[] = [''];
-    while (folders.length > 0) {
-      const relFolder = folders.pop()!;
-      await listFolder(root, relFolder, rules, {
-        onFile: (relPath) => relPaths.push(relPath),
-        onSubfolder: (relPath) => folders.push(relPath),
-        onError: (error) => {
-          if (relFolder === '') throw error;
-        },
-      });
-    }
-    const files: StableFile[] = [];
-    let next = 0;
-    const statNext = async (): Promise<void> => {
-      while (next < relPaths.length) {
-        const relPath = relPaths[next++]!;
-        const absPath = absPathOf(root, relPath);
-        const stats = await stat(absPath).catch(() => undefined);
-        if (stats?.isFile()) files.push({ absPath, relPath, size: stats.size, mtimeMs: stats.mtimeMs });
-      }
-    };
-    await Promise.all(Array.from({ length: LIST_STAT_CONCURRENCY }, statNext));
-    return files;
-  }
+  /** The eligible files of a folder as they are now (listStableFiles). */
+  static readonly list = listStableFiles;
 
   /** Files seen but not yet settled, plus one while a walk is running: 0 means all reported. */
   get pendingCount(): number {
     return this.tracker.pendingCount + (this.rescanning ? 1 : 0);
+  }
+
+  /** The scan under way, from a walk's start until what it found settled (not "1,000 files settling"), or null. */
+  get scan(): { found: number } | null {
+    return this.scanFound === null ? null : { found: this.scanFound };
+  }
+
+  /** Files being written (seen changing, not yet settled), outside a scan. */
+  get settlingCount(): number {
+    return this.scanFound === null ? this.tracker.pendingCount : 0;
+  }
+
+  /** When the last scan ended, its files settled (wall-clock ms); null before the first. */
+  get lastScanAt(): number | null {
+    return this.scanEndedAt;
   }
 
   /**
@@ -181,6 +171,7 @@ export class FolderWatcher {
     if (this.closing.signal.aborted) return Promise.resolve(0);
     this.rescanning ??= this.walkTree().finally(() => {
       this.rescanning = undefined;
+      this.activityChanged();
     });
     return this.rescanning;
   }
@@ -193,6 +184,8 @@ export class FolderWatcher {
     this.found.dispose();
     this.removed.dispose();
     this.errors.dispose();
+    this.activity.dispose();
+    this.lost.dispose();
     const instances = [...this.instanceFolders.keys()];
     this.instanceFolders.clear();
     this.watchedFolders.clear();
@@ -282,7 +275,7 @@ export class FolderWatcher {
     if (typeof folder !== 'string' || this.closing.signal.aborted) return;
     if (name == null || name === '') {
       const relFolder = this.toRelPath(folder) ?? '';
-      const trackChanged = (relPath: string): void => this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+      const trackChanged = (relPath: string): void => this.track(relPath, 'change');
       this.queueFolderTask(() =>
         listFolder(this.root, relFolder, this.rules, {
           onFile: trackChanged,
@@ -293,6 +286,8 @@ export class FolderWatcher {
       );
       return;
     }
+    // the root's own watch says a child, or the root itself, was renamed or deleted: is the root still there?
+    if (event === 'rename' && folder === this.watchRoot) this.checkRoot();
     const relPath = this.toRelPath(path.resolve(folder, name));
     if (relPath === undefined) return;
     // a child created or deleted may be a folder made again under a name just deleted, which chokidar may not
@@ -300,7 +295,7 @@ export class FolderWatcher {
     if (event === 'rename' && this.rules.entersFolder(relPath)) this.queueFolderTask(() => this.checkFolder(relPath));
     if (this.rules.isIgnoredFile(relPath)) return;
     // Folders get here too (their parent saw them change); the tracker's stat drops them.
-    this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+    this.track(relPath, 'change');
   }
 
   /**
@@ -357,7 +352,7 @@ export class FolderWatcher {
     await this.walkFolders(relFolder, (relPath) => {
       seen.add(relPath);
       if (this.known.has(relPath) || this.tracker.isTracking(relPath)) return;
-      this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+      this.track(relPath, 'change');
     });
     return seen;
   }
@@ -386,11 +381,13 @@ export class FolderWatcher {
   private async walkTree(): Promise<number> {
     const generation = ++this.generation;
     let files = 0;
+    this.scanFound = 0;
+    this.activity.fire();
     const complete = await this.walkFolders('', (relPath) => {
-      files += 1;
+      this.scanFound = ++files;
       const known = this.known.get(relPath);
       if (known !== undefined) known.generation = generation;
-      this.tracker.track(relPath, this.absPathOf(relPath), 'scan');
+      this.track(relPath, 'scan');
     });
     // Only a walk that read every folder may conclude that a file it did not see is gone.
     if (complete && !this.closing.signal.aborted) {
@@ -424,6 +421,30 @@ export class FolderWatcher {
       }
     }
     return complete;
+  }
+
+  private track(relPath: string, reason: 'scan' | 'change'): void {
+    this.tracker.track(relPath, this.absPathOf(relPath), reason);
+    this.activity.fire();
+  }
+
+  /** Ends the scan once its walk ended and what it found settled, and tells who listens. */
+  private activityChanged(): void {
+    if (this.closing.signal.aborted) return;
+    if (this.scanFound !== null && !this.rescanning && this.tracker.pendingCount === 0) {
+      this.scanFound = null;
+      this.scanEndedAt = this.clock.wall();
+    }
+    this.activity.fire();
+  }
+
+  /** Says when the root is no longer a folder. */
+  private checkRoot(): void {
+    const isFolder = stat(this.root).then(
+      (stats) => stats.isDirectory(),
+      () => false,
+    );
+    void isFolder.then((there) => !there && !this.closing.signal.aborted && this.lost.fire());
   }
 
   /** Serialised so that a moved-in tree of 500 folders does not open 500 directories at once. */

@@ -168,12 +168,18 @@ export class UploadStore {
   /**
    * Up to `limit` items that may start now, oldest first: queued, due for a
    * retry, or paused until a time that has passed. Items of `skipAccounts`
-   * (blocked) and `skipIds` (running) are left out. The queued ones are read
+   * (blocked), `skipIds` (running) and `skipFolders` (paused) are left out. The queued ones are read
    * in id order from the kind index, the due ones in the order they fell due
    * from the wake index (the `+` keeps SQLite from looking them up by kind
    * instead): as many rows as are asked for, however long the queue.
    */
-  runnable(now: number, skipIds: readonly number[], skipAccounts: readonly string[], limit: number): UploadItem[] {
+  runnable(
+    now: number,
+    skipIds: readonly number[],
+    skipAccounts: readonly string[],
+    limit: number,
+    skipFolders: readonly number[] = [],
+  ): UploadItem[] {
     // the limit written into the SQL (a handful of statements, one per count of free slots): bound as a
     // parameter, it made SQLite take 110 µs instead of 20 for this query, at every pump
     const count = Math.max(0, Math.floor(limit));
@@ -182,15 +188,22 @@ export class UploadStore {
          SELECT * FROM upload_items WHERE kind = 'queued'
            AND id NOT IN (SELECT value FROM json_each(@ids))
            AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY id LIMIT ${count})
        UNION ALL
        SELECT * FROM (
          SELECT * FROM upload_items WHERE wake_at <= @now AND +kind IN ('retrying', 'paused')
            AND id NOT IN (SELECT value FROM json_each(@ids))
            AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY wake_at LIMIT ${count})
        ORDER BY id LIMIT ${count}`,
-    ).all({ now, ids: JSON.stringify(skipIds), accounts: JSON.stringify(skipAccounts) });
+    ).all({
+      now,
+      ids: JSON.stringify(skipIds),
+      accounts: JSON.stringify(skipAccounts),
+      folders: JSON.stringify(skipFolders),
+    });
     return this.parseRows(rows);
   }
 

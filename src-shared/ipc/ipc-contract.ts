@@ -16,6 +16,7 @@ import type { AppErrorCode } from './app-error-codes.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
+import { FolderStatusSchema } from '../model/folder-status.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
 import { UpdateStatusSchema } from '../model/update-status.js';
@@ -283,6 +284,15 @@ export const IPC_COMMANDS = {
    * --once` waits for before it follows the uploads
    */
   'folders:whenSettled': command(z.object({}), Ok),
+  /** every watched folder's live status and counts, in the order of folders:list */
+  'folders:status': command(z.object({}), z.array(FolderStatusSchema)),
+  /**
+   * This folder only: its new and queued files wait (`paused: true`), the
+   * other folders go on; kept across restarts
+   */
+  'folders:pause': command(z.object({ id: ItemId, paused: z.boolean() }), FolderStatusSchema),
+  /** walks the folder now, as the periodic rescan does: what the watcher missed is queued */
+  'folders:rescan': command(z.object({ id: ItemId }), FolderStatusSchema),
 
   /**
    * files dropped on the window or given to `media-sync upload`; each path is checked first, and one that is
@@ -436,6 +446,8 @@ export type IpcResponse<N extends IpcCommandName> = z.output<(typeof IPC_COMMAND
 export const IPC_EVENTS = {
   'account:changed': z.array(AccountViewSchema),
   'folders:changed': z.array(WatchedFolderSchema),
+  /** the folders whose status changed (each whole); at most twice a second */
+  'folders:statusChanged': z.array(FolderStatusSchema),
   /** an item was added or changed state */
   'uploads:itemChanged': UploadItemViewSchema,
   /** bytes moved; at most 10 per second in all */

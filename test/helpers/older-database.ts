@@ -2,11 +2,20 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 5 (issue 25) left it: no folder pause, no folder_files.
+ */
+export function beforeFolderFiles(db: Db): void {
+  db.exec('DROP TABLE folder_files; ALTER TABLE watched_folders DROP COLUMN paused; PRAGMA user_version = 4;');
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 4 (issue 26) left it: the queue's and the followed files' rows
  * with their state JSON only, no kind, wake or finish columns and none of
  * their indexes. What an update finds on disk.
  */
 export function beforeIndexedStates(db: Db): void {
+  beforeFolderFiles(db);
   db.exec(`
     DROP INDEX upload_items_kind; DROP INDEX upload_items_order; DROP INDEX upload_items_wake;
     DROP INDEX upload_items_finished;

@@ -161,7 +161,7 @@ describe('a cancelled file of a watched folder', () => {
   it('stays cancelled across the update that brought this: a database from before it learns what was cancelled', async () => {
     await queueAndCancel('declined.mp4');
     await engine.close();
-    // the database as the version before kept it: the queue's rows, no table of declined files
+    // the database as the version before kept it: the queue's rows, no table of declined files (nor what came later)
     const db = new Database(join(fixture.dataDir, 'media-sync.db'));
     beforeIndexedStates(db);
     db.exec('DROP TABLE sync_declined; PRAGMA user_version = 2;');

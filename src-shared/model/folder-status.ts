@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/**
+ * What a watched folder is doing now, in the order a person asks it: is it
+ * broken, is it held, is it busy, or is it up to date. One state at a time;
+ * the most pressing wins (a problem over a pause over work over "watching").
+ */
+export const FolderStateSchema = z.discriminatedUnion('kind', [
+  /** up to date: every file seen is uploaded, skipped or failed; `since` is when that last became true (epoch ms) */
+  z.object({ kind: z.literal('watching'), since: z.number() }),
+  /** the first scan, a rescan, or a watcher restarted: `found` files so far */
+  z.object({ kind: z.literal('scanning'), found: z.int().min(0) }),
+  /** files still being written (their size or mtime still moves) */
+  z.object({ kind: z.literal('settling'), files: z.int().positive() }),
+  /** `files` of this folder queued or uploading; bytes of those files; `secondsLeft` null while unknown */
+  z.object({
+    kind: z.literal('uploading'),
+    files: z.int().positive(),
+    bytesDone: z.number().min(0),
+    bytesTotal: z.number().min(0),
+    secondsLeft: z.number().min(0).nullable(),
+  }),
+  /**
+   * Nothing of this folder moves: `by` 'folder' is this folder's own pause
+   * (folders:pause), 'queue' the person's pause of the whole queue, the rest
+   * the app's hold of the queue (QueueHold's reasons)
+   */
+  z.object({
+    kind: z.literal('paused'),
+    by: z.enum(['folder', 'queue', 'schedule', 'battery', 'metered']),
+    /** when a schedule's window ends (epoch ms), else null */
+    until: z.number().nullable(),
+  }),
+  /**
+   * Something a person has to act on: the folder is gone or its drive is
+   * unmounted ('missing'), it cannot be read ('unreadable'), the disk is
+   * full ('diskFull': after-upload moves fail), or the account's token is
+   * refused ('signedOut'). Checked again at least every 30 s.
+   */
+  z.object({
+    kind: z.literal('problem'),
+    problem: z.enum(['missing', 'unreadable', 'diskFull', 'signedOut']),
+    /** since when (epoch ms) */
+    since: z.number(),
+  }),
+]);
+export type FolderState = z.infer<typeof FolderStateSchema>;
+
+/** One of the last files a folder dealt with, newest first. */
+export const FolderRecentFileSchema = z.object({
+  name: z.string(),
+  /** the upload's queue item, null once it left the queue */
+  uploadId: z.int().positive().nullable(),
+  outcome: z.enum(['uploaded', 'failed', 'skipped']),
+  /** the file on the service (uploaded, or skipped as already there), else null */
+  fileId: z.string().nullable(),
+  at: z.number(),
+});
+export type FolderRecentFile = z.infer<typeof FolderRecentFileSchema>;
+
+/** At most this many recent files per folder. */
+export const FOLDER_RECENT_LIMIT = 5;
+
+/**
+ * A watched folder's status (folders:status, folders:statusChanged). The
+ * counts are kept in the data folder: they survive a restart and the
+ * queue's clean-ups (finished items leaving the queue).
+ */
+export const FolderStatusSchema = z.object({
+  folderId: z.int().positive(),
+  accountId: z.string(),
+  path: z.string(),
+  /** this folder's own pause (folders:pause), kept across restarts */
+  paused: z.boolean(),
+  state: FolderStateSchema,
+  counts: z.object({
+    /** since local midnight */
+    uploadedToday: z.int().min(0),
+    uploaded: z.int().min(0),
+    /** failed and not retried successfully since */
+    failed: z.int().min(0),
+    /** ignored by a rule, already on the service, or cancelled */
+    skipped: z.int().min(0),
+  }),
+  /** when the last full scan ended (epoch ms), null before the first */
+  lastScanAt: z.number().nullable(),
+  recent: z.array(FolderRecentFileSchema).max(FOLDER_RECENT_LIMIT),
+});
+export type FolderStatus = z.infer<typeof FolderStatusSchema>;
