@@ -49,6 +49,12 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       return OK;
     },
     'folders:browse': async (request) => listSubfolders(request),
+    'folders:reveal': async ({ id }) => {
+      const folder = engine.folders.get(id);
+      if (!folder) throw new Error(`There is no watched folder #${id}.`);
+      await core.options.shell.revealPath(folder.path);
+      return OK;
+    },
   };
   return handlers;
 }
