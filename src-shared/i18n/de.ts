@@ -64,8 +64,7 @@ export const de: Catalog = {
     empty: {
       title: 'Noch nichts hochzuladen',
       intro: 'Media Sync lädt Dateien für Sie hoch, fortsetzbar, und zeigt hier jede einzelne mit ihrem Fortschritt.',
-      watchFolder:
-        '<settings>Fügen Sie in den Einstellungen einen überwachten Ordner hinzu</settings>: Jede neue Datei darin wird von selbst hochgeladen.',
+      watchFolder: '<folders>Überwachen Sie einen Ordner</folders>: Jede neue Datei darin wird von selbst hochgeladen.',
       drop: 'Oder ziehen Sie Dateien an eine beliebige Stelle dieses Fensters, oder wählen Sie sie aus:',
       account: 'Dateien, die Sie hier hinzufügen, gehen an {{account}}.',
     },

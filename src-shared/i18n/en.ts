@@ -69,7 +69,7 @@ export const en = {
     empty: {
       title: 'Nothing to upload yet',
       intro: 'Media Sync uploads files for you, resumably, and shows each one here as it goes.',
-      watchFolder: '<settings>Add a watched folder in Settings</settings>: every new file in it is uploaded by itself.',
+      watchFolder: '<folders>Watch a folder</folders>: every new file in it is uploaded by itself.',
       drop: 'Or drop files anywhere on this window, or pick them:',
       account: 'Files you add here go to {{account}}.',
     },
