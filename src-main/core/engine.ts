@@ -17,6 +17,8 @@ import { ConversionStore } from '../conversions/conversion-store.js';
 import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
 import { DeclinedFiles } from '../sync/declined-files.js';
+import { FolderFiles } from '../sync/folder-files.js';
+import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
@@ -40,6 +42,8 @@ export interface EngineOptions {
   client?: Pick<MediaApiClientOptions, 'timeouts' | 'noProgressTimeoutMs' | 'uploadHeadersTimeoutMs'>;
   /** settle window of watched folders */
   settleMs?: number;
+  /** how often a watched folder's path is looked at, gone or back (30 s); tests shorten it */
+  folderCheckMs?: number;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
   /** an http(s) proxy for API traffic (settings: proxy) */
@@ -78,6 +82,8 @@ export class Engine {
   readonly uploads: UploadStore;
   readonly queue: UploadQueue;
   readonly sync: SyncService;
+  /** each watched folder's state, counts and recent files */
+  readonly folderStatus: FolderStatusService;
   readonly limiter: BandwidthLimiter;
   /** each finished upload's (and import's) HLS conversion, followed until final */
   readonly conversions: ConversionFollower;
@@ -114,6 +120,7 @@ export class Engine {
       clientFor: (id) => this.clients.get(id)?.client ?? null,
       blockedAccounts: () =>
         [...this.clients].filter(([, { client }]) => client.scheduler.state().blocked).map(([id]) => id),
+      pausedFolders: () => this.folders.pausedIds(),
       fileSizeLimitFor: (id) => PLAN_FILE_SIZE_LIMIT_BYTES[this.accounts.get(id)?.plan ?? 'free'],
       limiter: this.limiter,
       clock,
@@ -130,7 +137,21 @@ export class Engine {
       queue: this.queue,
       clock,
       settleMs: options.settleMs,
+      folderCheckMs: options.folderCheckMs,
       log: (message) => log.warn(message),
+    });
+    this.folderStatus = new FolderStatusService({
+      folders: this.folders,
+      files: new FolderFiles(db),
+      sync: this.sync,
+      queue: this.queue,
+      unfinishedItems: () => this.uploads.list({ active: true }),
+      isSignedOut: (id) => {
+        const client = this.client(id);
+        return !client || client.scheduler.state().blocked !== null;
+      },
+      onDidChangeAccount: this.onDidChangeAccountState,
+      clock,
     });
     this.conversions = new ConversionFollower({
       store: new ConversionStore(db, (fileId, problem) =>
@@ -263,6 +284,7 @@ export class Engine {
   async close(): Promise<void> {
     this.subscriptions.dispose();
     this.conversions.dispose();
+    this.folderStatus.dispose();
     await this.sync.close();
     await this.queue.stop();
     this.queue.dispose();

@@ -5,7 +5,8 @@ export type Db = Database.Database;
 /**
  * The app's one SQLite file: upload queue, sync index, watched folders,
  * accounts (never tokens), the files followed until their conversion is
- * final and the watched folders' files the person cancelled. Migrations are
+ * final, the watched folders' files the person cancelled and the last
+ * outcome of each watched folder's files. Migrations are
  * numbered by position and recorded in `PRAGMA user_version`. Append only:
  * never edit a migration that has shipped.
  */
@@ -105,6 +106,34 @@ const MIGRATIONS: readonly string[] = [
     WHERE json_extract(state, '$.kind') = 'cancelled'
       AND folder_id IN (SELECT id FROM watched_folders)
       AND id = (SELECT MAX(id) FROM upload_items WHERE path = item.path);
+  `,
+  // issue 25: a folder's own pause, and the last outcome of each of its files (its counts and recent files)
+  `
+  ALTER TABLE watched_folders ADD COLUMN paused INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE folder_files (
+    folder_id INTEGER NOT NULL,
+    path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    upload_id INTEGER,
+    outcome TEXT NOT NULL CHECK (outcome IN ('uploaded', 'failed', 'skipped')),
+    file_id TEXT,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (folder_id, path)
+  );
+  CREATE INDEX folder_files_recent ON folder_files(folder_id, at);
+  -- what the queue still holds of the watched folders (finished items it kept), oldest first so the latest wins
+  INSERT OR REPLACE INTO folder_files (folder_id, path, name, upload_id, outcome, file_id, at)
+    SELECT folder_id, path, file_name, id,
+      CASE
+        WHEN json_extract(state, '$.kind') = 'failed' THEN 'failed'
+        WHEN json_extract(state, '$.kind') = 'done' AND json_extract(state, '$.existing') IS NULL THEN 'uploaded'
+        ELSE 'skipped'
+      END,
+      file_id, updated_at
+    FROM upload_items
+    WHERE json_extract(state, '$.kind') IN ('done', 'failed', 'cancelled')
+      AND folder_id IN (SELECT id FROM watched_folders)
+    ORDER BY id;
   `,
 ];
 

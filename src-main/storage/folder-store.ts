@@ -42,9 +42,25 @@ export class FolderStore {
     return (this.db.prepare('SELECT * FROM watched_folders ORDER BY id').all() as Row[]).map(toFolder);
   }
 
+  /** The folders paused by the person (folders:pause): their files wait in the queue. */
+  pausedIds(): number[] {
+    return (this.db.prepare('SELECT id FROM watched_folders WHERE paused = 1 ORDER BY id').all() as Row[]).map(
+      (row) => row.id,
+    );
+  }
+
+  isPaused(id: number): boolean {
+    return this.db.prepare('SELECT 1 FROM watched_folders WHERE id = ? AND paused = 1').get(id) !== undefined;
+  }
+
+  setPaused(id: number, paused: boolean): void {
+    this.db.prepare('UPDATE watched_folders SET paused = ? WHERE id = ?').run(Number(paused), id);
+  }
+
   /** Forgets the folder, what was uploaded from it and what was declined; the files on the service stay. */
   remove(id: number): void {
     this.db.transaction(() => {
+      this.db.prepare('DELETE FROM folder_files WHERE folder_id = ?').run(id);
       this.db.prepare('DELETE FROM sync_index WHERE folder_id = ?').run(id);
       this.db.prepare('DELETE FROM sync_declined WHERE folder_id = ?').run(id);
       this.db.prepare('DELETE FROM watched_folders WHERE id = ?').run(id);

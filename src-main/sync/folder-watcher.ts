@@ -92,6 +92,8 @@ export class FolderWatcher {
   private readonly found = new Emitter<StableFile>();
   private readonly removed = new Emitter<string>();
   private readonly errors = new Emitter<Error>();
+  private readonly activity = new Emitter<void>();
+  private readonly lost = new Emitter<void>();
 
   /** A file that is complete and stable (fires again if it changes later and settles again). */
   readonly onDidFindFile: (listener: (file: StableFile) => void) => Disposable = this.found.event;
@@ -99,6 +101,10 @@ export class FolderWatcher {
   readonly onDidRemoveFile: (listener: (relPath: string) => void) => Disposable = this.removed.event;
   /** Something could not be watched or read; watching goes on for everything else. */
   readonly onDidError: (listener: (error: Error) => void) => Disposable = this.errors.event;
+  /** `scan`, `settlingCount` or `lastScanAt` may have changed (often: throttle before showing) */
+  readonly onDidChangeActivity: (listener: () => void) => Disposable = this.activity.event;
+  /** The watched folder itself is gone (deleted, moved away, its drive unmounted): nothing more comes from it. */
+  readonly onDidLoseRoot: (listener: () => void) => Disposable = this.lost.event;
 
   /** The root with symlinks resolved: chokidar reports paths under it. */
   private watchRoot: string;
@@ -106,6 +112,12 @@ export class FolderWatcher {
   private rescanning: Promise<number> | undefined;
   private generation = 0;
   private folderScans: Promise<void> = Promise.resolve();
+  /** files the running scan found, until the walk ended and what it found settled; null between scans */
+  private scanFound: number | null = null;
+  private walking = false;
+  private scanEndedAt: number | null = null;
+  /** a look at the root is running (`running`), and another was asked for meanwhile (`again`) */
+  private rootCheck: { again: boolean } | null = null;
 
   constructor(options: FolderWatcherOptions) {
     this.root = path.resolve(options.root);
@@ -113,9 +125,18 @@ export class FolderWatcher {
     this.clock = options.clock ?? systemClock;
     this.rules = new PathRules(options);
     this.tracker = new SettleTracker({ clock: this.clock, settleMs: options.settleMs ?? DEFAULT_SETTLE_MS });
-    this.tracker.onDidSettle((file) => this.onSettled(file));
-    this.tracker.onDidVanish((relPath) => this.forgetKnown(relPath));
-    this.tracker.onDidError((error) => this.errors.fire(error));
+    this.tracker.onDidSettle((file) => {
+      this.onSettled(file);
+      this.activityChanged();
+    });
+    this.tracker.onDidVanish((relPath) => {
+      this.forgetKnown(relPath);
+      this.activityChanged();
+    });
+    this.tracker.onDidError((error) => {
+      this.errors.fire(error);
+      this.activityChanged();
+    });
   }
 
   /**
@@ -161,6 +182,25 @@ export class FolderWatcher {
   }
 
   /**
+   * The scan under way: from the start of a walk until the files it found
+   * settled (so a walk of 1,000 unchanged files reads as one scan, not as
+   * 1,000 files settling after it); null otherwise.
+   */
+  get scan(): { found: number } | null {
+    return this.scanFound === null ? null : { found: this.scanFound };
+  }
+
+  /** Files being written (seen changing, not yet settled), outside a scan. */
+  get settlingCount(): number {
+    return this.scanFound === null ? this.tracker.pendingCount : 0;
+  }
+
+  /** When the last scan ended, its files settled (wall-clock ms); null before the first. */
+  get lastScanAt(): number | null {
+    return this.scanEndedAt;
+  }
+
+  /**
    * Starts watching. Resolves once the first walk has watched every folder and
    * handed every existing file to the settle tracker; those files are reported
    * as they settle, like new ones. Rejects when the root does not exist.
@@ -193,6 +233,8 @@ export class FolderWatcher {
     this.found.dispose();
     this.removed.dispose();
     this.errors.dispose();
+    this.activity.dispose();
+    this.lost.dispose();
     const instances = [...this.instanceFolders.keys()];
     this.instanceFolders.clear();
     this.watchedFolders.clear();
@@ -282,7 +324,7 @@ export class FolderWatcher {
     if (typeof folder !== 'string' || this.closing.signal.aborted) return;
     if (name == null || name === '') {
       const relFolder = this.toRelPath(folder) ?? '';
-      const trackChanged = (relPath: string): void => this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+      const trackChanged = (relPath: string): void => this.track(relPath, 'change');
       this.queueFolderTask(() =>
         listFolder(this.root, relFolder, this.rules, {
           onFile: trackChanged,
@@ -293,6 +335,8 @@ export class FolderWatcher {
       );
       return;
     }
+    // the root's own watch says a child, or the root itself, was renamed or deleted: is the root still there?
+    if (event === 'rename' && folder === this.watchRoot) this.checkRoot();
     const relPath = this.toRelPath(path.resolve(folder, name));
     if (relPath === undefined) return;
     // a child created or deleted may be a folder made again under a name just deleted, which chokidar may not
@@ -300,7 +344,7 @@ export class FolderWatcher {
     if (event === 'rename' && this.rules.entersFolder(relPath)) this.queueFolderTask(() => this.checkFolder(relPath));
     if (this.rules.isIgnoredFile(relPath)) return;
     // Folders get here too (their parent saw them change); the tracker's stat drops them.
-    this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+    this.track(relPath, 'change');
   }
 
   /**
@@ -357,7 +401,7 @@ export class FolderWatcher {
     await this.walkFolders(relFolder, (relPath) => {
       seen.add(relPath);
       if (this.known.has(relPath) || this.tracker.isTracking(relPath)) return;
-      this.tracker.track(relPath, this.absPathOf(relPath), 'change');
+      this.track(relPath, 'change');
     });
     return seen;
   }
@@ -386,11 +430,18 @@ export class FolderWatcher {
   private async walkTree(): Promise<number> {
     const generation = ++this.generation;
     let files = 0;
+    this.walking = true;
+    this.scanFound = 0;
+    this.activity.fire();
     const complete = await this.walkFolders('', (relPath) => {
       files += 1;
+      this.scanFound = (this.scanFound ?? 0) + 1;
       const known = this.known.get(relPath);
       if (known !== undefined) known.generation = generation;
-      this.tracker.track(relPath, this.absPathOf(relPath), 'scan');
+      this.track(relPath, 'scan');
+    }).finally(() => {
+      this.walking = false;
+      this.activityChanged();
     });
     // Only a walk that read every folder may conclude that a file it did not see is gone.
     if (complete && !this.closing.signal.aborted) {
@@ -424,6 +475,41 @@ export class FolderWatcher {
       }
     }
     return complete;
+  }
+
+  private track(relPath: string, reason: 'scan' | 'change'): void {
+    this.tracker.track(relPath, this.absPathOf(relPath), reason);
+    this.activity.fire();
+  }
+
+  /** Ends the scan once its walk ended and what it found settled, and tells who listens. */
+  private activityChanged(): void {
+    if (this.closing.signal.aborted) return;
+    if (this.scanFound !== null && !this.walking && this.tracker.pendingCount === 0) {
+      this.scanFound = null;
+      this.scanEndedAt = this.clock.wall();
+    }
+    this.activity.fire();
+  }
+
+  /** Looks whether the root is still a folder (one look at a time; asked again meanwhile, once more after). */
+  private checkRoot(): void {
+    if (this.rootCheck) {
+      this.rootCheck.again = true;
+      return;
+    }
+    const check = (this.rootCheck = { again: false });
+    void stat(this.root)
+      .then(
+        (stats) => stats.isDirectory(),
+        () => false,
+      )
+      .then((there) => {
+        this.rootCheck = null;
+        if (this.closing.signal.aborted) return;
+        if (!there) this.lost.fire();
+        else if (check.again) this.checkRoot();
+      });
   }
 
   /** Serialised so that a moved-in tree of 500 folders does not open 500 directories at once. */

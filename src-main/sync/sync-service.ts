@@ -5,13 +5,16 @@ import {
   type FolderOptionsInput,
   type WatchedFolder,
 } from '../../src-shared/model/folder-options.js';
+import type { FolderState } from '../../src-shared/model/folder-status.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { DisposableStore, type Disposable } from '../common/disposable.js';
+import { CoreError } from '../common/core-error.js';
+import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import { sameVersion, type DeclinedFiles } from './declined-files.js';
+import { message } from '../../src-shared/i18n/message.js';
 import { checkFolderPath } from './folder-path.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
@@ -25,6 +28,8 @@ export interface SyncServiceOptions {
   settleMs?: number;
   /** a full rescan of every folder this often, for what the watcher missed (sleep, network drives) */
   rescanIntervalMs?: number;
+  /** every folder's path is looked at this often (30 s): gone or unreadable, or back again */
+  folderCheckMs?: number;
   log?: (message: string) => void;
 }
 
@@ -44,6 +49,22 @@ export interface SyncServiceOptions {
  * the folder since. Retrying that item takes the mark away; a new version of
  * the file is queued like any new file.
  */
+/** What keeps a folder from being watched, and since when (epoch ms). */
+export type FolderProblem = Extract<FolderState, { kind: 'problem' }>['problem'];
+export interface FolderTrouble {
+  problem: FolderProblem;
+  since: number;
+}
+
+/** What a folder's watcher is doing, for its status (folder-status-service.ts). */
+export interface FolderActivity {
+  scan: { found: number } | null;
+  settling: number;
+  lastScanAt: number | null;
+  /** missing or unreadable (then it is not watched), or a full disk (its after-upload moves fail) */
+  trouble: FolderTrouble | null;
+}
+
 export class SyncService {
   private readonly watchers = new Map<number, { watcher: FolderWatcher; subscriptions: DisposableStore }>();
   private readonly clock: Clock;
@@ -52,6 +73,17 @@ export class SyncService {
   private readonly queueSubscription: Disposable;
   /** files being looked at, so two reports of one file do not race each other into the queue */
   private readonly inspecting = new Set<string>();
+  /** folders that cannot be watched now (gone, unreadable), checked again every `folderCheckMs` */
+  private readonly troubles = new Map<number, FolderTrouble>();
+  /** folders whose after-upload move or delete failed for a full disk, since when */
+  private readonly diskFull = new Map<number, number>();
+  private readonly lastScans = new Map<number, number>();
+  /** each folder's checks, one after the other */
+  private readonly checks = new Map<number, Promise<void>>();
+  private checkTimer: AbortController | null = null;
+  private readonly changeEmitter = new Emitter<number>();
+  /** a folder's activity, trouble or pause may have changed, or it was added or removed (its id) */
+  readonly onDidChangeFolder = this.changeEmitter.event;
 
   constructor(private readonly options: SyncServiceOptions) {
     this.clock = options.clock ?? systemClock;
@@ -72,6 +104,7 @@ export class SyncService {
   async start(): Promise<void> {
     await Promise.all(this.options.folders.list().map((folder) => this.watch(folder)));
     this.scheduleRescan();
+    this.scheduleChecks();
   }
 
   /**
@@ -112,6 +145,48 @@ export class SyncService {
   async removeFolder(id: number): Promise<void> {
     await this.unwatch(id);
     this.options.folders.remove(id);
+    this.troubles.delete(id);
+    this.diskFull.delete(id);
+    this.lastScans.delete(id);
+    this.changeEmitter.fire(id);
+  }
+
+  /**
+   * Pauses (or resumes) one folder, kept across restarts: its new and queued
+   * files wait in the queue (a file already being sent finishes), the other
+   * folders go on; resumed, its files start at once.
+   */
+  setPaused(id: number, paused: boolean): void {
+    this.folderOrFail(id);
+    this.options.folders.setPaused(id, paused);
+    this.changeEmitter.fire(id);
+    this.options.queue.poke();
+  }
+
+  /**
+   * Walks one folder now (folders:rescan). A folder that could not be watched
+   * is looked at again instead: back, it is watched and walked.
+   */
+  rescanFolder(id: number): void {
+    this.folderOrFail(id);
+    const entry = this.watchers.get(id);
+    if (entry) void entry.watcher.rescan();
+    else void this.check(id);
+  }
+
+  /** What the folder's watcher is doing now. */
+  activity(id: number): FolderActivity {
+    const watcher = this.watchers.get(id)?.watcher;
+    const scanned = watcher?.lastScanAt ?? null;
+    if (scanned !== null) this.lastScans.set(id, scanned);
+    const diskFullSince = this.diskFull.get(id);
+    return {
+      scan: watcher?.scan ?? null,
+      settling: watcher?.settlingCount ?? 0,
+      lastScanAt: this.lastScans.get(id) ?? null,
+      trouble:
+        this.troubles.get(id) ?? (diskFullSince === undefined ? null : { problem: 'diskFull', since: diskFullSince }),
+    };
   }
 
   /** Walks every watched folder again; returns how many files were seen. */
@@ -135,11 +210,17 @@ export class SyncService {
   async close(): Promise<void> {
     this.rescanTimer?.abort();
     this.rescanTimer = null;
+    this.checkTimer?.abort();
+    this.checkTimer = null;
+    this.changeEmitter.dispose();
     this.queueSubscription.dispose();
     await Promise.all([...this.watchers.keys()].map((id) => this.unwatch(id)));
   }
 
   private async watch(folder: WatchedFolder): Promise<void> {
+    if (this.watchers.has(folder.id)) return;
+    const trouble = await troubleOf(folder.path);
+    if (trouble) return this.setTrouble(folder.id, trouble);
     if (this.watchers.has(folder.id)) return;
     const watcher = new FolderWatcher({
       root: folder.path,
@@ -150,9 +231,63 @@ export class SyncService {
     });
     const subscriptions = new DisposableStore();
     subscriptions.add(watcher.onDidFindFile((file) => void this.consider(folder, file)));
-    subscriptions.add(watcher.onDidError((error) => this.log(`Watching ${folder.path}: ${error.message}`)));
+    subscriptions.add(
+      watcher.onDidError((error) => {
+        this.log(`Watching ${folder.path}: ${error.message}`);
+        // the folder itself may be what cannot be read any more
+        void this.check(folder.id);
+      }),
+    );
+    subscriptions.add(watcher.onDidLoseRoot(() => void this.check(folder.id)));
+    subscriptions.add(watcher.onDidChangeActivity(() => this.changeEmitter.fire(folder.id)));
     this.watchers.set(folder.id, { watcher, subscriptions });
-    await watcher.start();
+    this.setTrouble(folder.id, null);
+    try {
+      await watcher.start();
+    } catch (error) {
+      // gone or locked between the look and the start: the next check says which
+      this.log(`Watching ${folder.path}: ${(error as Error).message}`);
+      void this.check(folder.id);
+    }
+  }
+
+  /**
+   * Looks at a folder's path: gone or unreadable, its watcher stops and the
+   * folder waits for the next check; back again, it is watched and walked,
+   * and the SyncIndex keeps what it sent before from going twice.
+   */
+  private check(id: number): Promise<void> {
+    const next = (this.checks.get(id) ?? Promise.resolve()).then(async () => {
+      const folder = this.options.folders.get(id);
+      if (!folder) return;
+      const trouble = await troubleOf(folder.path);
+      if (trouble) {
+        if (this.watchers.has(id)) this.log(`Watching ${folder.path} stopped: ${trouble}.`);
+        await this.unwatch(id);
+        this.setTrouble(id, trouble);
+      } else if (!this.watchers.has(id)) {
+        if (this.troubles.has(id)) this.log(`${folder.path} is back: watching it again.`);
+        await this.watch(folder);
+      }
+    });
+    const settled = next.catch((error: unknown) => this.log(`Checking folder #${id}: ${(error as Error).message}`));
+    this.checks.set(id, settled);
+    return settled;
+  }
+
+  /** Keeps the first `since` of a trouble that goes on. */
+  private setTrouble(id: number, problem: FolderProblem | null): void {
+    const before = this.troubles.get(id);
+    if (problem === null ? before === undefined : before?.problem === problem) return;
+    if (problem) this.troubles.set(id, { problem, since: this.clock.wall() });
+    else this.troubles.delete(id);
+    this.changeEmitter.fire(id);
+  }
+
+  private folderOrFail(id: number): WatchedFolder {
+    const folder = this.options.folders.get(id);
+    if (!folder) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id }));
+    return folder;
   }
 
   private async unwatch(id: number): Promise<void> {
@@ -161,6 +296,7 @@ export class SyncService {
     this.watchers.delete(id);
     entry.subscriptions.dispose();
     await entry.watcher.close();
+    this.changeEmitter.fire(id);
   }
 
   private async consider(folder: WatchedFolder, file: StableFile): Promise<void> {
@@ -245,8 +381,10 @@ export class SyncService {
         await mkdir(dirname(target), { recursive: true });
         await rename(item.path, target);
       }
+      this.setDiskFull(folder.id, false);
     } catch (error) {
       this.log(`Uploaded ${item.path}, but could not ${action.kind} it: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') this.setDiskFull(folder.id, true);
     }
   }
 
@@ -284,6 +422,26 @@ export class SyncService {
     return relPath;
   }
 
+  private setDiskFull(id: number, full: boolean): void {
+    if (full === this.diskFull.has(id)) return;
+    if (full) this.diskFull.set(id, this.clock.wall());
+    else this.diskFull.delete(id);
+    this.changeEmitter.fire(id);
+  }
+
+  private scheduleChecks(): void {
+    const interval = this.options.folderCheckMs ?? 30_000;
+    const cancel = new AbortController();
+    this.checkTimer = cancel;
+    const loop = async () => {
+      while (!cancel.signal.aborted) {
+        await this.clock.sleep(interval, cancel.signal);
+        await Promise.all(this.options.folders.list().map((folder) => this.check(folder.id)));
+      }
+    };
+    loop().catch(() => undefined);
+  }
+
   private scheduleRescan(): void {
     const interval = this.options.rescanIntervalMs ?? 60 * 60_000;
     const cancel = new AbortController();
@@ -295,6 +453,16 @@ export class SyncService {
       }
     };
     loop().catch(() => undefined);
+  }
+}
+
+/** What keeps a folder's path from being watched now, or null when it can be. */
+async function troubleOf(path: string): Promise<FolderProblem | null> {
+  try {
+    await checkFolderPath(path);
+    return null;
+  } catch (error) {
+    return error instanceof CoreError && error.code === 'FOLDER_NOT_READABLE' ? 'unreadable' : 'missing';
   }
 }
 

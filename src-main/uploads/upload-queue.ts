@@ -24,6 +24,8 @@ export interface UploadQueueOptions {
   clientFor(accountId: string): MediaApiClient | null;
   /** accounts whose token the server refused: their items wait */
   blockedAccounts(): string[];
+  /** watched folders the person paused: their items not started wait (poke() once one is resumed) */
+  pausedFolders?(): readonly number[];
   /** the largest file the account's plan accepts, in bytes */
   fileSizeLimitFor(accountId: string): number;
   limiter: BandwidthLimiter;
@@ -386,7 +388,8 @@ export class UploadQueue implements Disposable {
     const free = this.concurrency - this.workers.size;
     if (free > 0) {
       const blocked = this.options.blockedAccounts();
-      for (const item of store.runnable(now, [...this.workers.keys()], blocked, free)) {
+      const folders = this.options.pausedFolders?.() ?? [];
+      for (const item of store.runnable(now, [...this.workers.keys()], blocked, free, folders)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         if (item.state.kind === 'paused') this.items.apply(item, { type: 'resume' });

@@ -123,9 +123,15 @@ export class UploadStore {
   /**
    * Up to `limit` items that may start now, oldest first: queued, due for a
    * retry, or paused until a time that has passed. Items of `skipAccounts`
-   * (blocked) and `skipIds` (running) are left out.
+   * (blocked), `skipIds` (running) and `skipFolders` (paused) are left out.
    */
-  runnable(now: number, skipIds: readonly number[], skipAccounts: readonly string[], limit: number): UploadItem[] {
+  runnable(
+    now: number,
+    skipIds: readonly number[],
+    skipAccounts: readonly string[],
+    limit: number,
+    skipFolders: readonly number[] = [],
+  ): UploadItem[] {
     const rows = this.db
       .prepare(
         `SELECT * FROM upload_items
@@ -134,9 +140,16 @@ export class UploadStore {
              OR (json_extract(state, '$.kind') = 'paused' AND json_extract(state, '$.until') <= @now))
            AND id NOT IN (SELECT value FROM json_each(@ids))
            AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY id LIMIT @limit`,
       )
-      .all({ now, ids: JSON.stringify(skipIds), accounts: JSON.stringify(skipAccounts), limit }) as Row[];
+      .all({
+        now,
+        ids: JSON.stringify(skipIds),
+        accounts: JSON.stringify(skipAccounts),
+        folders: JSON.stringify(skipFolders),
+        limit,
+      }) as Row[];
     return rows.flatMap((row) => this.parse(row) ?? []);
   }
 

@@ -848,6 +848,29 @@ export const en = {
       noUploads: 'No uploads yet',
       restartToUpdate: 'Restart to update to {{version}}',
       quit: 'Quit',
+      // one line per watched folder: its name (the folder's own name) and its state
+      folder: {
+        watching: '{{name}} — up to date',
+        scanning_one: '{{name}} — scanning, {{count}} file found',
+        scanning_other: '{{name}} — scanning, {{count}} files found',
+        settling_one: '{{name}} — waiting for {{count}} file to settle',
+        settling_other: '{{name}} — waiting for {{count}} files to settle',
+        uploading_one: '{{name}} — uploading {{count}} file',
+        uploading_other: '{{name}} — uploading {{count}} files',
+        pausedFolder: '{{name}} — paused',
+        pausedQueue: '{{name}} — uploads paused',
+        pausedSchedule: '{{name}} — paused (schedule)',
+        pausedBattery: '{{name}} — paused while on battery',
+        pausedMetered: '{{name}} — paused on a metered network',
+        missing: '{{name}} — folder not found',
+        unreadable: '{{name}} — cannot be read',
+        diskFull: '{{name}} — disk full',
+        signedOut: '{{name}} — sign in again',
+        more_one: 'and {{count}} more folder',
+        more_other: 'and {{count}} more folders',
+        pause: 'Pause this folder',
+        resume: 'Resume this folder',
+      },
     },
     remoteUrl: {
       // what is wrong with a link to import, completing a sentence whose subject is the link (the English `remoteUrlProblem`)
@@ -919,6 +942,7 @@ export const en = {
     errors: {
       notSignedIn: 'This account is not signed in. Sign in again with a token.',
       noUpload: 'There is no upload #{{id}}.',
+      noFolder: 'There is no watched folder #{{id}}.',
       noDemo: 'The local demo server is not available here.',
       unsafeLink: 'Only http(s) links are opened.',
       noLogs: 'This app keeps no log files.',

@@ -7,6 +7,11 @@ import { OK, type CommandContext, type HandlersOf } from './command-context.js';
 export function accountCommands(core: CommandContext): HandlersOf<'account' | 'folders'> {
   const { engine } = core;
   const changedFolders = () => core.emit('folders:changed', engine.folders.list());
+  const folderStatus = (id: number) => {
+    const status = engine.folderStatus.status(id);
+    if (!status) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id }));
+    return status;
+  };
   const handlers: HandlersOf<'account' | 'folders'> = {
     'account:signIn': async ({ baseUrl, token, plan }) => {
       const { account } = await engine.signIn(baseUrl, token, plan);
@@ -49,6 +54,15 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       return OK;
     },
     'folders:browse': async (request) => listSubfolders(request),
+    'folders:status': async () => engine.folderStatus.statuses(),
+    'folders:pause': async ({ id, paused }) => {
+      engine.sync.setPaused(id, paused);
+      return folderStatus(id);
+    },
+    'folders:rescan': async ({ id }) => {
+      engine.sync.rescanFolder(id);
+      return folderStatus(id);
+    },
     'folders:reveal': async ({ id }) => {
       const folder = engine.folders.get(id);
       if (!folder) throw new Error(`There is no watched folder #${id}.`);

@@ -1,0 +1,91 @@
+import {
+  FOLDER_RECENT_LIMIT,
+  FolderRecentFileSchema,
+  type FolderRecentFile,
+  type FolderStatus,
+} from '../../src-shared/model/folder-status.js';
+import type { Db } from '../storage/database.js';
+
+export type FolderFileOutcome = FolderRecentFile['outcome'];
+
+export interface FolderFileRecord {
+  folderId: number;
+  path: string;
+  name: string;
+  uploadId: number;
+  outcome: FolderFileOutcome;
+  fileId: string | null;
+  at: number;
+}
+
+interface RecentRow {
+  name: string;
+  upload_id: number | null;
+  outcome: string;
+  file_id: string | null;
+  at: number;
+}
+
+/**
+ * The last outcome of each file of each watched folder (uploaded, failed,
+ * skipped), kept apart from the queue so a folder's counts and recent files
+ * survive a restart and the queue's clean-ups. One row per file: a file
+ * uploaded again counts once, and a failed one retried with success is no
+ * longer failed.
+ */
+export class FolderFiles {
+  constructor(private readonly db: Db) {}
+
+  record(entry: FolderFileRecord): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO folder_files (folder_id, path, name, upload_id, outcome, file_id, at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(entry.folderId, entry.path, entry.name, entry.uploadId, entry.outcome, entry.fileId, entry.at);
+  }
+
+  /** A failed file was retried: it is in the queue again, no longer a failure. */
+  forgetFailure(folderId: number, path: string): boolean {
+    return (
+      this.db
+        .prepare(`DELETE FROM folder_files WHERE folder_id = ? AND path = ? AND outcome = 'failed'`)
+        .run(folderId, path).changes > 0
+    );
+  }
+
+  /** The folder's counts; `uploadedToday` counts the files uploaded at or after `todayStart` (epoch ms). */
+  counts(folderId: number, todayStart: number): FolderStatus['counts'] {
+    const row = this.db
+      .prepare(
+        `SELECT COALESCE(SUM(outcome = 'uploaded' AND at >= ?), 0) AS today,
+                COALESCE(SUM(outcome = 'uploaded'), 0) AS uploaded,
+                COALESCE(SUM(outcome = 'failed'), 0) AS failed,
+                COALESCE(SUM(outcome = 'skipped'), 0) AS skipped
+         FROM folder_files WHERE folder_id = ?`,
+      )
+      .get(todayStart, folderId) as { today: number; uploaded: number; failed: number; skipped: number };
+    return { uploadedToday: row.today, uploaded: row.uploaded, failed: row.failed, skipped: row.skipped };
+  }
+
+  /** The folder's last files, newest first; `uploadId` is null once the item left the queue. */
+  recent(folderId: number): FolderRecentFile[] {
+    const rows = this.db
+      .prepare(
+        `SELECT f.name, item.id AS upload_id, f.outcome, f.file_id, f.at
+         FROM folder_files AS f LEFT JOIN upload_items AS item ON item.id = f.upload_id
+         WHERE f.folder_id = ? ORDER BY f.at DESC, f.rowid DESC LIMIT ?`,
+      )
+      .all(folderId, FOLDER_RECENT_LIMIT) as RecentRow[];
+    return rows.flatMap((row) => {
+      const parsed = FolderRecentFileSchema.safeParse({
+        name: row.name,
+        uploadId: row.upload_id,
+        outcome: row.outcome,
+        fileId: row.file_id,
+        at: row.at,
+      });
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { FolderState } from '../../src-shared/model/folder-status.js';
+import type { QueueHold } from '../../src-shared/model/queue-hold.js';
+import type { FolderTrouble } from './sync-service.js';
+
+/** What is known of one watched folder at a moment: the input of `folderState`. */
+export interface FolderFacts {
+  /** the folder's own trouble (missing, unreadable, a full disk), else its account's refused token, else null */
+  trouble: FolderTrouble | null;
+  /** the folder's own pause (folders:pause) */
+  paused: boolean;
+  /** the person's pause of the whole queue: null when not paused, Infinity until resumed, else until then */
+  queuePausedUntil: number | null;
+  /** the app's hold of the whole queue (schedule, battery, …) */
+  hold: QueueHold | null;
+  scan: { found: number } | null;
+  /** files being written, outside a scan */
+  settling: number;
+  /** the folder's items waiting or being sent, null when none */
+  uploading: { files: number; bytesDone: number; bytesTotal: number; secondsLeft: number | null } | null;
+  /** since when the folder has been up to date (epoch ms): kept by the caller across calls */
+  upToDateSince: number;
+}
+
+/**
+ * A folder's state in the words of FolderStateSchema, the most pressing
+ * first: a problem a person must act on, then what holds the folder (its own
+ * pause, the queue's pause, the app's hold), then its work (scanning,
+ * settling, uploading), else "watching". A pause wins over work because
+ * nothing of the folder moves while it holds, even if there is work.
+ */
+export function folderState(facts: FolderFacts): FolderState {
+  const { trouble, hold, uploading } = facts;
+  if (trouble) return { kind: 'problem', problem: trouble.problem, since: trouble.since };
+  if (facts.paused) return { kind: 'paused', by: 'folder', until: null };
+  if (facts.queuePausedUntil !== null) {
+    const until = Number.isFinite(facts.queuePausedUntil) ? facts.queuePausedUntil : null;
+    return { kind: 'paused', by: 'queue', until };
+  }
+  if (hold) return { kind: 'paused', by: hold.reason, until: 'until' in hold ? hold.until : null };
+  if (facts.scan) return { kind: 'scanning', found: facts.scan.found };
+  if (facts.settling > 0) return { kind: 'settling', files: facts.settling };
+  if (uploading && uploading.files > 0) return { kind: 'uploading', ...uploading };
+  return { kind: 'watching', since: facts.upToDateSince };
+}

@@ -1,0 +1,239 @@
+import type { FolderStatus } from '../../src-shared/model/folder-status.js';
+import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
+import { etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
+import { ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { systemClock, type Clock } from '../common/clock.js';
+import { DisposableStore, Emitter, type Event } from '../common/disposable.js';
+import { Throttle } from '../common/throttle.js';
+import type { FolderStore } from '../storage/folder-store.js';
+import type { UploadQueue } from '../uploads/upload-queue.js';
+import type { FolderFiles } from './folder-files.js';
+import { folderState } from './folder-state.js';
+import type { SyncService } from './sync-service.js';
+
+export interface FolderStatusServiceOptions {
+  folders: FolderStore;
+  files: FolderFiles;
+  sync: Pick<SyncService, 'activity' | 'onDidChangeFolder'>;
+  queue: Pick<UploadQueue, 'status' | 'onDidChangeItem' | 'onDidProgress' | 'onDidChangeStatus'>;
+  /** the queue's items not done, failed or cancelled */
+  unfinishedItems(): UploadItem[];
+  /** whether the account's token is refused (or it has none): its folders have a problem */
+  isSignedOut(accountId: string): boolean;
+  /** an account's state changed (a token refused or accepted again) */
+  onDidChangeAccount: Event<unknown>;
+  clock?: Clock;
+}
+
+/** Folder statuses reach the UI at most this often: twice a second. */
+export const FOLDER_STATUS_EVERY_MS = 500;
+
+/** An item of a folder waiting or being sent: its size and the bytes of it already sent. */
+interface Work {
+  folderId: number;
+  size: number;
+  sent: number;
+}
+
+const WAITING_KINDS = new Set(['queued', 'uploading', 'finalizing', 'retrying']);
+
+/**
+ * Each watched folder's status (docs/ARCHITECTURE.md, Folders): its state
+ * from the watcher's activity and trouble (SyncService), its pause, the
+ * queue's pause and hold, its account's token and its items in the queue;
+ * its counts and recent files from FolderFiles, which it keeps as its items
+ * end. `onDidChange` carries the statuses that changed, at most twice a second.
+ */
+export class FolderStatusService {
+  private readonly clock: Clock;
+  private readonly disposables = new DisposableStore();
+  /** the folders' items not finished, by item id; read from the store at the first look */
+  private work: Map<number, Work> | null = null;
+  /** bytes each folder has sent since the app started, and its rate over them */
+  private readonly sent = new Map<number, { bytes: number; meter: RateMeter | undefined }>();
+  private readonly upToDateSince = new Map<number, number>();
+  private readonly signedOutSince = new Map<string, number>();
+  private readonly dirty = new Set<number>();
+  private readonly lastSent = new Map<number, string>();
+  private readonly throttle: Throttle;
+  private readonly changes = this.disposables.add(new Emitter<FolderStatus[]>());
+  /** the statuses that changed (each whole) */
+  readonly onDidChange = this.changes.event;
+
+  constructor(private readonly options: FolderStatusServiceOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.throttle = this.disposables.add(new Throttle(() => this.flush(), FOLDER_STATUS_EVERY_MS, this.clock));
+    const { queue, sync } = options;
+    this.disposables.add(queue.onDidChangeItem((item) => this.itemChanged(item)));
+    this.disposables.add(
+      queue.onDidProgress(({ id, state }) => {
+        const work = this.workOf().get(id);
+        if (!work || state.kind !== 'uploading') return;
+        this.moved(work.folderId, state.sentBytes - work.sent);
+        work.sent = state.sentBytes;
+        this.changed(work.folderId);
+      }),
+    );
+    this.disposables.add(queue.onDidChangeStatus(() => this.changedAll()));
+    this.disposables.add(options.onDidChangeAccount(() => this.changedAll()));
+    this.disposables.add(sync.onDidChangeFolder((id) => this.changed(id)));
+  }
+
+  /** Every watched folder's status, in the order of folders:list. */
+  statuses(): FolderStatus[] {
+    return this.options.folders.list().map((folder) => this.statusOf(folder));
+  }
+
+  /** One folder's status; undefined when it is not watched. */
+  status(id: number): FolderStatus | undefined {
+    const folder = this.options.folders.get(id);
+    return folder && this.statusOf(folder);
+  }
+
+  dispose(): void {
+    this.disposables.dispose();
+  }
+
+  private statusOf(folder: WatchedFolder): FolderStatus {
+    const now = this.clock.wall();
+    const activity = this.options.sync.activity(folder.id);
+    const queue = this.options.queue.status();
+    const paused = this.options.folders.isPaused(folder.id);
+    const state = folderState({
+      trouble: activity.trouble ?? this.signedOut(folder.accountId, now),
+      paused,
+      queuePausedUntil: queue.pausedUntil,
+      hold: queue.hold,
+      scan: activity.scan,
+      settling: activity.settling,
+      uploading: this.uploading(folder.id),
+      upToDateSince: this.upToDateSince.get(folder.id) ?? activity.lastScanAt ?? now,
+    });
+    if (state.kind === 'watching') this.upToDateSince.set(folder.id, state.since);
+    else this.upToDateSince.delete(folder.id);
+    const files = this.options.files;
+    return {
+      folderId: folder.id,
+      accountId: folder.accountId,
+      path: folder.path,
+      paused,
+      state,
+      counts: files.counts(folder.id, startOfDay(now)),
+      lastScanAt: activity.lastScanAt,
+      recent: files.recent(folder.id),
+    };
+  }
+
+  /** The refused token of the folder's account, as a problem since it was first seen. */
+  private signedOut(accountId: string, now: number) {
+    if (!this.options.isSignedOut(accountId)) {
+      this.signedOutSince.delete(accountId);
+      return null;
+    }
+    const since = this.signedOutSince.get(accountId) ?? now;
+    this.signedOutSince.set(accountId, since);
+    return { problem: 'signedOut' as const, since };
+  }
+
+  private uploading(folderId: number): NonNullable<Parameters<typeof folderState>[0]['uploading']> | null {
+    let files = 0;
+    let bytesDone = 0;
+    let bytesTotal = 0;
+    for (const work of this.workOf().values()) {
+      if (work.folderId !== folderId) continue;
+      files += 1;
+      bytesDone += work.sent;
+      bytesTotal += work.size;
+    }
+    if (files === 0) return null;
+    const sent = this.sent.get(folderId);
+    // the meter counts what the folder sent in all; the time left is for what its items still lack
+    const last = sent?.meter?.samples.at(-1)?.bytes ?? 0;
+    const secondsLeft = etaSeconds(sent?.meter, this.clock.monotonic(), last + bytesTotal - bytesDone);
+    return { files, bytesDone, bytesTotal, secondsLeft };
+  }
+
+  private itemChanged(item: UploadItem): void {
+    const folderId = item.folderId;
+    if (folderId === null) return;
+    const at = this.clock.wall();
+    const record = (outcome: 'uploaded' | 'failed' | 'skipped', fileId: string | null) =>
+      this.options.files.record({
+        folderId,
+        path: item.path,
+        name: item.fileName,
+        uploadId: item.id,
+        outcome,
+        fileId,
+        at,
+      });
+    const state = item.state;
+    if (state.kind === 'done') record(state.existing ? 'skipped' : 'uploaded', state.fileId);
+    else if (state.kind === 'failed') record('failed', null);
+    else if (state.kind === 'cancelled') record('skipped', null);
+    else if (state.kind === 'queued') this.options.files.forgetFailure(folderId, item.path);
+    if (this.work) {
+      if (WAITING_KINDS.has(state.kind)) {
+        const sent = state.kind === 'uploading' ? state.sentBytes : ackedBytes(item);
+        this.work.set(item.id, { folderId, size: item.size, sent });
+      } else {
+        this.work.delete(item.id);
+      }
+    }
+    this.changed(folderId);
+  }
+
+  private moved(folderId: number, bytes: number): void {
+    if (bytes <= 0) return;
+    const sent = this.sent.get(folderId) ?? { bytes: 0, meter: undefined };
+    sent.bytes += bytes;
+    sent.meter = observe(sent.meter, this.clock.monotonic(), sent.bytes);
+    this.sent.set(folderId, sent);
+  }
+
+  /** The folders' unfinished items, read from the store once (later kept up to date by the queue's events). */
+  private workOf(): Map<number, Work> {
+    if (this.work) return this.work;
+    const work = new Map<number, Work>();
+    for (const item of this.options.unfinishedItems()) {
+      if (item.folderId === null || !WAITING_KINDS.has(item.state.kind)) continue;
+      const sent = item.state.kind === 'uploading' ? item.state.sentBytes : ackedBytes(item);
+      work.set(item.id, { folderId: item.folderId, size: item.size, sent });
+    }
+    return (this.work = work);
+  }
+
+  private changed(folderId: number): void {
+    this.dirty.add(folderId);
+    this.throttle.schedule();
+  }
+
+  private changedAll(): void {
+    for (const folder of this.options.folders.list()) this.dirty.add(folder.id);
+    this.throttle.schedule();
+  }
+
+  private flush(): void {
+    const changed: FolderStatus[] = [];
+    for (const id of this.dirty) {
+      const status = this.status(id);
+      if (!status) {
+        this.lastSent.delete(id);
+        continue;
+      }
+      const key = JSON.stringify(status);
+      if (this.lastSent.get(id) === key) continue;
+      this.lastSent.set(id, key);
+      changed.push(status);
+    }
+    this.dirty.clear();
+    if (changed.length > 0) this.changes.fire(changed);
+  }
+}
+
+/** Local midnight of the day of `now` (epoch ms). */
+export function startOfDay(now: number): number {
+  const day = new Date(now);
+  day.setHours(0, 0, 0, 0);
+  return day.getTime();
+}
