@@ -64,9 +64,7 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       return folderStatus(id);
     },
     'folders:reveal': async ({ id }) => {
-      const folder = engine.folders.get(id);
-      if (!folder) throw new Error(`There is no watched folder #${id}.`);
-      await core.options.shell.revealPath(folder.path);
+      await core.options.shell.revealPath(folderStatus(id).path);
       return OK;
     },
   };
