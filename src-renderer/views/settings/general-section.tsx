@@ -19,7 +19,7 @@ export function StartupSection() {
       <label className="field--inline">
         <input
           type="checkbox"
-          checked={settings.data?.launchAtLogin ?? false}
+          checked={setting.pending?.launchAtLogin ?? settings.data?.launchAtLogin ?? false}
           disabled={!settings.data || setting.busy}
           aria-describedby="settings-login-hint"
           onChange={(event) => void setting.change({ launchAtLogin: event.target.checked })}

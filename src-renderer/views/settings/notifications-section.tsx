@@ -25,7 +25,7 @@ export function NotificationsSection() {
           <label key={kind} className="field--inline">
             <input
               type="checkbox"
-              checked={settings.data?.notifications[kind] ?? false}
+              checked={setting.pending?.notifications?.[kind] ?? settings.data?.notifications[kind] ?? false}
               disabled={!settings.data || setting.busy}
               onChange={(event) => void setting.change({ notifications: { [kind]: event.target.checked } })}
             />

@@ -5,21 +5,25 @@ import { useStores } from '../../store/stores.js';
 
 /**
  * A switch that applies as it is flipped, as the language does: the change
- * is saved at once and the settings store takes the answer. `saved` says
- * the last change was kept, until the next one starts.
+ * is saved at once and the settings store takes the answer. `pending` is the
+ * change on its way, for the switch to show meanwhile (and to go back if it
+ * is refused); `saved` says the last change was kept, until the next one.
  */
 export function useSettingChange() {
   const stores = useStores();
   const action = useAction();
   const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState<SettingsChange | null>(null);
 
   async function change(settings: SettingsChange) {
     setSaved(false);
+    setPending(settings);
     const updated = await action.run('settings:update', settings);
+    setPending(null);
     if (!updated) return;
     stores.settings.put(updated);
     setSaved(true);
   }
 
-  return { change, saved, busy: action.busy, error: action.error };
+  return { change, pending, saved, busy: action.busy, error: action.error };
 }
