@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 async function goTo(page: Page, link: string, heading: string) {
-  await page.getByRole('navigation').getByRole('link', { name: link }).click();
+  // exact: Settings' own list has "Accounts" beside the views' "Account"
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
@@ -124,6 +125,8 @@ describe('languages', () => {
   });
 
   it('shows the Folders view in German: a folder’s state and counts', async () => {
+    // the test before chose English: back to the browser's language
+    expect(await app.contract.invoke('settings:update', { language: 'system' })).toMatchObject({ ok: true });
     const watched = join(app.scratch, 'Urlaub');
     await mkdir(watched);
     const accounts = await app.contract.invoke('account:list');
@@ -142,8 +145,6 @@ describe('languages', () => {
   });
 
   it('shows Settings and Imports in German: every section, the schedule editor and field errors', async () => {
-    // the test before chose English: back to the browser's language
-    expect(await app.contract.invoke('settings:update', { language: 'system' })).toMatchObject({ ok: true });
     const page = await app.open('light', undefined, 'de-DE');
     await goTo(page, 'Einstellungen', 'Einstellungen');
     const sections = page.getByRole('navigation', { name: 'Bereiche der Einstellungen' });
