@@ -12,6 +12,7 @@ const USAGE = `Usage: media-sync <command> [options]
   account                                      the account summary
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
+  folders [ls] | pause ID | resume ID | rescan ID   the watched folders, their state and counts
   queue ls | pause [ID] [--for 2h|8h|24h] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page 25|50|100]
   files show ID | status ID | rm ID
@@ -43,6 +44,7 @@ const COMMANDS: Record<
   account: { group: () => import('./commands/account.js'), runs: 'nothing', reachesService: true },
   upload: { group: () => import('./commands/upload.js'), runs: 'queue', reachesService: true },
   watch: { group: () => import('./commands/watch.js'), runs: 'sync', reachesService: true },
+  folders: { group: () => import('./commands/folders.js'), runs: 'nothing', reachesService: false },
   queue: { group: () => import('./commands/queue.js'), runs: 'nothing', reachesService: false },
   files: { group: () => import('./commands/files.js'), runs: 'nothing', reachesService: true },
   import: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },

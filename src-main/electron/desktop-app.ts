@@ -309,6 +309,7 @@ export class DesktopApp {
       electron,
       core,
       queue: engine.queue,
+      folders: engine.folderStatus,
       updates: this.updates,
       assetsDir,
       actions: {

@@ -21,6 +21,8 @@ export interface TrayControllerOptions {
   electron: ElectronModule;
   core: AppCore;
   queue: Pick<Engine['queue'], 'list' | 'onDidUpload'>;
+  /** the watched folders' statuses, listed in the menu */
+  folders: Pick<Engine['folderStatus'], 'statuses'>;
   /** the desktop's updates: "Restart to update" while one waits */
   updates: Pick<UpdatesPort, 'status'> | null;
   assetsDir: string;
@@ -86,6 +88,10 @@ export class TrayController {
         openLink: (url) => actions.openExternal(url),
         quit: () => actions.quit(),
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
+        folders: {
+          statuses: this.options.folders.statuses(),
+          setPaused: (id, paused) => void core.handle('folders:pause', { id, paused }),
+        },
       },
       core.language,
     );

@@ -1,6 +1,7 @@
 import type { MenuItemConstructorOptions } from 'electron';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { CoreLanguage } from '../common/i18n.js';
@@ -88,6 +89,42 @@ export interface TrayActions {
   quit(): void;
   /** "Restart to update", when an update is downloaded */
   update?: { label: string; enabled: boolean; click(): void };
+  /** the watched folders, one line each with their own Pause/Resume */
+  folders?: { statuses: readonly FolderStatus[]; setPaused(id: number, paused: boolean): void };
+}
+
+/** Folders listed in the tray's menu; the rest are counted ("and 3 more folders"). */
+export const TRAY_FOLDER_LINES = 5;
+
+/** A folder's line in the tray: its own name and its state, in one sentence of the catalog. */
+export function folderLine(status: FolderStatus, language: Pick<TrayLanguage, 't'> = ENGLISH): string {
+  const { t } = language;
+  const name = basename(status.path) || status.path;
+  const state = status.state;
+  switch (state.kind) {
+    case 'watching':
+      return t('core.tray.folder.watching', { name });
+    case 'scanning':
+      return t('core.tray.folder.scanning', { name, count: state.found });
+    case 'settling':
+      return t('core.tray.folder.settling', { name, count: state.files });
+    case 'uploading':
+      return t('core.tray.folder.uploading', { name, count: state.files });
+    case 'paused': {
+      const key = (
+        {
+          folder: 'pausedFolder',
+          queue: 'pausedQueue',
+          schedule: 'pausedSchedule',
+          battery: 'pausedBattery',
+          metered: 'pausedMetered',
+        } as const
+      )[state.by];
+      return t(`core.tray.folder.${key}`, { name });
+    }
+    case 'problem':
+      return t(`core.tray.folder.${state.problem}`, { name });
+  }
 }
 
 /** The tray menu: open, pause 2/8/24 h or resume, recent uploads (their pages), an update waiting, quit. */
@@ -121,9 +158,33 @@ export function trayMenuTemplate(
           enabled: link !== null,
           click: () => link && actions.openLink(link),
         }));
+  const folders = actions.folders;
+  const folderItems: MenuItemConstructorOptions[] = !folders?.statuses.length
+    ? []
+    : [
+        ...folders.statuses.slice(0, TRAY_FOLDER_LINES).map((status): MenuItemConstructorOptions => ({
+          label: folderLine(status, language),
+          submenu: [
+            {
+              label: t(status.paused ? 'core.tray.folder.resume' : 'core.tray.folder.pause'),
+              click: () => folders.setPaused(status.folderId, !status.paused),
+            },
+          ],
+        })),
+        ...(folders.statuses.length > TRAY_FOLDER_LINES
+          ? [
+              {
+                label: t('core.tray.folder.more', { count: folders.statuses.length - TRAY_FOLDER_LINES }),
+                enabled: false,
+              },
+            ]
+          : []),
+        { type: 'separator' },
+      ];
   return [
     { label: state.status, enabled: false },
     { type: 'separator' },
+    ...folderItems,
     { label: t('core.tray.open'), click: () => actions.open() },
     ...pauseItems,
     { label: t('core.tray.recent'), submenu: recentItems },

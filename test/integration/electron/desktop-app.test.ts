@@ -468,4 +468,20 @@ describe('the desktop app on a fake Electron', () => {
     expect(desktop.fake.record.messageBoxes).toEqual([]);
     expect(await desktop.logText()).toContain('could not reach its update server');
   });
+
+  it('lists the watched folders in the tray with their state, and pauses one from there', async () => {
+    const desktop = launch();
+    await shown(desktop);
+    const { id: accountId } = await desktop.invoke<{ id: string }>('account:signIn', {
+      baseUrl: server.baseUrl,
+      token: server.token,
+    });
+    const photos = join(home.path, 'Photos');
+    await mkdir(photos);
+    const { id } = await desktop.invoke<{ id: number }>('folders:add', { accountId, path: photos });
+    const pause = await waitFor(() => menuItem(desktop.fake.tray?.menu, ['Photos — up to date', 'Pause this folder']));
+    pause.click!();
+    await waitFor(() => menuItem(desktop.fake.tray?.menu, ['Photos — paused', 'Resume this folder']));
+    expect(await desktop.invoke('folders:status')).toMatchObject([{ folderId: id, paused: true }]);
+  });
 });

@@ -1,0 +1,94 @@
+import type { FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
+import { formatBytes, formatDuration } from '../../../src-shared/model/format.js';
+import { UsageError, line, table } from '../cli-output.js';
+import { output, type CommandContext } from '../command-context.js';
+
+/**
+ * `folders [ls] | pause ID | resume ID | rescan ID`: the watched folders of
+ * whoever owns the data folder, each with its state and counts as the app's
+ * Folders view shows them; --json prints the statuses (folders:status).
+ */
+export async function run(_command: string, rest: string[], context: CommandContext): Promise<number> {
+  const { contract, io } = context;
+  const [action = 'ls', idText] = rest;
+  const report = (status: FolderStatus) => {
+    output(context, status, () => `#${status.folderId} ${status.path}: ${describeFolderState(status.state)}`);
+    return 0;
+  };
+  switch (action) {
+    case 'ls': {
+      const statuses = await contract.invoke('folders:status', {});
+      if (contract.mode === 'own' && statuses.length > 0 && !context.flags.json) {
+        line(io.stderr, 'No Media Sync runs on this data folder: its folders are not being watched now.');
+      }
+      output(context, statuses, () => {
+        if (statuses.length === 0) return 'No folder is watched. Add one with: media-sync watch DIR';
+        return table(
+          statuses.map((status) => [
+            `#${status.folderId}`,
+            status.path,
+            describeFolderState(status.state),
+            describeCounts(status.counts),
+          ]),
+        );
+      });
+      return 0;
+    }
+    case 'pause':
+    case 'resume':
+      return report(
+        await contract.invoke('folders:pause', { id: folderId(idText, action), paused: action === 'pause' }),
+      );
+    case 'rescan':
+      return report(await contract.invoke('folders:rescan', { id: folderId(idText, action) }));
+    default:
+      throw new UsageError(`Unknown folders action "${action}".`);
+  }
+}
+
+/** A folder's state in English words, as the tray and the Folders view say it. */
+export function describeFolderState(state: FolderState): string {
+  const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+  const time = (at: number) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  switch (state.kind) {
+    case 'watching':
+      return `up to date since ${time(state.since)}`;
+    case 'scanning':
+      return `scanning, ${files(state.found)} found`;
+    case 'settling':
+      return `waiting for ${files(state.files)} to settle`;
+    case 'uploading': {
+      const left = state.secondsLeft === null ? '' : `, ${formatDuration(state.secondsLeft)} left`;
+      return `uploading ${files(state.files)}, ${formatBytes(state.bytesDone)} of ${formatBytes(state.bytesTotal)}${left}`;
+    }
+    case 'paused': {
+      const until = state.until === null ? '' : ` until ${new Date(state.until).toLocaleString()}`;
+      const by = {
+        folder: 'paused',
+        queue: 'uploads paused',
+        schedule: 'paused by the upload schedule',
+        battery: 'paused while on battery',
+        metered: 'paused on a metered network',
+      }[state.by];
+      return `${by}${until}`;
+    }
+    case 'problem':
+      return {
+        missing: 'folder not found: is its drive connected? It is watched again once it is back',
+        unreadable: 'cannot be read: let the user Media Sync runs as read it',
+        diskFull: 'disk full: files cannot be moved after their upload',
+        signedOut: 'the account’s token was refused: sign in again (media-sync login)',
+      }[state.problem];
+  }
+}
+
+function describeCounts(counts: FolderStatus['counts']): string {
+  return `${counts.uploaded} uploaded (${counts.uploadedToday} today), ${counts.failed} failed, ${counts.skipped} skipped`;
+}
+
+function folderId(text: string | undefined, action: string): number {
+  if (text === undefined) throw new UsageError(`folders ${action} needs a folder ID (see media-sync folders).`);
+  const id = Number(text);
+  if (!Number.isInteger(id) || id < 1) throw new UsageError(`Not a folder id: ${text}`);
+  return id;
+}

@@ -1,0 +1,102 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
+import { runCli, startInProcessOwner, stopRunningClis } from '../../helpers/cli-process.js';
+import { tempDir } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+/**
+ * `media-sync folders` beside a running owner (as beside the app or `serve`):
+ * the watched folders with their state and counts, --json, pause, resume and
+ * rescan by id; and on its own, what it says of folders nobody watches now.
+ */
+describe('media-sync folders', { timeout: 120_000 }, () => {
+  let server: TestServer;
+  let home: Awaited<ReturnType<typeof tempDir>>;
+  let files: Awaited<ReturnType<typeof tempDir>>;
+
+  beforeEach(async () => {
+    server = await startTestServer({ conversions: false });
+    home = await tempDir('media-sync-cli-folders-home-');
+    files = await tempDir('media-sync-cli-folders-files-');
+  });
+
+  afterEach(async () => {
+    await stopRunningClis();
+    await server.close();
+    await home.remove();
+    await files.remove();
+  });
+
+  const cli = (args: string[], input?: string) => runCli(args, { home: home.path, input, cwd: files.path });
+
+  it('lists the folders with their state and counts beside the owner, and pauses, resumes and rescans one', async () => {
+    const owner = await startInProcessOwner(home.path);
+    try {
+      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+      expect(await cli(['folders'])).toMatchObject({
+        code: 0,
+        stdout: 'No folder is watched. Add one with: media-sync watch DIR\n',
+      });
+      const [account] = await owner.contract.invoke('account:list', {});
+      const photos = join(files.path, 'Photos');
+      const camera = join(files.path, 'Camera');
+      await mkdir(photos);
+      await mkdir(camera);
+      const added = await owner.contract.invoke('folders:add', { accountId: account!.id, path: photos });
+      await owner.contract.invoke('folders:add', { accountId: account!.id, path: camera });
+      await Promise.all(['a.jpg', 'b.jpg'].map((name) => writeFile(join(photos, name), `photo ${name}`)));
+      await waitFor(
+        async () => {
+          const [status] = await owner.contract.invoke('folders:status', {});
+          return status?.counts.uploaded === 2 && status.state.kind === 'watching' ? true : undefined;
+        },
+        30_000,
+        'two files uploaded from Photos',
+      );
+
+      const listed = await cli(['folders']);
+      expect(listed.code).toBe(0);
+      expect(listed.stderr).toBe('');
+      const lines = listed.stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(
+        new RegExp(`^#${added.id} +${photos} +up to date since .+ {2}2 uploaded \\(2 today\\), 0 failed, 0 skipped$`),
+      );
+      expect(lines[1]).toMatch(/Camera +up to date since .+ {2}0 uploaded \(0 today\), 0 failed, 0 skipped$/);
+
+      const json = await cli(['folders', '--json']);
+      const statuses = JSON.parse(json.stdout) as FolderStatus[];
+      expect(statuses.map((status) => [status.path, status.counts.uploaded])).toEqual([
+        [photos, 2],
+        [camera, 0],
+      ]);
+
+      expect(await cli(['folders', 'pause', String(added.id)])).toMatchObject({
+        code: 0,
+        stdout: `#${added.id} ${photos}: paused\n`,
+      });
+      expect((await owner.contract.invoke('folders:status', {}))[0]!.paused).toBe(true);
+      expect((await cli(['folders', 'resume', String(added.id)])).code).toBe(0);
+      expect((await owner.contract.invoke('folders:status', {}))[0]!.paused).toBe(false);
+      const rescan = await cli(['folders', 'rescan', String(added.id), '--json']);
+      expect(JSON.parse(rescan.stdout)).toMatchObject({ folderId: added.id, paused: false });
+
+      expect(await cli(['folders', 'pause', '42'])).toMatchObject({
+        code: 1,
+        stderr: 'Error: There is no watched folder #42.\n',
+      });
+      expect(await cli(['folders', 'pause'])).toMatchObject({ code: 2 });
+    } finally {
+      await owner.close();
+    }
+
+    // nobody runs the data folder now: the folders are listed, and said not to be watched
+    const alone = await cli(['folders']);
+    expect(alone.code).toBe(0);
+    expect(alone.stderr).toBe('No Media Sync runs on this data folder: its folders are not being watched now.\n');
+    expect(alone.stdout).toContain('2 uploaded (2 today), 0 failed, 0 skipped');
+  });
+});

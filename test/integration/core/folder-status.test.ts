@@ -1,0 +1,232 @@
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../../src-main/core/app-core.js';
+import { Engine } from '../../../src-main/core/engine.js';
+import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
+import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { tempDir } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
+import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+
+const SETTLE_MS = 200;
+/** how often the core looks at each folder's path here (30 s in the app) */
+const FOLDER_CHECK_MS = 300;
+
+/**
+ * A watched folder's status through the contract, on the real core: the
+ * reference server, real temp folders and SQLite. Two folders, files
+ * dropped into one, the folder deleted and made again, one folder paused,
+ * and a restart of the core on the same data folder.
+ */
+describe('AppCore: the status of each watched folder', () => {
+  let server: TestServer;
+  let data: Awaited<ReturnType<typeof tempDir>>;
+  let disk: Awaited<ReturnType<typeof tempDir>>;
+  let open: { engine: Engine; core: ReturnType<typeof createAppCore>; events: CoreEvent[] } | undefined;
+
+  beforeEach(async () => {
+    server = await startTestServer({ conversions: false, rateLimit: 100_000 });
+    data = await tempDir('media-sync-folder-status-data-');
+    disk = await tempDir('media-sync-folder-status-files-');
+  });
+
+  afterEach(async () => {
+    await closeCore();
+    await server.close();
+    await data.remove();
+    await disk.remove();
+  });
+
+  async function startCore() {
+    const engine = await Engine.open({ dataDir: data.path, settleMs: SETTLE_MS, folderCheckMs: FOLDER_CHECK_MS });
+    const core = createAppCore(engine, data.path);
+    const events: CoreEvent[] = [];
+    core.onDidEmit((event) => events.push(event));
+    await core.start();
+    open = { engine, core, events };
+    return open;
+  }
+
+  async function closeCore() {
+    await open?.core.dispose();
+    await open?.engine.close();
+    open = undefined;
+  }
+
+  async function invoke(name: string, request: unknown): Promise<unknown> {
+    const result = await open!.core.handle(name, request);
+    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+    return result.value;
+  }
+
+  const statuses = async () => (await invoke('folders:status', {})) as FolderStatus[];
+  const statusOf = async (id: number) => (await statuses()).find((status) => status.folderId === id)!;
+
+  /** Waits until the folder's status passes `check`; the last status seen is in the error otherwise. */
+  async function until(id: number, what: string, check: (status: FolderStatus) => boolean): Promise<FolderStatus> {
+    let last: FolderStatus | undefined;
+    try {
+      return await waitFor(
+        async () => {
+          last = await statusOf(id);
+          return check(last) ? last : undefined;
+        },
+        30_000,
+        what,
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(last)}`, { cause: error });
+    }
+  }
+
+  async function serverFileNames(): Promise<string[]> {
+    const body = JSON.parse((await server.api('/files?per_page=100')).body.toString()) as {
+      data: Array<{ filename: string }>;
+    };
+    return body.data.map((file) => file.filename).sort();
+  }
+
+  it('counts the files of each folder, says when one is gone, and takes it back without uploading twice', async () => {
+    const { core, engine, events } = await startCore();
+    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    if (!result.ok) throw new Error(result.error.message);
+    const accountId = (result.value as { id: string }).id;
+    const photos = join(disk.path, 'Photos');
+    const camera = join(disk.path, 'Camera');
+    await mkdir(photos);
+    await mkdir(camera);
+    const add = async (path: string) => ((await invoke('folders:add', { accountId, path })) as { id: number }).id;
+    const photosId = await add(photos);
+    const cameraId = await add(camera);
+    const names = ['a.jpg', 'b.jpg', 'c.jpg'];
+    const drop = () => Promise.all(names.map((name) => writeFile(join(photos, name), `the photo ${name}`)));
+    await drop();
+
+    const uploaded = await until(
+      photosId,
+      '3 files uploaded from Photos, and Photos up to date',
+      (status) => status.counts.uploaded === 3 && status.state.kind === 'watching',
+    );
+    expect(uploaded).toMatchObject({
+      folderId: photosId,
+      accountId,
+      path: photos,
+      paused: false,
+      counts: { uploadedToday: 3, uploaded: 3, failed: 0, skipped: 0 },
+    });
+    expect(uploaded.recent.map((file) => file.name).sort()).toEqual(names);
+    expect(uploaded.recent.every((file) => file.outcome === 'uploaded' && file.fileId !== null)).toBe(true);
+    expect(uploaded.lastScanAt).not.toBeNull();
+    expect(await statusOf(cameraId)).toMatchObject({
+      state: { kind: 'watching' },
+      counts: { uploadedToday: 0, uploaded: 0, failed: 0, skipped: 0 },
+      recent: [],
+    });
+    // the UI hears of it without asking, at most twice a second
+    await waitFor(
+      () =>
+        events.some(
+          ({ name, payload }) =>
+            name === 'folders:statusChanged' &&
+            (payload as FolderStatus[]).some((status) => status.folderId === photosId && status.counts.uploaded === 3),
+        ) || undefined,
+      5_000,
+      'a folders:statusChanged event with the 3 uploads',
+    );
+
+    await rm(photos, { recursive: true });
+    const gone = await until(photosId, 'Photos missing', (status) => status.state.kind === 'problem');
+    expect(gone.state).toMatchObject({ kind: 'problem', problem: 'missing' });
+    expect(gone.counts.uploaded).toBe(3);
+    expect((await statusOf(cameraId)).state.kind).toBe('watching');
+
+    // the drive is back: the same files, written again (new modification times)
+    await mkdir(photos);
+    await drop();
+    const back = await until(
+      photosId,
+      'Photos watched again and scanned',
+      (status) => status.state.kind === 'watching' && status.lastScanAt! > gone.lastScanAt!,
+    );
+    await invoke('folders:whenSettled', {});
+    await engine.queue.whenIdle();
+    expect((await statusOf(photosId)).counts).toEqual({ uploadedToday: 3, uploaded: 3, failed: 0, skipped: 0 });
+    expect(back.state.kind).toBe('watching');
+    expect(await serverFileNames()).toEqual(names);
+    expect(engine.queue.list()).toHaveLength(3);
+  });
+
+  it("pauses one folder's files while the other's go, across a restart, and keeps the counts", async () => {
+    let { core } = await startCore();
+    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    if (!result.ok) throw new Error(result.error.message);
+    const accountId = (result.value as { id: string }).id;
+    const photos = join(disk.path, 'Photos');
+    const camera = join(disk.path, 'Camera');
+    await mkdir(photos);
+    await mkdir(camera);
+    const add = async (path: string) => ((await invoke('folders:add', { accountId, path })) as { id: number }).id;
+    const photosId = await add(photos);
+    const cameraId = await add(camera);
+    await writeFile(join(photos, 'first.jpg'), 'the first photo');
+    await until(photosId, 'first.jpg uploaded', (status) => status.counts.uploaded === 1);
+
+    expect(await invoke('folders:pause', { id: photosId, paused: true })).toMatchObject({
+      folderId: photosId,
+      paused: true,
+      state: { kind: 'paused', by: 'folder', until: null },
+    });
+    await writeFile(join(photos, 'held.jpg'), 'a photo that waits');
+    await writeFile(join(camera, 'clip.jpg'), 'a photo that goes');
+    await until(cameraId, 'clip.jpg uploaded from Camera', (status) => status.counts.uploaded === 1);
+    await invoke('folders:whenSettled', {});
+    const held = open!.engine.queue.list().find((item) => item.fileName === 'held.jpg');
+    expect(held?.state.kind).toBe('queued');
+    expect(await serverFileNames()).toEqual(['clip.jpg', 'first.jpg']);
+
+    // the pause, the counts and the recent files are kept in the data folder
+    await closeCore();
+    ({ core } = await startCore());
+    const restarted = await statusOf(photosId);
+    expect(restarted).toMatchObject({
+      paused: true,
+      state: { kind: 'paused', by: 'folder' },
+      counts: { uploaded: 1, uploadedToday: 1, failed: 0, skipped: 0 },
+      recent: [{ name: 'first.jpg', outcome: 'uploaded' }],
+    });
+    expect((await statusOf(cameraId)).counts.uploaded).toBe(1);
+    await invoke('folders:whenSettled', {});
+    expect(open!.engine.queue.list().find((item) => item.fileName === 'held.jpg')?.state.kind).toBe('queued');
+
+    await invoke('folders:pause', { id: photosId, paused: false });
+    const resumed = await until(photosId, 'held.jpg uploaded once resumed', (status) => status.counts.uploaded === 2);
+    expect(resumed.paused).toBe(false);
+    expect(resumed.recent.map((file) => file.name)).toEqual(['held.jpg', 'first.jpg']);
+    expect(await serverFileNames()).toEqual(['clip.jpg', 'first.jpg', 'held.jpg']);
+
+    expect(await core.handle('folders:pause', { id: 99, paused: true })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND', message: 'There is no watched folder #99.' },
+    });
+  });
+
+  it('starts with a watched folder that is gone, and watches it once it is back', async () => {
+    const { core } = await startCore();
+    const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    if (!result.ok) throw new Error(result.error.message);
+    const accountId = (result.value as { id: string }).id;
+    const drive = join(disk.path, 'Drive');
+    await mkdir(drive);
+    const { id } = (await invoke('folders:add', { accountId, path: drive })) as { id: number };
+    await closeCore();
+    await rm(drive, { recursive: true });
+
+    await startCore();
+    expect((await statusOf(id)).state).toMatchObject({ kind: 'problem', problem: 'missing' });
+    await mkdir(drive);
+    await writeFile(join(drive, 'late.jpg'), 'a photo from the drive');
+    await until(id, 'late.jpg uploaded once the drive is back', (status) => status.counts.uploaded === 1);
+    expect(await serverFileNames()).toEqual(['late.jpg']);
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { folderState, type FolderFacts } from '../../../src-main/sync/folder-state.js';
+
+const idle: FolderFacts = {
+  trouble: null,
+  paused: false,
+  queuePausedUntil: null,
+  hold: null,
+  scan: null,
+  settling: 0,
+  uploading: null,
+  upToDateSince: 1_000,
+};
+const uploading = { files: 3, bytesDone: 10, bytesTotal: 30, secondsLeft: 4 };
+const busy: FolderFacts = { ...idle, scan: { found: 12 }, settling: 2, uploading };
+
+describe('folderState: the most pressing state of a folder wins', () => {
+  it('is up to date since the time it was given, with nothing to do', () => {
+    expect(folderState(idle)).toEqual({ kind: 'watching', since: 1_000 });
+  });
+
+  it('scans before it settles, and settles before it uploads', () => {
+    expect(folderState(busy)).toEqual({ kind: 'scanning', found: 12 });
+    expect(folderState({ ...busy, scan: null })).toEqual({ kind: 'settling', files: 2 });
+    expect(folderState({ ...busy, scan: null, settling: 0 })).toEqual({ kind: 'uploading', ...uploading });
+  });
+
+  it('is paused by the folder, then by the person, then by the app, over any work', () => {
+    const held: FolderFacts = { ...busy, hold: { reason: 'schedule', until: 5_000 } };
+    expect(folderState(held)).toEqual({ kind: 'paused', by: 'schedule', until: 5_000 });
+    expect(folderState({ ...busy, hold: { reason: 'battery' } })).toEqual({
+      kind: 'paused',
+      by: 'battery',
+      until: null,
+    });
+    expect(folderState({ ...held, queuePausedUntil: Infinity })).toEqual({ kind: 'paused', by: 'queue', until: null });
+    expect(folderState({ ...held, queuePausedUntil: 9_000 })).toEqual({ kind: 'paused', by: 'queue', until: 9_000 });
+    expect(folderState({ ...held, queuePausedUntil: 9_000, paused: true })).toEqual({
+      kind: 'paused',
+      by: 'folder',
+      until: null,
+    });
+  });
+
+  it('states a problem over everything else', () => {
+    const everything: FolderFacts = { ...busy, paused: true, queuePausedUntil: Infinity, hold: { reason: 'battery' } };
+    expect(folderState({ ...everything, trouble: { problem: 'missing', since: 7 } })).toEqual({
+      kind: 'problem',
+      problem: 'missing',
+      since: 7,
+    });
+    expect(folderState({ ...idle, trouble: { problem: 'signedOut', since: 8 } })).toEqual({
+      kind: 'problem',
+      problem: 'signedOut',
+      since: 8,
+    });
+  });
+});
