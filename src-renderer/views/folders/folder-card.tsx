@@ -15,6 +15,9 @@ import { filesSearchHash } from '../../model/routes.js';
 import { useStores } from '../../store/stores.js';
 import { EditFolder } from './folder-forms.js';
 
+/** The counts a card shows, in its order; each is also the catalog key of its term. */
+const COUNTS = ['uploadedToday', 'uploaded', 'failed', 'skipped'] as const;
+
 /** One symbol per kind of state, beside its words (which say it all: the symbol is decoration). */
 const ICONS: Record<FolderIcon, string> = { ok: '✓', busy: '↻', paused: 'Ⅱ', problem: '!' };
 
@@ -91,22 +94,12 @@ export const FolderCard = memo(function FolderCard(props: {
       </div>
 
       <dl className="folder-card__counts" aria-label={t('folders.counts')}>
-        <div>
-          <dt>{t('folders.uploadedToday')}</dt>
-          <dd>{count(status.counts.uploadedToday)}</dd>
-        </div>
-        <div>
-          <dt>{t('folders.uploaded')}</dt>
-          <dd>{count(status.counts.uploaded)}</dd>
-        </div>
-        <div>
-          <dt>{t('folders.failed')}</dt>
-          <dd>{count(status.counts.failed)}</dd>
-        </div>
-        <div>
-          <dt>{t('folders.skipped')}</dt>
-          <dd>{count(status.counts.skipped)}</dd>
-        </div>
+        {COUNTS.map((key) => (
+          <div key={key}>
+            <dt>{t(`folders.${key}`)}</dt>
+            <dd>{count(status.counts[key])}</dd>
+          </div>
+        ))}
       </dl>
 
       {status.recent.length > 0 && (
