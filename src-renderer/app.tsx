@@ -9,7 +9,7 @@ import { useIntents, type Intents } from './components/use-intents.js';
 import { applyLanguageSetting, useLocale } from './i18n/i18n.js';
 import { errorText } from './i18n/translate.js';
 import { accountLabel } from './model/account-label.js';
-import { VIEWS, viewFromHash, type ViewId } from './model/routes.js';
+import { routeFromHash, VIEWS, type Route } from './model/routes.js';
 import { useStores } from './store/stores.js';
 import { useStore } from './store/store.js';
 import { ActivityPanel } from './views/activity-panel.js';
@@ -19,6 +19,7 @@ import { QueueView } from './views/queue-view.js';
 // once) are chunks of their own, loaded when first shown, so the Queue's first rows do not wait for them.
 const AccountPage = lazy(() => import('./views/account-view.js').then((m) => ({ default: m.AccountPage })));
 const FilesView = lazy(() => import('./views/files-view.js').then((m) => ({ default: m.FilesView })));
+const FoldersView = lazy(() => import('./views/folders/folders-view.js').then((m) => ({ default: m.FoldersView })));
 const FirstRunView = lazy(() => import('./views/first-run-view.js').then((m) => ({ default: m.FirstRunView })));
 const ImportsView = lazy(() => import('./views/imports-view.js').then((m) => ({ default: m.ImportsView })));
 const SettingsView = lazy(() => import('./views/settings/settings-view.js').then((m) => ({ default: m.SettingsView })));
@@ -26,14 +27,14 @@ const SettingsView = lazy(() => import('./views/settings/settings-view.js').then
 /** Where the window keeps the account picked last (per browser, like the rest of the UI's state). */
 const SELECTED_ACCOUNT_KEY = 'media-sync.account';
 
-function useHashView(): ViewId {
-  const [view, setView] = useState(() => viewFromHash(location.hash));
+function useHashRoute(): Route {
+  const [route, setRoute] = useState(() => routeFromHash(location.hash));
   useEffect(() => {
-    const update = () => setView(viewFromHash(location.hash));
+    const update = () => setRoute(routeFromHash(location.hash));
     window.addEventListener('hashchange', update);
     return () => window.removeEventListener('hashchange', update);
   }, []);
-  return view;
+  return route;
 }
 
 /**
@@ -45,7 +46,8 @@ export function App() {
   const stores = useStores();
   const accounts = useStore(stores.accounts);
   const update = useStore(stores.updates, (read) => read.data);
-  const view = useHashView();
+  const route = useHashRoute();
+  const view = route.view;
   const [selectedId, setSelectedId] = useState(() => localStorage.getItem(SELECTED_ACCOUNT_KEY));
   // the sign-in page over the app: to add an account, or a new token for a refused one
   const [signIn, setSignIn] = useState<{ baseUrl?: string } | null>(null);
@@ -135,11 +137,12 @@ export function App() {
         <main className="app__main" id="main">
           <Suspense fallback={<ViewLoading />}>
             <CurrentView
-              view={view}
+              route={route}
               account={account}
               accounts={list}
               intents={intents}
               onAddAccount={() => setSignIn({})}
+              onSignIn={(baseUrl) => setSignIn({ baseUrl })}
             />
           </Suspense>
         </main>
@@ -151,16 +154,26 @@ export function App() {
 }
 
 function CurrentView(props: {
-  view: ViewId;
+  route: Route;
   account: AccountView;
   accounts: AccountView[];
   intents: Intents;
   onAddAccount: () => void;
+  onSignIn: (baseUrl: string) => void;
 }) {
-  const { intents } = props;
-  switch (props.view) {
+  const { intents, route } = props;
+  const { showFilesSearch } = intents;
+  // `#/files?search=name` (a folder's recent file): Files searches it, and the address drops the search
+  useEffect(() => {
+    if (route.view !== 'files' || route.search === null) return;
+    showFilesSearch(route.search);
+    history.replaceState(null, '', '#/files');
+  }, [route.view, route.search, showFilesSearch]);
+  switch (route.view) {
     case 'queue':
       return <QueueView account={props.account} accounts={props.accounts} />;
+    case 'folders':
+      return <FoldersView account={props.account} accounts={props.accounts} onSignIn={props.onSignIn} />;
     case 'files':
       return (
         <FilesView
@@ -182,7 +195,7 @@ function CurrentView(props: {
     case 'account':
       return <AccountPage account={props.account} accounts={props.accounts} onAddAccount={props.onAddAccount} />;
     case 'settings':
-      return <SettingsView account={props.account} accounts={props.accounts} />;
+      return <SettingsView section={route.section} accounts={props.accounts} />;
   }
 }
 

@@ -3,6 +3,7 @@ import type { FolderOptions } from '../../src-shared/model/folder-options.js';
 import { globsFromText, subfolderError } from '../model/settings-form.js';
 import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
+import './folder-options-form.css';
 
 /** The folder options while they are edited: the ignore patterns and the subfolder name as typed. */
 export interface FolderOptionsDraft {

@@ -11,6 +11,8 @@ export interface Intents {
   /** a search opened from outside, for Files (`value` null: Files as it is) */
   filesSearch: { value: string | null } | null;
   filesSearchTaken(): void;
+  /** Files with `value` searched, as a link from outside would open it (a view's link to a file) */
+  showFilesSearch(value: string): void;
 }
 
 /**
@@ -65,5 +67,6 @@ export function useIntents(showToast: (toast: Toast) => void): Intents {
     importLinksTaken: useCallback(() => setImportLinks([]), []),
     filesSearch,
     filesSearchTaken: useCallback(() => setFilesSearch(null), []),
+    showFilesSearch: useCallback((value: string) => setFilesSearch({ value }), []),
   };
 }

@@ -3,6 +3,7 @@ import type { Notification } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import type { AppBridge } from '../bridge/app-bridge.js';
 import { FeedStore } from './feed-store.js';
+import { FolderStatusStore } from './folder-status-store.js';
 import { QueueStore } from './queue-store.js';
 import { RateLimitsStore } from './rate-limits-store.js';
 import { ReadStore } from './store.js';
@@ -17,6 +18,10 @@ const FEED_KEPT = 200;
 /** What the views share, one store per domain, for the page's whole life. */
 export interface Stores {
   accounts: ReadStore<'account:list'>;
+  /** the watched folders and their options */
+  folders: ReadStore<'folders:list'>;
+  /** what each watched folder is doing, its counts and recent files */
+  folderStatus: FolderStatusStore;
   queue: QueueStore;
   queueStatus: ReadStore<'uploads:status'>;
   rateLimits: RateLimitsStore;
@@ -35,6 +40,8 @@ export interface Stores {
 export function createStores(bridge: AppBridge): Stores {
   const stores: Stores = {
     accounts: new ReadStore(bridge, 'account:list', {}, 'account:changed'),
+    folders: new ReadStore(bridge, 'folders:list', {}, 'folders:changed'),
+    folderStatus: new FolderStatusStore(bridge),
     queue: new QueueStore(bridge),
     queueStatus: new ReadStore(bridge, 'uploads:status', {}, 'uploads:statusChanged'),
     rateLimits: new RateLimitsStore(bridge),
@@ -57,6 +64,8 @@ export function createStores(bridge: AppBridge): Stores {
     stores.accounts.load();
     stores.queue.reload();
     for (const store of [stores.queueStatus, stores.rateLimits, stores.settings, stores.updates]) store.load();
+    stores.folders.load();
+    stores.folderStatus.load();
     stores.notifications.load();
     stores.conversions.load();
   };

@@ -218,7 +218,7 @@ function EmptyQueue({ account }: { account: AccountView }) {
       <p>{t('queue.empty.intro')}</p>
       <ul>
         <li>
-          <Trans i18nKey="queue.empty.watchFolder" components={{ settings: <a href="#/settings" /> }} />
+          <Trans i18nKey="queue.empty.watchFolder" components={{ folders: <a href="#/folders" /> }} />
         </li>
         <li>{t('queue.empty.drop')}</li>
       </ul>

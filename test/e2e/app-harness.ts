@@ -3,8 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { inject } from 'vitest';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -199,4 +199,34 @@ export async function fact(page: Page, term: string): Promise<string | null> {
     .locator('xpath=following-sibling::dd[1]')
     .first()
     .textContent();
+}
+
+/**
+ * Adds `path` as a watched folder the way a person does in a browser: Folders,
+ * "Add a folder", the folder browser's Go to, Choose this folder, then the
+ * options (`options` sets them) and Add folder.
+ */
+export async function addFolderInPage(
+  page: Page,
+  path: string,
+  options?: (form: Locator) => Promise<void>,
+): Promise<void> {
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Folders' }).click();
+  await page.getByRole('heading', { name: 'Folders', level: 1 }).waitFor();
+  await page.getByRole('button', { name: /^Add a folder/ }).click();
+  const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
+  await dialog.getByLabel('Go to').fill(path);
+  await dialog.getByLabel('Go to').press('Enter');
+  await dialog.getByRole('status').getByText(`“${path}” has`).waitFor();
+  await dialog.getByRole('button', { name: 'Choose this folder' }).click();
+  const form = page.getByRole('form', { name: 'Watch this folder' });
+  expect(await form.getByLabel('Folder path').inputValue()).toBe(path);
+  await options?.(form);
+  await form.getByRole('button', { name: 'Add folder' }).click();
+  await page.getByText(`Now watching ${path}.`).waitFor();
+}
+
+/** A watched folder's card in the Folders view, found by its path. */
+export function folderCard(page: Page, path: string) {
+  return page.getByRole('article', { name: path, exact: true });
 }

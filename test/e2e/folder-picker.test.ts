@@ -22,10 +22,12 @@ afterAll(async () => {
   if (home) await rm(home, { recursive: true, force: true });
 });
 
-async function openSettings(): Promise<Page> {
-  const page = await app.open();
-  await page.goto(`${new URL(app.url).origin}/#/settings`);
-  await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+/** Folders, and "Add a folder": the folder browser opens, at the daemon's home folder. */
+async function startAdding(page?: Page): Promise<Page> {
+  page ??= await app.open();
+  await page.goto(`${new URL(app.url).origin}/#/folders`);
+  await page.getByRole('heading', { name: 'Folders', level: 1 }).waitFor();
+  await page.getByRole('button', { name: /^Add a folder/ }).click();
   return page;
 }
 
@@ -37,8 +39,7 @@ async function watchedPaths(): Promise<string[]> {
 
 describe('choosing a folder in the browser', () => {
   it('browses from the home folder into a folder, by mouse and keyboard, and the daemon watches it', async () => {
-    const page = await openSettings();
-    await page.getByRole('button', { name: 'Choose…' }).click();
+    const page = await startAdding();
     const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
     const status = dialog.getByRole('status');
     await status.getByText(`“${home}” has 2 subfolders.`).waitFor();
@@ -74,19 +75,20 @@ describe('choosing a folder in the browser', () => {
     await dialog.getByRole('button', { name: 'Choose this folder' }).click();
     await dialog.waitFor({ state: 'detached' });
 
-    expect(await page.getByLabel('Folder path').inputValue()).toBe(target);
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    await page.getByRole('list', { name: 'Watched folders' }).getByText(target).waitFor();
+    // the options come after the choice
+    const form = page.getByRole('form', { name: 'Watch this folder' });
+    expect(await form.getByLabel('Folder path').inputValue()).toBe(target);
+    await form.getByRole('button', { name: 'Add folder' }).click();
+    await page.getByRole('article', { name: target, exact: true }).waitFor();
     expect(await watchedPaths()).toEqual([target]);
     await page.close();
   });
 
   it('says inline why a typed path cannot be opened or added, and adds nothing', async () => {
-    const page = await openSettings();
+    const page = await startAdding();
     const before = await watchedPaths();
     const file = join(home, 'Videos', 'clip.mp4');
 
-    await page.getByRole('button', { name: 'Choose…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
     await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
     await dialog.getByLabel('Go to').fill(file);
@@ -105,8 +107,13 @@ describe('choosing a folder in the browser', () => {
     await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await page.getByLabel('Folder path').inputValue()).toBe('');
+    // nothing chosen: no form
+    expect(await page.getByLabel('Folder path').count()).toBe(0);
 
+    // a path typed in the form after a choice is checked by the daemon too
+    await startAdding(page);
+    await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
+    await dialog.getByRole('button', { name: 'Choose this folder' }).click();
     const field = page.getByLabel('Folder path');
     await field.fill(file);
     await page.getByRole('button', { name: 'Add folder' }).click();

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,8 @@ afterAll(async () => {
 });
 
 async function goTo(page: Page, link: string, heading: string) {
-  await page.getByRole('navigation').getByRole('link', { name: link }).click();
+  // exact: Settings' own list has "Accounts" beside the views' "Account"
+  await page.getByRole('navigation').getByRole('link', { name: link, exact: true }).click();
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
@@ -123,14 +124,45 @@ describe('languages', () => {
     await again.close();
   });
 
-  it('shows Settings and Imports in German: a notification switch, the schedule editor and field errors', async () => {
+  it('shows the Folders view in German: a folder’s state and counts', async () => {
     // the test before chose English: back to the browser's language
     expect(await app.contract.invoke('settings:update', { language: 'system' })).toMatchObject({ ok: true });
+    const watched = join(app.scratch, 'Urlaub');
+    await mkdir(watched);
+    const accounts = await app.contract.invoke('account:list');
+    const accountId = accounts.ok ? (accounts.value as { id: string }[])[0]!.id : '';
+    expect((await app.contract.invoke('folders:add', { accountId, path: watched })).ok).toBe(true);
+    const page = await app.open('light', undefined, 'de-DE');
+    await goTo(page, 'Ordner', 'Ordner');
+    const card = page.getByRole('article', { name: watched, exact: true });
+    await card.getByText(/^Aktuell seit \d\d:\d\d$/).waitFor({ timeout: 30_000 });
+    await card.getByText('Insgesamt hochgeladen').waitFor();
+    await card.getByRole('button', { name: `${watched} pausieren` }).waitFor();
+    await card.getByRole('button', { name: `Pfad von ${watched} kopieren` }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'folders-de');
+    await page.close();
+  });
+
+  it('shows Settings and Imports in German: every section, the schedule editor and field errors', async () => {
     const page = await app.open('light', undefined, 'de-DE');
     await goTo(page, 'Einstellungen', 'Einstellungen');
-    await page.getByRole('heading', { name: 'Überwachte Ordner', level: 2 }).waitFor();
-    await page.getByRole('heading', { name: 'Uploads und App', level: 2 }).waitFor();
-    expect(await page.getByRole('checkbox', { name: 'Ein Import ist abgeschlossen' }).isChecked()).toBe(true);
+    const sections = page.getByRole('navigation', { name: 'Bereiche der Einstellungen' });
+    // each section in German, axe passing in light and dark
+    const headings: Record<string, string> = {
+      Allgemein: 'Beim Anmelden starten',
+      Benachrichtigungen: 'Benachrichtigungen',
+      Konten: 'Konten und Tokens',
+      Updates: 'Updates',
+      'Support und Protokolle': 'Support und Diagnose',
+      Uploads: 'Zeitplan',
+    };
+    for (const [link, heading] of Object.entries(headings)) {
+      await sections.getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
+      expect(await accessibilityViolations(page), link).toEqual([]);
+    }
+    await page.getByRole('heading', { name: 'Uploads', level: 2 }).waitFor();
 
     const schedule = page.getByRole('form', { name: 'Zeitplan' });
     await schedule.getByText('Kein Zeitplan').waitFor();

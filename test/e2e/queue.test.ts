@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { ackedBytes } from '../../src-shared/model/upload-state.js';
 import { makeTestVideo } from '../helpers/ffmpeg.js';
-import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
+import { accessibilityViolations, addFolderInPage, screenshot, startApp, type AppHarness } from './app-harness.js';
 
 /** The queue's rows, and one of them by file name. */
 const rows = (page: Page) => page.getByRole('list', { name: 'Uploads' }).getByRole('listitem');
@@ -38,7 +38,7 @@ describe('the queue', () => {
     await app?.close();
   });
 
-  it('adds a watched folder in Settings; a file written into it goes from queued to done with a copyable file link', async () => {
+  it('adds a watched folder in Folders; a file written into it goes from queued to done with a copyable file link', async () => {
     const watched = join(app.scratch, 'watched');
     await mkdir(watched);
     const page = await app.open();
@@ -46,11 +46,10 @@ describe('the queue', () => {
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 
     await page.getByText('Nothing to upload yet').waitFor();
-    await page.getByRole('link', { name: 'Add a watched folder in Settings' }).click();
-    await page.getByLabel('Folder path').fill(watched);
-    await page.getByRole('radio', { name: 'Public: anyone with the link' }).check();
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    await page.getByText(`Now watching ${watched}.`).waitFor();
+    await page.getByRole('link', { name: 'Watch a folder' }).click();
+    await addFolderInPage(page, watched, (form) =>
+      form.getByRole('radio', { name: 'Public: anyone with the link' }).check(),
+    );
 
     await writeClips(watched, ['holiday.mp4']);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Queue' }).click();

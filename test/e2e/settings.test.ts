@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
@@ -13,33 +12,53 @@ afterAll(async () => {
 });
 
 describe('settings', () => {
-  it('edits a watched folder and the app settings, and both are kept after a reload', async () => {
-    const watched = join(app.scratch, 'videos');
-    await mkdir(watched);
+  it('lists its sections beside it, each at an address of its own, all passing axe', async () => {
     const page = await app.open();
-    await page.goto(`${new URL(app.url).origin}/#/settings`);
+    const origin = new URL(app.url).origin;
+    await page.goto(`${origin}/#/settings`);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    const sections = page.getByRole('navigation', { name: 'Settings sections' });
+    expect(await sections.getByRole('link').allTextContents()).toEqual([
+      'General',
+      'Uploads',
+      'Notifications',
+      'Accounts',
+      'Updates',
+      'Support and logs',
+    ]);
+    // the first section when none is named; watched folders are no longer here
+    expect(await sections.getByRole('link', { name: 'General' }).getAttribute('aria-current')).toBe('page');
+    await page.getByRole('combobox', { name: 'Language' }).waitFor();
+    expect(await page.getByText('Watched folders').count()).toBe(0);
+    const headings: Record<string, string> = {
+      General: 'Start at login',
+      Uploads: 'Schedule',
+      Notifications: 'Notifications',
+      Accounts: 'Accounts and tokens',
+      Updates: 'Updates',
+      'Support and logs': 'Support',
+    };
+    for (const [link, heading] of Object.entries(headings)) {
+      await sections.getByRole('link', { name: link }).click();
+      await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
+      expect(await sections.getByRole('link', { name: link }).getAttribute('aria-current')).toBe('page');
+      expect(await accessibilityViolations(page), link).toEqual([]);
+    }
+    // an address opens its section: a link or a notification can point there
+    await page.goto(`${origin}/#settings/uploads`);
+    await page.getByLabel('Uploads at the same time').waitFor();
+    expect(new URL(page.url()).hash).toBe('#settings/uploads');
+    await page.close();
+  });
+
+  it('edits the upload settings and the notifications, and both are kept after a reload', async () => {
+    const page = await app.open();
+    const origin = new URL(app.url).origin;
+    await page.goto(`${origin}/#/settings/accounts`);
     // headless: a 0600 file is not encryption, and the page says so
     await page.getByText('This token is not encrypted').waitFor();
 
-    await page.getByLabel('Folder path').fill(watched);
-    await page.getByRole('button', { name: 'Add folder' }).click();
-    const folders = page.getByRole('list', { name: 'Watched folders' });
-    await folders.getByText(watched).waitFor();
-    expect(await accessibilityViolations(page)).toEqual([]);
-    await screenshot(page, 'settings');
-
-    await folders.getByRole('button', { name: `Edit ${watched}` }).click();
-    const edit = page.getByRole('form', { name: `Options of ${watched}` });
-    await edit.getByRole('radio', { name: 'Move it into a subfolder' }).check();
-    await edit.getByLabel('Subfolder name').fill('a/b');
-    await edit.getByText('Enter a folder name, not a path').waitFor();
-    expect(await edit.getByRole('button', { name: 'Save folder' }).isDisabled()).toBe(true);
-    await edit.getByLabel('Subfolder name').fill('Sent');
-    await edit.getByLabel('Ignore files matching').fill('*.tmp\nDrafts/**');
-    await edit.getByRole('button', { name: 'Save folder' }).click();
-    await folders.getByText('files moved to “Sent” · ignores 2 patterns').waitFor();
-
+    await page.goto(`${origin}/#/settings/uploads`);
     await page.getByLabel('Uploads at the same time').selectOption('5');
     expect(await page.getByLabel('Remove finished uploads from the queue after').inputValue()).toBe('7');
     await page.getByLabel('Remove finished uploads from the queue after').selectOption({ label: '30 days' });
@@ -51,21 +70,29 @@ describe('settings', () => {
     await page.getByText('Enter a proxy address starting with http:// or https://').waitFor();
     await page.getByLabel('Limit in MB/s').fill('2.5');
     await page.getByLabel('Proxy for API traffic').fill('');
-    await page.getByRole('checkbox', { name: 'An import completed' }).uncheck();
     await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    await screenshot(page, 'settings');
+
+    // a switch applies as it is flipped
+    await page
+      .getByRole('navigation', { name: 'Settings sections' })
+      .getByRole('link', { name: 'Notifications' })
+      .click();
+    await page.getByRole('checkbox', { name: 'An import completed' }).uncheck();
     await page.getByText('Settings saved.').waitFor();
 
     await page.reload();
-    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
-    await page.getByRole('list', { name: 'Watched folders' }).getByText('files moved to “Sent”').waitFor();
-    await page.getByLabel('Limit in MB/s').waitFor();
-    expect(await page.getByLabel('Uploads at the same time').inputValue()).toBe('5');
-    expect(await page.getByLabel('Remove finished uploads from the queue after').inputValue()).toBe('30');
-    expect(await page.getByLabel('Limit in MB/s').inputValue()).toBe('2.5');
+    await page.getByRole('checkbox', { name: 'Uploads finished' }).waitFor();
     expect(await page.getByRole('checkbox', { name: 'An import completed' }).isChecked()).toBe(false);
     expect(await page.getByRole('checkbox', { name: 'Uploads finished' }).isChecked()).toBe(true);
     // on by default, like every switch
     expect(await page.getByRole('checkbox', { name: 'Ready to watch' }).isChecked()).toBe(true);
+    await page.goto(`${origin}/#/settings/uploads`);
+    await page.getByLabel('Limit in MB/s').waitFor();
+    expect(await page.getByLabel('Uploads at the same time').inputValue()).toBe('5');
+    expect(await page.getByLabel('Remove finished uploads from the queue after').inputValue()).toBe('30');
+    expect(await page.getByLabel('Limit in MB/s').inputValue()).toBe('2.5');
     expect(await app.contract.invoke('settings:get')).toMatchObject({
       ok: true,
       value: {
@@ -80,7 +107,7 @@ describe('settings', () => {
 
   it("edits the upload schedule and the battery switch, kept after a reload; the queue names the schedule's pause", async () => {
     const page = await app.open();
-    await page.goto(`${new URL(app.url).origin}/#/settings`);
+    await page.goto(`${new URL(app.url).origin}/#/settings/uploads`);
     const form = page.getByRole('form', { name: 'Schedule' });
     await form.getByText('No schedule').waitFor();
 
@@ -158,22 +185,9 @@ describe('settings', () => {
     await page.close();
   });
 
-  it('removes a watched folder only after a confirmation, and exports diagnostics as a file', async () => {
+  it('exports diagnostics as a file, with no token in it', async () => {
     const page = await app.open();
-    await page.goto(`${new URL(app.url).origin}/#/settings`);
-    const folders = page.getByRole('list', { name: 'Watched folders' });
-    const path = join(app.scratch, 'videos');
-    await folders.getByRole('button', { name: `Remove ${path}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Stop watching this folder?' });
-    await dialog.waitFor();
-    await page.keyboard.press('Escape');
-    await dialog.waitFor({ state: 'detached' });
-    await folders.getByText(path).waitFor();
-
-    await folders.getByRole('button', { name: `Remove ${path}` }).click();
-    await dialog.getByRole('button', { name: 'Stop watching' }).click();
-    await page.getByText('No watched folder yet').waitFor();
-
+    await page.goto(`${new URL(app.url).origin}/#/settings/support`);
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export diagnostics' }).click();
     const file = await download;
@@ -189,7 +203,7 @@ describe('settings', () => {
     const page = await app.open();
     const origin = new URL(app.url).origin;
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    await page.goto(`${origin}/#/settings`);
+    await page.goto(`${origin}/#/settings/support`);
     const folder = join(app.dataDir, 'logs');
     await page.getByRole('heading', { name: 'Logs', level: 3 }).waitFor();
     await page.getByText('they never contain your token').waitFor();

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 async function openSettings(page: Page): Promise<void> {
-  await page.goto(`${new URL(app.url).origin}/#/settings`);
+  await page.goto(`${new URL(app.url).origin}/#/settings/updates`);
   await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
 }
 

@@ -68,6 +68,7 @@ export function requestForEveryCommand(context: {
     'app:checkForUpdates': {},
     'app:installUpdate': {},
     'folders:browse': { path: dataDir },
+    'folders:reveal': { id: 99 },
   };
 }
 

@@ -63,6 +63,10 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       engine.sync.rescanFolder(id);
       return folderStatus(id);
     },
+    'folders:reveal': async ({ id }) => {
+      await core.options.shell.revealPath(folderStatus(id).path);
+      return OK;
+    },
   };
   return handlers;
 }

@@ -1,23 +1,25 @@
 import { useState, type FormEvent } from 'react';
-import { NOTIFICATION_KINDS, REMOVE_FINISHED_DAYS } from '../../../src-shared/model/settings.js';
-import { useAction, useBridge } from '../../bridge/bridge-context.js';
+import { REMOVE_FINISHED_DAYS, type SettingsChange } from '../../../src-shared/model/settings.js';
+import { useAction } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import {
-  notificationLabel,
-  settingsChange,
-  settingsForm,
-  type SettingsForm,
-  type SettingsFormErrors,
-} from '../../model/settings-form.js';
+import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../model/settings-form.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 
-/** Settings → App: uploads at once, bandwidth, chunk size, when finished uploads leave the queue, notifications, start at login, proxy. */
+/** What this form saves: the other sections save theirs, and a draft here never undoes them. */
+const FIELDS = [
+  'concurrency',
+  'bandwidthBytesPerSecond',
+  'chunkSizeBytes',
+  'removeFinishedAfterDays',
+  'proxyUrl',
+] as const;
+
+/** Settings → Uploads: uploads at once, bandwidth, chunk size, when finished uploads leave the queue, proxy. */
 export function AppSection() {
-  const bridge = useBridge();
   const stores = useStores();
   const settings = useStore(stores.settings);
   // the person's changes not saved yet; the saved settings until the first change
@@ -48,7 +50,10 @@ export function AppSection() {
     const { change, errors: found } = settingsChange(form);
     setErrors(found);
     if (!change) return;
-    const updated = await action.run('settings:update', change);
+    const updated = await action.run(
+      'settings:update',
+      Object.fromEntries(FIELDS.map((field) => [field, change[field]])) as SettingsChange,
+    );
     if (!updated) return;
     stores.settings.put(updated);
     setDraft(null);
@@ -150,34 +155,6 @@ export function AppSection() {
         </small>
       </label>
 
-      <fieldset className="settings__group">
-        <legend>{t('settings.app.notify')}</legend>
-        {NOTIFICATION_KINDS.map((kind) => (
-          <label key={kind} className="field--inline">
-            <input
-              type="checkbox"
-              checked={form.notifications[kind]}
-              onChange={(event) => set({ notifications: { ...form.notifications, [kind]: event.target.checked } })}
-            />
-            <span>{notificationLabel(kind)}</span>
-          </label>
-        ))}
-        {bridge.shell === 'headless' && <BrowserNotifications />}
-      </fieldset>
-
-      <label className="field--inline">
-        <input
-          type="checkbox"
-          checked={form.launchAtLogin}
-          aria-describedby="settings-login-hint"
-          onChange={(event) => set({ launchAtLogin: event.target.checked })}
-        />
-        <span>{t('settings.app.launch')}</span>
-      </label>
-      <small id="settings-login-hint" className="muted settings__hint">
-        {bridge.shell === 'electron' ? t('settings.app.launchTray') : t('settings.app.launchServe')}
-      </small>
-
       <label className="field">
         <span>{t('settings.app.proxy')}</span>
         <input
@@ -207,24 +184,5 @@ export function AppSection() {
         <StatusNote text={saved} />
       </div>
     </form>
-  );
-}
-
-/** In a browser, the page's own notifications need the person's permission, asked once on a click. */
-function BrowserNotifications() {
-  const supported = typeof Notification !== 'undefined';
-  const [permission, setPermission] = useState(() => (supported ? Notification.permission : 'denied'));
-  const { t } = useLocale();
-  if (!supported) return <p className="muted">{t('settings.browserNotifications.unsupported')}</p>;
-  if (permission === 'granted') return <p className="muted">{t('settings.browserNotifications.granted')}</p>;
-  if (permission === 'denied') return <p className="muted">{t('settings.browserNotifications.denied')}</p>;
-  return (
-    <button
-      type="button"
-      className="button button--small settings__notify"
-      onClick={() => void Notification.requestPermission().then(setPermission)}
-    >
-      {t('settings.browserNotifications.ask')}
-    </button>
   );
 }

@@ -2,30 +2,72 @@ import type { AccountView } from '../../../src-shared/ipc/ipc-contract.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { translate } from '../../i18n/translate.js';
 import { accountLabel } from '../../model/account-label.js';
+import { SETTINGS_SECTIONS, type SettingsSectionId } from '../../model/routes.js';
 import { tokenStorageEncrypted } from '../../model/settings-form.js';
 import { AppSection } from './app-section.js';
-import { FoldersSection } from './folders-section.js';
+import { StartupSection } from './general-section.js';
 import { LanguageSection } from './language-section.js';
+import { NotificationsSection } from './notifications-section.js';
 import { ScheduleSection } from './schedule-section.js';
 import { SupportSection } from './support-section.js';
 import { UpdatesSection } from './updates-section.js';
 import './settings-view.css';
 
-/** Language, watched folders, app settings, the upload schedule, how tokens are kept, updates, diagnostics and logs. */
-export function SettingsView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
+/**
+ * Settings in sections, a side list to choose one (as desktop apps' settings
+ * windows do) and the chosen section beside it. Each section has its own
+ * address (`#/settings/uploads`), so a link or a notification opens it.
+ */
+export function SettingsView({ section, accounts }: { section: SettingsSectionId; accounts: AccountView[] }) {
   const { t } = useLocale();
   return (
     <div className="settings">
       <h1>{t('settings.title')}</h1>
-      <LanguageSection />
-      <FoldersSection account={account} accounts={accounts} />
-      <AppSection />
-      <ScheduleSection />
-      <TokenStorage accounts={accounts} />
-      <UpdatesSection />
-      <SupportSection />
+      <div className="settings__layout">
+        <nav className="settings__sections" aria-label={t('settings.sectionsLabel')}>
+          <ul>
+            {SETTINGS_SECTIONS.map((id) => (
+              <li key={id}>
+                <a href={`#/settings/${id}`} aria-current={id === section ? 'page' : undefined}>
+                  {t(`settings.sections.${id}`)}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="settings__content">
+          <Section section={section} accounts={accounts} />
+        </div>
+      </div>
     </div>
   );
+}
+
+function Section({ section, accounts }: { section: SettingsSectionId; accounts: AccountView[] }) {
+  switch (section) {
+    case 'general':
+      return (
+        <>
+          <LanguageSection />
+          <StartupSection />
+        </>
+      );
+    case 'uploads':
+      return (
+        <>
+          <AppSection />
+          <ScheduleSection />
+        </>
+      );
+    case 'notifications':
+      return <NotificationsSection />;
+    case 'accounts':
+      return <TokenStorage accounts={accounts} />;
+    case 'updates':
+      return <UpdatesSection />;
+    case 'support':
+      return <SupportSection />;
+  }
 }
 
 function TokenStorage({ accounts }: { accounts: AccountView[] }) {
@@ -47,6 +89,9 @@ function TokenStorage({ accounts }: { accounts: AccountView[] }) {
           );
         })}
       </ul>
+      <p>
+        <a href="#/account">{t('settings.tokens.manage')}</a>
+      </p>
     </section>
   );
 }

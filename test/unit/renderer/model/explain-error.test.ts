@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { explainError } from '../../../../src-renderer/model/explain-error.js';
-import { viewFromHash } from '../../../../src-renderer/model/routes.js';
+import { filesSearchHash, routeFromHash, viewFromHash } from '../../../../src-renderer/model/routes.js';
 
 describe('errors as a person reads them', () => {
   it('says what to do for a refused token, and which feature a missing permission stops', () => {
@@ -37,5 +37,14 @@ describe('routes', () => {
     expect(viewFromHash('#settings')).toBe('settings');
     expect(viewFromHash('#/nope')).toBe('queue');
     expect(viewFromHash('')).toBe('queue');
+    expect(viewFromHash('#/folders')).toBe('folders');
+  });
+
+  it('opens a Settings section by its address, the first for none or an unknown one, and Files with a search', () => {
+    expect(routeFromHash('#/settings/uploads')).toEqual({ view: 'settings', section: 'uploads', search: null });
+    expect(routeFromHash('#settings/support').section).toBe('support');
+    expect(routeFromHash('#/settings').section).toBe('general');
+    expect(routeFromHash('#/settings/nope').section).toBe('general');
+    expect(routeFromHash(filesSearchHash('a b&c.mp4'))).toMatchObject({ view: 'files', search: 'a b&c.mp4' });
   });
 });

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { IpcCommandName, Notification, QueueStatus } from '../../../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../../../src-shared/model/conversion-follow.js';
+import type { FolderStatus } from '../../../../src-shared/model/folder-status.js';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/model/settings.js';
 import { createStores, type Stores } from '../../../../src-renderer/store/stores.js';
 import { ACCOUNT } from '../../../helpers/fake-socket.js';
@@ -37,6 +38,19 @@ function follow(fileId: string, kind: 'uploaded' | 'ready'): ConversionFollow {
   return { ...base, state: { kind, at }, startedAt: at, updatedAt: at };
 }
 
+function folderStatus(folderId: number, uploaded: number): FolderStatus {
+  return {
+    folderId,
+    accountId: ACCOUNT.id,
+    path: `/videos/${folderId}`,
+    paused: false,
+    state: { kind: 'watching', since: 1 },
+    counts: { uploadedToday: uploaded, uploaded, failed: 0, skipped: 0 },
+    lastScanAt: null,
+    recent: [],
+  };
+}
+
 /** What the core answers at start: one account, two queued items, the queue running. */
 function core(name: IpcCommandName): unknown {
   switch (name) {
@@ -56,6 +70,10 @@ function core(name: IpcCommandName): unknown {
       return [notification(1, 'Uploaded a.mp4')];
     case 'conversions:list':
       return [follow('f1', 'uploaded')];
+    case 'folders:list':
+      return [];
+    case 'folders:status':
+      return [folderStatus(1, 0), folderStatus(2, 0)];
     default:
       throw new Error(`not read at start: ${name}`);
   }
@@ -80,6 +98,8 @@ describe('the stores', () => {
       'app:rateLimits',
       'settings:get',
       'app:updateStatus',
+      'folders:list',
+      'folders:status',
       'notifications:list',
       'conversions:list',
     ]);
@@ -140,6 +160,23 @@ describe('the stores', () => {
     await bridge.answerAll(core);
     expect(stores.accounts.get().data?.map((account) => account.id)).toEqual([ACCOUNT.id, 'acc-2']);
     expect(stores.notifications.get().data?.map((shown) => shown.title)).toEqual(['Uploaded b.mp4', 'Uploaded a.mp4']);
+  });
+
+  it('keep each folder’s status from the events, a newer one over a read’s answer, and read again when folders change', async () => {
+    bridge.setConnection('open');
+    const counts = () => stores.folderStatus.get().data?.map((status) => status.counts.uploaded);
+    // the event comes while the first read is on its way: it is newer than the answer
+    bridge.fire('folders:statusChanged', [folderStatus(2, 3)]);
+    await bridge.answerAll(core);
+    expect(counts()).toEqual([0, 3]);
+
+    bridge.fire('folders:statusChanged', [folderStatus(1, 1)]);
+    expect(counts()).toEqual([1, 3]);
+    // a folder added or removed: the statuses are read again, in the list's order
+    bridge.fire('folders:changed', []);
+    expect(bridge.sent.map((command) => command.name)).toEqual(['folders:status']);
+    await bridge.answerAll(() => [folderStatus(2, 3)]);
+    expect(stores.folderStatus.get().data?.map((status) => status.folderId)).toEqual([2]);
   });
 
   it('read everything again when the connection comes back, the rows the window shows included', async () => {

@@ -1,0 +1,204 @@
+import { memo, useId, useState } from 'react';
+import { Trans } from 'react-i18next';
+import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
+import type { WatchedFolder } from '../../../src-shared/model/folder-options.js';
+import { numberFormat } from '../../../src-shared/model/format.js';
+import { useAction, useBridge } from '../../bridge/bridge-context.js';
+import { writeClipboard } from '../../bridge/clipboard.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { ErrorNote } from '../../components/error-note.js';
+import { useLocale } from '../../i18n/i18n.js';
+import { folderStateText, recentOutcomeText, type FolderIcon } from '../../model/folder-status-text.js';
+import { formatRelativeTime } from '../../model/relative-time.js';
+import { folderOptionsSummary } from '../../model/settings-form.js';
+import { filesSearchHash } from '../../model/routes.js';
+import { useStores } from '../../store/stores.js';
+import { EditFolder } from './folder-forms.js';
+
+/** The counts a card shows, in its order; each is also the catalog key of its term. */
+const COUNTS = ['uploadedToday', 'uploaded', 'failed', 'skipped'] as const;
+
+/** One symbol per kind of state, beside its words (which say it all: the symbol is decoration). */
+const ICONS: Record<FolderIcon, string> = { ok: '✓', busy: '↻', paused: 'Ⅱ', problem: '!' };
+
+/**
+ * One watched folder: what it is doing in words, its counts and last files,
+ * and what a person can do with it. Its status comes from the folder status
+ * store; each action's answer is put there too, so the card changes at once.
+ */
+export const FolderCard = memo(function FolderCard(props: {
+  status: FolderStatus;
+  folder: WatchedFolder | undefined;
+  /** the time "5 min ago" is counted from */
+  now: number;
+  account: string;
+  onSignIn: () => void;
+  onNote: (text: string) => void;
+}) {
+  const { status, folder, now, onNote } = props;
+  const bridge = useBridge();
+  const stores = useStores();
+  const action = useAction();
+  const remove = useAction();
+  const [editing, setEditing] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const { t, locale } = useLocale();
+  const titleId = useId();
+  const text = folderStateText(status.state, now, undefined, locale);
+  const count = (value: number) => numberFormat(locale).format(value);
+
+  async function act(name: 'folders:pause' | 'folders:rescan') {
+    const answer =
+      name === 'folders:pause'
+        ? await action.run(name, { id: status.folderId, paused: !status.paused })
+        : await action.run(name, { id: status.folderId });
+    if (answer) stores.folderStatus.put([answer]);
+    if (answer && name === 'folders:rescan') onNote(t('folders.rescanning', { path: status.path }));
+  }
+
+  async function copyPath() {
+    const copied = await writeClipboard(status.path);
+    onNote(t(copied ? 'folders.copiedPath' : 'folders.pathIs', { path: status.path }));
+  }
+
+  async function confirmRemove() {
+    // folders:changed follows: the stores read the list and the statuses again
+    if (await remove.run('folders:remove', { id: status.folderId })) setRemoving(false);
+  }
+
+  return (
+    <article className={`card folder-card folder-card--${text.icon}`} aria-labelledby={titleId}>
+      <header className="folder-card__head">
+        <span className={`folder-card__icon folder-card__icon--${text.icon}`} aria-hidden="true">
+          {ICONS[text.icon]}
+        </span>
+        <div className="folder-card__title">
+          <h2 id={titleId}>
+            <code>{status.path}</code>
+          </h2>
+          <p className="muted">
+            {props.account}
+            {folder && ` · ${folderOptionsSummary(folder.options)}`}
+          </p>
+        </div>
+      </header>
+
+      <div className="folder-card__state">
+        <strong>{text.title}</strong>
+        {text.detail && <span>{text.detail}</span>}
+        {text.action === 'signIn' && (
+          <button type="button" className="button button--small" onClick={props.onSignIn}>
+            {t('app.signInAgain')}
+          </button>
+        )}
+      </div>
+
+      <dl className="folder-card__counts" aria-label={t('folders.counts')}>
+        {COUNTS.map((key) => (
+          <div key={key}>
+            <dt>{t(`folders.${key}`)}</dt>
+            <dd>{count(status.counts[key])}</dd>
+          </div>
+        ))}
+      </dl>
+
+      {status.recent.length > 0 && (
+        <ul className="folder-card__recent" aria-label={t('folders.recent', { path: status.path })}>
+          {status.recent.map((file) => (
+            <li key={`${file.at}-${file.name}`}>
+              {file.fileId ? (
+                <a href={filesSearchHash(file.name)}>{file.name}</a>
+              ) : (
+                <span className="folder-card__name">{file.name}</span>
+              )}
+              <span className={`folder-card__outcome folder-card__outcome--${file.outcome}`}>
+                {recentOutcomeText(file)}
+              </span>
+              <span className="muted">{formatRelativeTime(file.at, now, locale)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ErrorNote error={action.error} onDismiss={action.clearError} />
+      {editing && folder ? (
+        <EditFolder folder={folder} onDone={() => setEditing(false)} />
+      ) : (
+        <div className="folder-card__actions">
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={t(status.paused ? 'folders.resumeLabel' : 'folders.pauseLabel', { path: status.path })}
+            disabled={action.busy}
+            onClick={() => void act('folders:pause')}
+          >
+            {status.paused ? t('folders.resume') : t('folders.pause')}
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={t('folders.rescanLabel', { path: status.path })}
+            disabled={action.busy}
+            onClick={() => void act('folders:rescan')}
+          >
+            {t('folders.rescan')}
+          </button>
+          {bridge.shell === 'electron' ? (
+            <button
+              type="button"
+              className="button button--small"
+              aria-label={t('folders.revealLabel', { path: status.path })}
+              onClick={() => void action.run('folders:reveal', { id: status.folderId })}
+            >
+              {t('folders.reveal')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="button button--small"
+              aria-label={t('folders.copyPathLabel', { path: status.path })}
+              onClick={() => void copyPath()}
+            >
+              {t('folders.copyPath')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={t('folders.editLabel', { path: status.path })}
+            disabled={!folder}
+            onClick={() => setEditing(true)}
+          >
+            {t('folders.edit')}
+          </button>
+          <button
+            type="button"
+            className="button button--small button--danger"
+            aria-label={t('folders.removeLabel', { path: status.path })}
+            onClick={() => {
+              remove.clearError();
+              setRemoving(true);
+            }}
+          >
+            {t('folders.remove')}
+          </button>
+        </div>
+      )}
+      {removing && (
+        <ConfirmDialog
+          title={t('folders.removeTitle')}
+          confirmLabel={t('folders.removeConfirm')}
+          busyLabel={t('folders.removing')}
+          busy={remove.busy}
+          error={remove.error}
+          onConfirm={() => void confirmRemove()}
+          onCancel={() => setRemoving(false)}
+        >
+          <p>
+            <Trans i18nKey="folders.removeText" values={{ path: status.path }} components={{ code: <code /> }} />
+          </p>
+        </ConfirmDialog>
+      )}
+    </article>
+  );
+});

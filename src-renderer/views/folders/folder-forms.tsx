@@ -1,0 +1,125 @@
+import { useState, type FormEvent } from 'react';
+import { isFolderPathProblem, type AccountView } from '../../../src-shared/ipc/ipc-contract.js';
+import type { WatchedFolder } from '../../../src-shared/model/folder-options.js';
+import { useAction } from '../../bridge/bridge-context.js';
+import { ErrorNote } from '../../components/error-note.js';
+import {
+  FolderOptionsForm,
+  draftFromOptions,
+  optionsFromDraft,
+  type FolderOptionsDraft,
+} from '../../components/folder-options-form.js';
+import { FolderPathField } from '../../components/folder-path-field.js';
+import { useLocale } from '../../i18n/i18n.js';
+import { errorText } from '../../i18n/translate.js';
+import { accountLabel } from '../../model/account-label.js';
+
+const NEW_FOLDER_OPTIONS = draftFromOptions({
+  visibility: 'private',
+  allowOnlineWatch: null,
+  includeSubfolders: true,
+  uploadExisting: true,
+  skipExisting: false,
+  afterUpload: { kind: 'keep' },
+  ignoreGlobs: [],
+});
+
+/** A watched folder's options, edited in its card. */
+export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => void }) {
+  const [draft, setDraft] = useState(() => draftFromOptions(folder.options));
+  const action = useAction();
+  const { t } = useLocale();
+  const options = optionsFromDraft(draft);
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    if (!options) return;
+    if (await action.run('folders:update', { id: folder.id, options })) onDone();
+  }
+
+  return (
+    <form
+      className="form folder-card__edit"
+      aria-label={t('folders.optionsOf', { path: folder.path })}
+      onSubmit={(event) => void save(event)}
+    >
+      <FolderOptionsForm value={draft} onChange={setDraft} adding={false} />
+      <ErrorNote error={action.error} />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={!options || action.busy}>
+          {action.busy ? t('folders.saving') : t('folders.save')}
+        </button>
+        <button type="button" className="button" onClick={onDone}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * The second step of adding a folder: the folder chosen (with the picker or
+ * the folder browser) is in its field, still open to change; the account
+ * and the options come now, once there is a folder to apply them to.
+ */
+export function AddFolder(props: {
+  path: string;
+  account: AccountView;
+  accounts: AccountView[];
+  onAdded: (folder: WatchedFolder) => void;
+  onCancel: () => void;
+}) {
+  const [path, setPath] = useState(props.path);
+  const [accountId, setAccountId] = useState(props.account.id);
+  const [draft, setDraft] = useState<FolderOptionsDraft>(NEW_FOLDER_OPTIONS);
+  const action = useAction();
+  const { t } = useLocale();
+  const options = optionsFromDraft(draft);
+
+  // a refused path is said next to the field; anything else (the account, the connection) below the form
+  const pathError = action.error && isFolderPathProblem(action.error.code) ? action.error : null;
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    if (!options || path.trim() === '') return;
+    const folder = await action.run('folders:add', { accountId, path: path.trim(), options });
+    if (folder) props.onAdded(folder);
+  }
+
+  return (
+    <form className="form card folders__add" aria-labelledby="add-folder-title" onSubmit={(event) => void add(event)}>
+      <h2 id="add-folder-title">{t('folders.addTitle')}</h2>
+      <FolderPathField
+        label={t('folders.path')}
+        hint={t('folders.pathHint')}
+        placeholder={t('folders.pathPlaceholder')}
+        value={path}
+        error={pathError ? errorText(pathError) : null}
+        onChange={(value) => {
+          setPath(value);
+          if (pathError) action.clearError();
+        }}
+      />
+      <label className="field">
+        <span>{t('folders.account')}</span>
+        <select value={accountId} onChange={(event) => setAccountId(event.target.value)}>
+          {props.accounts.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {accountLabel(candidate)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FolderOptionsForm value={draft} onChange={setDraft} adding />
+      <ErrorNote error={pathError ? null : action.error} />
+      <div className="form__actions">
+        <button type="submit" className="button button--primary" disabled={!options || action.busy}>
+          {action.busy ? t('folders.adding') : t('folders.add')}
+        </button>
+        <button type="button" className="button" onClick={props.onCancel}>
+          {t('common.cancel')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,120 @@
+import { useState } from 'react';
+import type { AccountView } from '../../../src-shared/ipc/ipc-contract.js';
+import { useAction, useBridge } from '../../bridge/bridge-context.js';
+import { ErrorNote } from '../../components/error-note.js';
+import { FolderBrowser } from '../../components/folder-browser.js';
+import { useNow } from '../../components/use-now.js';
+import { useLocale } from '../../i18n/i18n.js';
+import { accountLabel } from '../../model/account-label.js';
+import { useStore } from '../../store/store.js';
+import { useStores } from '../../store/stores.js';
+import { FolderCard } from './folder-card.js';
+import { AddFolder } from './folder-forms.js';
+import './folders-view.css';
+
+/** "5 min ago" and "since 14:05" move on this often. */
+const CLOCK_TICK_MS = 30_000;
+
+/**
+ * The watched folders, one card each with what it is doing, its counts and
+ * its last files. Adding one starts with the folder (the system's picker in
+ * the desktop app, the page's folder browser in a browser); its account and
+ * options are asked for after.
+ */
+export function FoldersView(props: {
+  account: AccountView;
+  accounts: AccountView[];
+  onSignIn: (baseUrl: string) => void;
+}) {
+  const { account, accounts } = props;
+  const bridge = useBridge();
+  const stores = useStores();
+  const statuses = useStore(stores.folderStatus);
+  const folders = useStore(stores.folders, (read) => read.data);
+  const pick = useAction();
+  const [browsing, setBrowsing] = useState(false);
+  // the folder chosen, its options asked for now
+  const [adding, setAdding] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const now = useNow(CLOCK_TICK_MS);
+  const { t } = useLocale();
+  const byId = new Map(accounts.map((candidate) => [candidate.id, candidate]));
+
+  async function choose() {
+    setNote('');
+    if (bridge.shell === 'headless') return setBrowsing(true);
+    const picked = await pick.run('app:pickFolder', {});
+    if (picked?.path) setAdding(picked.path);
+  }
+
+  const list = statuses.data;
+  return (
+    <section className="folders" aria-labelledby="folders-title">
+      <div className="toolbar folders__head">
+        <h1 id="folders-title">{t('folders.title')}</h1>
+        <span className="toolbar__spacer" />
+        {list && list.length > 0 && adding === null && (
+          <button type="button" className="button button--primary" disabled={pick.busy} onClick={() => void choose()}>
+            {t('folders.addFolder')}
+          </button>
+        )}
+      </div>
+      <ErrorNote error={statuses.error ?? pick.error} />
+      <p role="status" className={note ? 'folders__note' : 'visually-hidden'}>
+        {note}
+      </p>
+      {adding !== null && (
+        <AddFolder
+          key={adding}
+          path={adding}
+          account={account}
+          accounts={accounts}
+          onAdded={(folder) => {
+            setAdding(null);
+            setNote(t('folders.added', { path: folder.path }));
+          }}
+          onCancel={() => setAdding(null)}
+        />
+      )}
+      {!list && !statuses.error && <p className="muted">{t('common.loading')}</p>}
+      {list && list.length === 0 && adding === null && (
+        <div className="card folders__empty">
+          <h2>{t('folders.emptyTitle')}</h2>
+          <p>{t('folders.emptyText')}</p>
+          <button type="button" className="button button--primary" disabled={pick.busy} onClick={() => void choose()}>
+            {t('folders.addFirst')}
+          </button>
+        </div>
+      )}
+      {list && list.length > 0 && (
+        <div className="folders__list">
+          {list.map((status) => {
+            const owner = byId.get(status.accountId);
+            return (
+              <FolderCard
+                key={status.folderId}
+                status={status}
+                folder={folders?.find((folder) => folder.id === status.folderId)}
+                now={now}
+                account={owner ? accountLabel(owner) : t('folders.unknownAccount')}
+                onSignIn={() => owner && props.onSignIn(owner.baseUrl)}
+                onNote={setNote}
+              />
+            );
+          })}
+        </div>
+      )}
+      {browsing && (
+        <FolderBrowser
+          title={t('folderPath.pickerTitle')}
+          start={null}
+          onChoose={(path) => {
+            setBrowsing(false);
+            setAdding(path);
+          }}
+          onCancel={() => setBrowsing(false)}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { AppBridge } from '../../../../../src-renderer/bridge/app-bridge.js';
+import { BridgeProvider } from '../../../../../src-renderer/bridge/bridge-context.js';
+import { createStores, StoresProvider } from '../../../../../src-renderer/store/stores.js';
+import { FolderCard } from '../../../../../src-renderer/views/folders/folder-card.js';
+import type { FolderState, FolderStatus } from '../../../../../src-shared/model/folder-status.js';
+import { ScriptedBridge } from '../../../../helpers/scripted-bridge.js';
+
+const STATUS: FolderStatus = {
+  folderId: 1,
+  accountId: 'acc-1',
+  path: '/home/you/Videos',
+  paused: false,
+  state: { kind: 'watching', since: Date.now() },
+  counts: { uploadedToday: 3, uploaded: 1_204, failed: 1, skipped: 2 },
+  lastScanAt: null,
+  recent: [
+    { name: 'c.mp4', uploadId: 3, outcome: 'uploaded', fileId: 'f3', at: Date.now() },
+    { name: 'b.mp4', uploadId: 2, outcome: 'failed', fileId: null, at: Date.now() },
+  ],
+};
+
+/** The card as markup; nothing is sent while rendering (the scripted bridge never connects). */
+function card(status: Partial<FolderStatus>, shell: AppBridge['shell'] = 'headless'): string {
+  const bridge = new ScriptedBridge();
+  const shown: AppBridge = Object.assign(Object.create(bridge) as AppBridge, { shell });
+  return renderToStaticMarkup(
+    <BridgeProvider value={shown}>
+      <StoresProvider value={createStores(bridge)}>
+        <FolderCard
+          status={{ ...STATUS, ...status }}
+          folder={undefined}
+          now={Date.now()}
+          account="demo at 127.0.0.1"
+          onSignIn={() => undefined}
+          onNote={() => undefined}
+        />
+      </StoresProvider>
+    </BridgeProvider>,
+  );
+}
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const buttons = (html: string) => [...html.matchAll(/<button[^>]*>([^<]*)<\/button>/g)].map((match) => match[1]);
+
+describe('a watched folder’s card', () => {
+  it('shows the state, the counts, the last files (one on the service linked to Files) and the actions', () => {
+    const html = card({});
+    expect(text(html)).toMatch(/Up to date since \d\d:\d\d/);
+    expect(text(html)).toContain('Uploaded today 3 Uploaded in all 1,204 Failed 1 Skipped 2');
+    expect(html).toContain('<a href="#/files?search=c.mp4">c.mp4</a>');
+    // a failed file is not on the service: its name, no link
+    expect(html).not.toContain('search=b.mp4');
+    expect(text(html)).toContain('b.mp4 failed');
+    expect(buttons(html)).toEqual(['Pause', 'Rescan now', 'Copy path', 'Edit options', 'Remove']);
+    expect(html).toContain('aria-label="Pause /home/you/Videos"');
+  });
+
+  it('offers Resume once paused, the file manager in the desktop app, and a sign-in for a refused token', () => {
+    const paused = card({ paused: true, state: { kind: 'paused', by: 'folder', until: null } }, 'electron');
+    expect(buttons(paused)).toEqual(['Resume', 'Rescan now', 'Show in file manager', 'Edit options', 'Remove']);
+    expect(text(paused)).toContain('Paused by you');
+
+    const refused: FolderState = { kind: 'problem', problem: 'signedOut', since: Date.now() };
+    const html = card({ state: refused });
+    expect(text(html)).toContain('The account’s token was refused');
+    expect(buttons(html)[0]).toBe('Sign in with a new token');
+    expect(html).toContain('folder-card--problem');
+  });
+});
