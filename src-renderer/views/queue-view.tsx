@@ -185,6 +185,12 @@ function HoldNote({ status }: { status: QueueStatus | undefined }) {
   );
 }
 
+const LIMIT_KEYS = {
+  setting: 'queue.speedLimit',
+  schedule: 'queue.speedLimitBySchedule',
+  metered: 'queue.speedLimitByMetered',
+} as const;
+
 /** The queue's speed, summed over the running items, said again every second while any runs. */
 function BandwidthIndicator({ status }: { status: QueueStatus | undefined }) {
   const { queue } = useStores();
@@ -192,8 +198,7 @@ function BandwidthIndicator({ status }: { status: QueueStatus | undefined }) {
   const running = useStore(queue, () => queue.running());
   const now = useNow(running ? 1_000 : null);
   const limit = status?.bandwidthBytesPerSecond ?? null;
-  const bySchedule = status?.bandwidthBySchedule ?? false;
-  const key = limit === null ? 'queue.speedNoLimit' : bySchedule ? 'queue.speedLimitBySchedule' : 'queue.speedLimit';
+  const key = limit === null ? 'queue.speedNoLimit' : LIMIT_KEYS[status?.bandwidthBy ?? 'setting'];
   return (
     <p className="queue__bandwidth">
       <Trans

@@ -1,4 +1,6 @@
+import { message } from '../../../src-shared/i18n/message.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
+import { CoreError } from '../../common/core-error.js';
 import { checkUploadPath } from '../opened-files.js';
 import { OK, type CommandContext, type HandlersOf } from './command-context.js';
 
@@ -40,6 +42,11 @@ export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
     'uploads:cancel': async ({ id }) => viewOf(id, queue.cancel(id)),
     'uploads:retry': async ({ id }) => viewOf(id, queue.retry(id)),
     'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
+    'uploads:setWhenDone': async ({ action }) => {
+      if (!core.whenDone) throw CoreError.say('UNAVAILABLE', message('core.errors.noWhenDone'));
+      core.whenDone.choose(action === 'nothing' ? null : action);
+      return core.queueStatus();
+    },
     'uploads:reveal': async ({ id }) => {
       await core.options.shell.revealPath(core.item(id).path);
       return OK;

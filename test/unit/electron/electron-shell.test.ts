@@ -257,7 +257,8 @@ describe('the tray', () => {
     hold: null,
     active: 1,
     bandwidthBytesPerSecond: null,
-    bandwidthBySchedule: false,
+    bandwidthBy: 'setting' as const,
+    whenDone: null,
   };
 
   it('shows error over paused over uploading over idle, with progress in the tooltip', () => {
