@@ -79,7 +79,7 @@ export async function startPrivateBus(): Promise<PrivateBus> {
 class ConfiguredInterface extends Interface {
   constructor(name: string) {
     super(name);
-    const own = this as Partial<Pick<Interface, '$properties' | '$methods' | '$signals'>>;
+    const own = this as { $properties?: unknown; $methods?: unknown; $signals?: unknown };
     delete own.$properties;
     delete own.$methods;
     delete own.$signals;
