@@ -94,6 +94,7 @@ export class DesktopApp {
   private tray: TrayController | null = null;
   private power: PowerGuard | null = null;
   private taskbar: TaskbarProgress | null = null;
+  private refresh: Throttle | null = null;
   private readonly progress = new QueueProgressTracker();
   private updates: UpdateService | null = null;
   private loginItems!: LoginItems;
@@ -354,9 +355,12 @@ export class DesktopApp {
       platform,
       locale: () => core.language.locale,
     });
-    // the tray, the taskbar and the power blocker read the whole queue: once a second at most, not at every event
+    // the tray and the power blocker read the whole queue: once a second at most, not at every item event
     const refresh = this.disposables.add(new Throttle(() => isRunning() && this.refreshShell(), SHELL_REFRESH_MS));
-    this.disposables.add(core.onDidEmit(() => isRunning() && refresh.schedule()));
+    this.refresh = refresh;
+    this.disposables.add(
+      core.onDidEmit(({ name }) => name !== 'uploads:progress' && isRunning() && refresh.schedule()),
+    );
     // the language setting changed: the tray speaks the new one at once (the window's menu follows by itself)
     this.disposables.add(core.language.onDidChange(() => isRunning() && this.refreshShell()));
     this.refreshShell();
@@ -364,11 +368,13 @@ export class DesktopApp {
 
   private refreshShell(): void {
     const status = this.core!.queueStatus();
-    const items = this.engine!.queue.list();
-    const progress = this.progress.update(status, items, performance.now());
+    const { queue } = this.engine!;
+    const progress = this.progress.update(status, queue.listActive(), (id) => queue.get(id), performance.now());
     this.power?.update(status);
-    this.tray?.update(status, items, progress.etaSeconds);
+    this.tray?.update(status, progress);
     this.taskbar?.show(progress);
+    // while the bar shows, it moves (and the time left with it) once a second, item events or not
+    if (progress.bar) this.refresh?.schedule();
   }
 
   private showWindow(): void {

@@ -1,5 +1,5 @@
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
-import { observe, etaSeconds, type RateMeter } from '../../src-shared/model/transfer-rate.js';
+import { etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
 import { ackedBytes, FINAL_UPLOAD_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
 
 /** How the taskbar's bar shows: running, held (a pause, the schedule, the battery, a metered connection), or failed. */
@@ -41,46 +41,76 @@ export function remainingOf(items: readonly UploadItem[]): Pick<QueueProgress, '
   return { filesLeft, bytesLeft };
 }
 
+interface BatchEntry {
+  size: number;
+  done: number;
+  /** final: `done` (never looked up again) or `failed` (looked up at each update, as a retry or a clear ends it) */
+  settled: 'done' | 'failed' | null;
+}
+
 /**
- * The queue's progress as one bar: the batch is every upload that was not
- * final at some look since the queue was last idle, and the bar is the bytes
- * done of the batch's bytes (a cancelled upload leaves the batch). The bar is
- * `paused` while the queue is held, `error` once nothing is left to run and
- * some upload of the batch failed (until it is retried or cleared), and
- * removed when the queue is idle. Called at most once a second.
+ * The queue's progress as one bar. The batch is every upload that was not
+ * final at some look since the queue was last idle; the bar is the bytes done
+ * of the batch's bytes (a cancelled or cleared upload leaves the batch). The
+ * bar is `paused` while the queue is held, `error` once nothing is left to
+ * run and some upload of the batch failed (until it is retried or cleared),
+ * full for one look once the batch is done, and removed after. Each update
+ * reads the unfinished uploads and looks up only those that left them since,
+ * never the queue's history.
  */
 export class QueueProgressTracker {
-  private readonly batch = new Set<number>();
+  private readonly batch = new Map<number, BatchEntry>();
   private meter: RateMeter | undefined;
 
-  update(status: QueueStatus, items: readonly UploadItem[], now: number): QueueProgress {
-    const byId = new Map(items.map((item) => [item.id, item]));
-    for (const item of items) if (!FINAL_UPLOAD_KINDS.has(item.state.kind)) this.batch.add(item.id);
+  /**
+   * `active`: the uploads not final, with their progress; `lookUp`: an
+   * upload by id, for those that left `active`; `now`: monotonic ms.
+   */
+  update(
+    status: Pick<QueueStatus, 'paused' | 'hold'>,
+    active: readonly UploadItem[],
+    lookUp: (id: number) => UploadItem | undefined,
+    now: number,
+  ): QueueProgress {
+    const activeIds = new Set<number>();
+    for (const item of active) {
+      activeIds.add(item.id);
+      this.batch.set(item.id, { size: item.size, done: bytesDone(item), settled: null });
+    }
     let total = 0;
     let done = 0;
     let failed = false;
-    for (const id of this.batch) {
-      const item = byId.get(id);
-      // cleared from the queue, or cancelled: no longer part of what this batch will upload
-      if (!item || item.state.kind === 'cancelled') {
-        this.batch.delete(id);
-        continue;
-      }
-      total += item.size;
-      done += bytesDone(item);
-      if (item.state.kind === 'failed') failed = true;
+    for (const [id, entry] of this.batch) {
+      if (!activeIds.has(id) && entry.settled !== 'done' && !this.settle(id, entry, lookUp)) continue;
+      total += entry.size;
+      done += entry.done;
+      if (entry.settled === 'failed') failed = true;
     }
-    const remaining = remainingOf(items);
-    if (remaining.filesLeft === 0 && !failed) {
+    const { filesLeft, bytesLeft } = remainingOf(active);
+    if (filesLeft === 0 && !failed) {
+      // the batch's last look shows it full; the next one removes the bar
+      const bar = this.batch.size > 0 ? { fraction: 1, mode: 'normal' as const } : null;
       this.batch.clear();
       this.meter = undefined;
-      return { bar: null, ...remaining, etaSeconds: null };
+      return { bar, filesLeft, bytesLeft, etaSeconds: null };
     }
     const held = status.paused || status.hold !== null;
     this.meter = held ? undefined : observe(this.meter, now, done);
     const fraction = total === 0 ? 0 : Math.min(1, done / total);
-    const mode: ProgressMode = remaining.filesLeft === 0 ? 'error' : held ? 'paused' : 'normal';
+    const mode: ProgressMode = filesLeft === 0 ? 'error' : held ? 'paused' : 'normal';
     const eta = mode === 'normal' ? etaSeconds(this.meter, now, total) : null;
-    return { bar: { fraction, mode }, ...remaining, etaSeconds: eta };
+    return { bar: { fraction, mode }, filesLeft, bytesLeft, etaSeconds: eta };
+  }
+
+  /** An upload that left the unfinished ones: done or failed stays in the batch; cancelled or cleared leaves it. */
+  private settle(id: number, entry: BatchEntry, lookUp: (id: number) => UploadItem | undefined): boolean {
+    const item = lookUp(id);
+    if (item?.state.kind === 'done' || item?.state.kind === 'failed') {
+      entry.settled = item.state.kind;
+      entry.done = bytesDone(item);
+      return true;
+    }
+    this.batch.delete(id);
+    return false;
   }
 }

@@ -20,7 +20,8 @@ export interface TaskbarProgressOptions {
  * files left. Each is set again only when it changed.
  */
 export class TaskbarProgress {
-  private shownBar = '';
+  // nothing shows before the first call
+  private shownBar = 'none';
   private shownBadge = '';
 
   constructor(private readonly options: TaskbarProgressOptions) {}

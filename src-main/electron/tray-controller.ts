@@ -1,7 +1,6 @@
 import type { NativeImage, Notification, Tray } from 'electron';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import type { MessageKey } from '../../src-shared/i18n/message.js';
-import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
 import { DisposableStore } from '../common/disposable.js';
 import type { ShutdownPort } from '../common/shutdown.js';
@@ -12,6 +11,7 @@ import type { ElectronModule } from './electron-module.js';
 import { trayIconPath, trayMenuTemplate, trayState, type TrayKind } from './tray-menu.js';
 import { updateMenuItem } from './update-service.js';
 import { formatDuration } from '../../src-shared/model/format.js';
+import type { QueueProgress } from './queue-progress.js';
 
 /** What the tray's menu and the OS notifications can do in the app. */
 export interface TrayControllerActions {
@@ -24,7 +24,7 @@ export interface TrayControllerActions {
 export interface TrayControllerOptions {
   electron: ElectronModule;
   core: AppCore;
-  queue: Pick<Engine['queue'], 'onDidUpload'>;
+  queue: Pick<Engine['queue'], 'list' | 'onDidUpload'>;
   /** the desktop's updates: "Restart to update" while one waits */
   updates: Pick<UpdatesPort, 'status'> | null;
   assetsDir: string;
@@ -85,15 +85,15 @@ export class TrayController {
   }
 
   /**
-   * Shows the queue's state: the icon, the tooltip (the time left once
-   * `etaSeconds` is known), the menu with "When done", the recent uploads
-   * and an update waiting, and the countdown's notification.
+   * Shows the queue's state: the icon, the tooltip (files, bytes and time
+   * left from `progress`), the menu with "When done", the recent uploads and
+   * an update waiting, and the countdown's notification.
    */
-  update(status: QueueStatus, items: readonly UploadItem[], etaSeconds: number | null = null): void {
-    const { core, updates, actions } = this.options;
+  update(status: QueueStatus, progress?: QueueProgress): void {
+    const { core, queue, updates, actions } = this.options;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
-    const state = trayState(status, items, reason, core.language, etaSeconds);
+    const state = trayState(status, queue.list(), reason, core.language, progress);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.kind) this.tray.setImage(this.image((this.kind = state.kind)));
     this.tray.setToolTip(state.tooltip);

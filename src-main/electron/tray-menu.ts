@@ -5,7 +5,7 @@ import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { WhenDoneAction } from '../../src-shared/model/when-done.js';
 import { CoreLanguage } from '../common/i18n.js';
-import { remainingOf } from './queue-progress.js';
+import { remainingOf, type QueueProgress } from './queue-progress.js';
 
 /** The app's name, the same in every language. */
 const APP_NAME = 'Media Sync';
@@ -32,7 +32,7 @@ const ENGLISH = new CoreLanguage();
 /**
  * What the tray icon shows: an error wins, then paused (by the person, then
  * by the battery, a metered connection or the schedule), then uploading
- * ("3 files left · 2.1 GB · about 12 min", the time once `etaSeconds` is
+ * ("3 files left · 2.1 GB · about 12 min" from `left`, the time once it is
  * known), else idle.
  */
 export function trayState(
@@ -40,7 +40,7 @@ export function trayState(
   items: readonly UploadItem[],
   blockedReason: string | null,
   language: TrayLanguage = ENGLISH,
-  etaSeconds: number | null = null,
+  left?: Pick<QueueProgress, 'filesLeft' | 'bytesLeft' | 'etaSeconds'>,
 ): TrayState {
   const { t, locale } = language;
   const state = (kind: TrayKind, text: string, held?: true): TrayState => ({
@@ -63,7 +63,7 @@ export function trayState(
     return state('paused', text, true);
   }
   if (items.some((item) => item.state.kind === 'uploading')) {
-    const { filesLeft, bytesLeft } = remainingOf(items);
+    const { filesLeft, bytesLeft, etaSeconds } = left ?? { ...remainingOf(items), etaSeconds: null };
     const size = formatBytes(bytesLeft, locale);
     return state(
       'uploading',

@@ -8,6 +8,14 @@ import { waitFor } from './local-http-server.js';
 const { Interface } = dbusInterface;
 
 /**
+ * A system bus address where nothing listens: what the app started by a
+ * test is given unless the test brings its own bus, so no test reads the
+ * machine's NetworkManager (a developer on a phone's hotspot would see
+ * uploads wait) or reaches its logind.
+ */
+export const NO_SYSTEM_BUS = 'unix:path=/nonexistent/media-sync-test-system-bus';
+
+/**
  * A D-Bus daemon of the test's own (Debian's `dbus-daemon`), on a socket in
  * a temp folder, with a policy that lets anyone own any name: what the app
  * takes for the system bus through `DBUS_SYSTEM_BUS_ADDRESS`, so no test
