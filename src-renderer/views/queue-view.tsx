@@ -9,6 +9,7 @@ import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
 import { RateLimitIndicator } from '../components/rate-limit-indicator.js';
 import { useNow } from '../components/use-now.js';
 import { VirtualList } from '../components/virtual-list.js';
+import { WhenDoneSelect, type WhenDoneChoice } from '../components/when-done-select.js';
 import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import { queueHoldText, queuePausedText } from '../model/queue-row-text.js';
@@ -102,6 +103,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const pauseAll = (hours: PauseChoice) =>
     void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { hours })));
   const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
+  const chooseWhenDone = (action: WhenDoneChoice) =>
+    void act(async () => queueStatus.put(await bridge.invoke('uploads:setWhenDone', { action })));
   const clearFinished = () =>
     void act(async () => {
       const { removed } = await bridge.invoke('uploads:clearFinished', {});
@@ -124,6 +127,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
           {t('queue.clearFinished')}
         </button>
         <AddFilesButton />
+        <WhenDoneSelect status={status.data} onChoose={chooseWhenDone} />
         <span className="toolbar__spacer" />
         <BandwidthIndicator status={status.data} />
       </div>

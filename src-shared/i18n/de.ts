@@ -120,7 +120,6 @@ export const de: Catalog = {
       shutdown: 'Herunterfahren',
       quit: 'Media Sync beenden',
       hint: 'Nur für diesen Durchlauf der Warteschlange.',
-      title: 'Die Uploads sind fertig',
       countdownSleep: 'Der Computer wechselt in {{time}} in den Ruhezustand.',
       countdownShutdown: 'Der Computer fährt in {{time}} herunter.',
       countdownQuit: 'Media Sync wird in {{time}} beendet.',

@@ -126,7 +126,6 @@ export const en = {
       shutdown: 'Shut down',
       quit: 'Quit Media Sync',
       hint: 'For this run of the queue only.',
-      title: 'Uploads are done',
       countdownSleep: 'The computer goes to sleep in {{time}}.',
       countdownShutdown: 'The computer shuts down in {{time}}.',
       countdownQuit: 'Media Sync quits in {{time}}.',
