@@ -80,6 +80,7 @@ export function percent(part: number, whole: number): string {
 /** The app's own hold in a sentence, for the terminal. */
 export function holdText(hold: QueueHold): string {
   if (hold.reason === 'battery') return 'Paused while on battery (Settings → Schedule).';
+  if (hold.reason === 'metered') return 'Paused: metered connection (Settings → Schedule).';
   return hold.until === null
     ? 'Paused by the upload schedule.'
     : `Paused by the upload schedule until ${new Date(hold.until).toLocaleString()}.`;

@@ -42,8 +42,9 @@ import { IntentInbox } from './intent-inbox.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
-import type { PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
+import type { NetworkCostPort, PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
 import { QueuePolicy } from './queue-policy.js';
+import { WhenDoneRunner, type WhenDoneOptions } from './when-done-runner.js';
 
 export interface AppCoreOptions {
   engine: Engine;
@@ -71,6 +72,10 @@ export interface AppCoreOptions {
   importPollMs?: number;
   /** whether the computer runs on battery, for "Pause while on battery"; absent: never */
   power?: PowerSourcePort;
+  /** whether the connection is metered, for "On a metered connection"; absent: never */
+  network?: NetworkCostPort;
+  /** what "When done" can do in this shell; absent: uploads:setWhenDone is refused */
+  whenDone?: WhenDoneOptions;
   /** the zone the upload schedule's windows are read in (the system's, asked at each edge) */
   timeZone?: () => string;
   /** the upload schedule's longest wait between two looks at the wall clock (60 s) */
@@ -123,6 +128,7 @@ export class AppCore {
   private readonly checkOutgoing: boolean;
   private readonly intents = new IntentInbox();
   private readonly policy: QueuePolicy;
+  private readonly whenDone: WhenDoneRunner | undefined;
   /** every contract event, already parsed */
   readonly onDidEmit = this.emitter.event;
 
@@ -168,6 +174,7 @@ export class AppCore {
       engine: this.engine,
       settings: () => this.settingsValue,
       power: options.power,
+      network: options.network,
       clock: this.clock,
       timeZone: options.timeZone,
       scheduleMaxSleepMs: options.scheduleMaxSleepMs,
@@ -175,6 +182,8 @@ export class AppCore {
       onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
     });
     this.applySettings();
+    const { engine, clock } = this;
+    this.whenDone = options.whenDone && new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log });
     const context = this.commandContext();
     this.handlers = {
       ...accountCommands(context),
@@ -183,9 +192,6 @@ export class AppCore {
       ...appCommands(context),
     };
     this.watchEngine();
-    if (options.power) {
-      this.subscriptions.add(options.power.onDidChange(() => this.policy.apply()));
-    }
     if (options.updates) {
       this.subscriptions.add(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
     }
@@ -266,6 +272,7 @@ export class AppCore {
   async dispose(): Promise<void> {
     this.progressThrottle.dispose();
     this.policy.dispose();
+    this.whenDone?.dispose();
     this.imports.dispose();
     this.intents.dispose();
     this.subscriptions.dispose();
@@ -318,7 +325,8 @@ export class AppCore {
       hold: status.hold,
       active: status.active,
       bandwidthBytesPerSecond: this.engine.limiter.limit,
-      bandwidthBySchedule: this.policy.limitBySchedule,
+      bandwidthBy: this.policy.limitBy,
+      whenDone: this.whenDone?.view() ?? null,
     };
   }
 
@@ -379,6 +387,7 @@ export class AppCore {
       notifications: this.notifications,
       imports: this.imports,
       intents: this.intents,
+      whenDone: this.whenDone,
       emit: (name, payload) => this.emit(name, payload),
       client: (accountId) => this.client(accountId),
       item: (id) => this.item(id),
@@ -417,6 +426,7 @@ export class AppCore {
       }),
       queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
       this.engine.pruning.onDidRemove((removed) => this.emit('uploads:removed', { removed })),
+      this.whenDone?.onDidChange(() => this.emit('uploads:statusChanged', this.queueStatus())) ?? (() => undefined),
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
         const { limit, remaining, gateOpensInMs, gateReason } = state;
         const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };

@@ -148,8 +148,7 @@ export class Engine {
       files: new FolderFiles(db),
       sync: this.sync,
       queue: this.queue,
-      unfinishedItems: () =>
-        (['queued', 'uploading', 'finalizing', 'retrying'] as const).flatMap((kind) => this.uploads.ofKind(kind)),
+      unfinishedItems: () => this.uploads.unfinished(),
       isSignedOut: (id) => {
         const client = this.client(id);
         return !client || client.scheduler.state().blocked !== null;

@@ -82,6 +82,28 @@ export interface PowerSourcePort {
   onDidChange: Event<boolean>;
 }
 
+/**
+ * Whether the connection is metered (a phone's hotspot, a mobile plan), for
+ * "On a metered connection". On Linux, NetworkManager's `Metered` over the
+ * system bus in both shells (system/network-manager-cost.ts); elsewhere
+ * nothing yet: never metered (docs/desktop.md, Per platform).
+ */
+export interface NetworkCostPort {
+  metered(): boolean;
+  /** fired with the new value when it changes */
+  onDidChange: Event<boolean>;
+}
+
+/**
+ * What "When done" asks of the computer (system/power-actions.ts): logind on
+ * Linux, the OS's own commands on macOS and Windows. Each resolves once the
+ * OS took the request, and rejects with why it did not.
+ */
+export interface PowerActionsPort {
+  sleep(): Promise<void>;
+  shutDown(): Promise<void>;
+}
+
 /** An in-memory SettingsStore, for tests and for a first run before anything is saved. */
 export class MemorySettingsStore implements SettingsStore {
   private saved: unknown = {};

@@ -1,17 +1,19 @@
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
 import type { Settings } from '../../src-shared/model/settings.js';
 import type { Clock } from '../common/clock.js';
+import { DisposableStore } from '../common/disposable.js';
 import type { Log } from '../common/file-log.js';
 import { ScheduleRunner } from '../uploads/schedule-runner.js';
-import { uploadPolicy } from '../uploads/upload-policy.js';
+import { uploadPolicy, type LimitSource } from '../uploads/upload-policy.js';
 import type { Engine } from './engine.js';
-import type { PowerSourcePort } from './ports.js';
+import type { NetworkCostPort, PowerSourcePort } from './ports.js';
 
 export interface QueuePolicyOptions {
   engine: Pick<Engine, 'limiter' | 'queue'>;
-  /** the settings now: Bandwidth, the schedule, Pause while on battery */
+  /** the settings now: Bandwidth, the schedule, Pause while on battery, On a metered connection */
   settings(): Settings;
   power?: PowerSourcePort;
+  network?: NetworkCostPort;
   clock: Clock;
   /** the zone the schedule's windows are read in (the system's, asked at each edge) */
   timeZone?: () => string;
@@ -23,17 +25,18 @@ export interface QueuePolicyOptions {
 }
 
 /**
- * The Bandwidth setting, the upload schedule's state and the power source,
- * applied to the queue as one limit and one hold (uploads/upload-policy.ts),
- * again at each change of any of them. A changed hold reaches the UI through
- * the queue's own status event; a changed limit alone through
- * `onLimitChanged`.
+ * The Bandwidth setting, the upload schedule's state, the power source and
+ * the network's cost, applied to the queue as one limit and one hold
+ * (uploads/upload-policy.ts), again at each change of any of them. A changed
+ * hold reaches the UI through the queue's own status event; a changed limit
+ * alone through `onLimitChanged`.
  */
 export class QueuePolicy {
   private readonly schedule: ScheduleRunner;
   private hold: QueueHold | null = null;
-  /** the limit in force is a schedule window's */
-  limitBySchedule = false;
+  private readonly subscriptions = new DisposableStore();
+  /** whose limit is in force */
+  limitBy: LimitSource = 'setting';
 
   constructor(private readonly options: QueuePolicyOptions) {
     this.schedule = new ScheduleRunner({
@@ -42,6 +45,9 @@ export class QueuePolicy {
       maxSleepMs: options.scheduleMaxSleepMs,
       apply: () => this.apply(),
     });
+    for (const source of [options.power, options.network]) {
+      if (source) this.subscriptions.add(source.onDidChange(() => this.apply()));
+    }
   }
 
   /** The settings changed: the schedule's windows are read again, and everything applied. */
@@ -63,12 +69,14 @@ export class QueuePolicy {
       schedule: this.schedule.state,
       pauseOnBattery: settings.pauseOnBattery,
       onBattery: this.options.power?.onBattery() ?? false,
+      meteredUploads: settings.metered,
+      metered: this.options.network?.metered() ?? false,
     });
     const { limiter, queue } = this.options.engine;
-    const limitChanged = limiter.limit !== policy.limit || this.limitBySchedule !== policy.limitBySchedule;
+    const limitChanged = limiter.limit !== policy.limit || this.limitBy !== policy.limitBy;
     // setLimit starts the rate's accounting over: only when it changed
     if (limiter.limit !== policy.limit) limiter.setLimit(policy.limit);
-    this.limitBySchedule = policy.limitBySchedule;
+    this.limitBy = policy.limitBy;
     if (!sameQueueHold(this.hold, policy.hold)) {
       this.logHold(this.hold, policy.hold);
       this.hold = policy.hold;
@@ -81,6 +89,7 @@ export class QueuePolicy {
   }
 
   dispose(): void {
+    this.subscriptions.dispose();
     this.schedule.dispose();
   }
 
@@ -88,12 +97,14 @@ export class QueuePolicy {
     const log = this.options.log;
     if (!log) return;
     if (now?.reason === 'battery') log.info('The computer runs on battery: uploads wait (Pause while on battery).');
+    else if (now?.reason === 'metered') log.info('The connection is metered: uploads wait (On a metered connection).');
     else if (now?.reason === 'schedule') {
       log.info(
         now.until === null
           ? 'The upload schedule pauses uploads.'
           : `The upload schedule pauses uploads until ${new Date(now.until).toISOString()}.`,
       );
-    } else if (before) log.info('Uploads go on: the schedule or the battery no longer holds them.');
+    } else if (before)
+      log.info('Uploads go on: the schedule, the battery or a metered connection no longer holds them.');
   }
 }

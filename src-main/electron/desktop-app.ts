@@ -9,6 +9,8 @@ import { localDemoServer } from '../core/demo-server.js';
 import { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';
+import { NetworkManagerCost } from '../system/network-manager-cost.js';
+import { platformPowerActions } from '../system/power-actions.js';
 import { APP_ID } from './app-identity.js';
 import type { ElectronModule } from './electron-module.js';
 import { pickFolder } from './folder-picker.js';
@@ -16,12 +18,14 @@ import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js'
 import { createLoginItems, type LoginItems } from './login-items.js';
 import { PowerGuard } from './power-guard.js';
 import { ElectronPowerSource } from './power-source.js';
+import { QueueProgressTracker } from './queue-progress.js';
 import { windowMayClose } from './quit-lifecycle.js';
 import { QuitRunner } from './quit-runner.js';
 import { chooseNativeBinding, logsFolder, nativeModuleProblem, runtimePaths } from './runtime-paths.js';
 import { SafeStorageVault, type KeyValueStore } from './safe-storage-vault.js';
 import { isAllowedExternal } from './security.js';
 import { softly } from './softly.js';
+import { TaskbarProgress } from './taskbar-progress.js';
 import { TrayController } from './tray-controller.js';
 import { UpdateService, type UpdaterPort } from './update-service.js';
 import { WindowController } from './window-controller.js';
@@ -57,7 +61,7 @@ export interface DesktopAppOptions {
   quitTimeoutMs?: number;
 }
 
-/** The tray and the power blocker follow the queue at most this often. */
+/** The tray, the taskbar's progress and the power blocker follow the queue at most this often. */
 const SHELL_REFRESH_MS = 1_000;
 
 /**
@@ -89,6 +93,9 @@ export class DesktopApp {
   private window: WindowController | null = null;
   private tray: TrayController | null = null;
   private power: PowerGuard | null = null;
+  private taskbar: TaskbarProgress | null = null;
+  private refresh: Throttle | null = null;
+  private readonly progress = new QueueProgressTracker();
   private updates: UpdateService | null = null;
   private loginItems!: LoginItems;
   private devAppPath: string | null = null;
@@ -240,9 +247,18 @@ export class DesktopApp {
     softly(log, 'knowing whether the computer runs on battery', () => {
       powerSource = this.disposables.add(new ElectronPowerSource(this.options.electron.powerMonitor));
     });
+    // Electron has no metered API: on Linux the same NetworkManager source as `media-sync serve`
+    const network =
+      this.options.platform === 'linux' ? new NetworkManagerCost({ env: this.options.env, log, shutdown }) : undefined;
+    await network?.start();
     const core = new AppCore({
       engine,
       power: powerSource,
+      network,
+      whenDone: {
+        power: platformPowerActions(this.options.platform, this.options.env),
+        quit: () => app.quit(),
+      },
       settings: { read: () => store.get('settings', {}), write: (settings) => store.set('settings', settings) },
       shell: {
         openExternal: (url) => this.openExternal(url),
@@ -335,8 +351,15 @@ export class DesktopApp {
         }),
       );
     });
-    // the tray and the power blocker: once a second at most, not at every item event
+    this.taskbar = new TaskbarProgress({
+      app: electron.app,
+      window: () => this.window?.browserWindow ?? null,
+      platform,
+      locale: () => core.language.locale,
+    });
+    // the tray, the taskbar and the power blocker: once a second at most, not at every item event
     const refresh = this.disposables.add(new Throttle(() => isRunning() && this.refreshShell(), SHELL_REFRESH_MS));
+    this.refresh = refresh;
     this.disposables.add(
       core.onDidEmit(({ name }) => name !== 'uploads:progress' && isRunning() && refresh.schedule()),
     );
@@ -347,8 +370,13 @@ export class DesktopApp {
 
   private refreshShell(): void {
     const status = this.core!.queueStatus();
+    const { queue } = this.engine!;
+    const progress = this.progress.update(status, queue.listActive(), (id) => queue.get(id), performance.now());
     this.power?.update(status);
-    this.tray?.update(status);
+    this.tray?.update(status, progress);
+    this.taskbar?.show(progress);
+    // while the bar shows, it moves (and the time left with it) once a second, item events or not
+    if (progress.bar) this.refresh?.schedule();
   }
 
   private showWindow(): void {

@@ -1,5 +1,7 @@
-import type { NativeImage, Tray } from 'electron';
+import type { NativeImage, Notification, Tray } from 'electron';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import type { MessageKey } from '../../src-shared/i18n/message.js';
+import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
 import { DisposableStore } from '../common/disposable.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
@@ -8,6 +10,8 @@ import type { UpdatesPort } from '../core/ports.js';
 import type { ElectronModule } from './electron-module.js';
 import { trayIconPath, trayMenuTemplate, trayState, type TrayKind } from './tray-menu.js';
 import { updateMenuItem } from './update-service.js';
+import { formatDuration } from '../../src-shared/model/format.js';
+import type { QueueProgress } from './queue-progress.js';
 
 /** What the tray's menu and the OS notifications can do in the app. */
 export interface TrayControllerActions {
@@ -36,10 +40,22 @@ export interface TrayControllerOptions {
   shutdown: ShutdownPort;
 }
 
+const COUNTDOWN_TEXT: Record<WhenDoneAction, MessageKey> = {
+  sleep: 'core.tray.countdownSleep',
+  shutdown: 'core.tray.countdownShutdown',
+  quit: 'core.tray.countdownQuit',
+};
+
 /**
  * The tray icon (its image, tooltip and menu, in the core's language) and the
  * OS notifications: what stays of the app when its window is closed. It
  * shows the state it is given (`update`); the desktop app decides how often.
+ *
+ * "When done" counting down is an OS notification of its own, whatever the
+ * notification settings say: a person must see that the computer is about
+ * to sleep or shut down. It carries a Cancel button where Electron offers
+ * notification actions (macOS); elsewhere a click opens the window, whose
+ * Queue has Cancel, as the tray's menu does.
  */
 export class TrayController {
   private readonly tray: Tray;
@@ -47,6 +63,8 @@ export class TrayController {
   private kind: TrayKind = 'idle';
   private readonly recent: Array<{ name: string; link: string | null }> = [];
   private readonly disposables = new DisposableStore();
+  /** the countdown notification on screen, and the countdown it is about */
+  private countdown: { endsAt: number; toast: Notification } | null = null;
 
   constructor(private readonly options: TrayControllerOptions) {
     const { electron, core, queue, actions, shutdown } = options;
@@ -70,8 +88,12 @@ export class TrayController {
     );
   }
 
-  /** Shows the queue's state: the icon, the tooltip, and the menu with the recent uploads and an update waiting. */
-  update(status: QueueStatus): void {
+  /**
+   * Shows the queue's state: the icon, the tooltip (files, bytes and time
+   * left from `progress`), the menu with "When done", the recent uploads and
+   * an update waiting, and the countdown's notification.
+   */
+  update(status: QueueStatus, progress?: QueueProgress): void {
     const { core, queue, uploads, updates, actions } = this.options;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
@@ -80,7 +102,7 @@ export class TrayController {
       waiting: uploads.count(['queued', 'retrying']),
       failed: uploads.count(['failed']),
     };
-    const state = trayState(status, overview, reason, core.language);
+    const state = trayState(status, overview, reason, core.language, progress);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.kind) this.tray.setImage(this.image((this.kind = state.kind)));
     this.tray.setToolTip(state.tooltip);
@@ -94,6 +116,11 @@ export class TrayController {
         resume: () => void core.handle('uploads:resumeAll', {}),
         openLink: (url) => actions.openExternal(url),
         quit: () => actions.quit(),
+        whenDone: {
+          action: status.whenDone?.action ?? null,
+          countdownEndsAt: status.whenDone?.countdownEndsAt ?? null,
+          choose: (action) => this.chooseWhenDone(action),
+        },
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
         folders: {
           statuses: this.options.folders.statuses(),
@@ -103,6 +130,33 @@ export class TrayController {
       core.language,
     );
     this.tray.setContextMenu(this.options.electron.Menu.buildFromTemplate(template));
+    this.showCountdown(status.whenDone);
+  }
+
+  private chooseWhenDone(action: WhenDoneAction | null): void {
+    void this.options.core.handle('uploads:setWhenDone', { action: action ?? 'nothing' });
+  }
+
+  /** One notification per countdown: shown when it starts, closed when it ends or is cancelled. */
+  private showCountdown(whenDone: WhenDoneView | null): void {
+    const endsAt = whenDone?.countdownEndsAt ?? null;
+    if (this.countdown && this.countdown.endsAt !== endsAt) {
+      this.countdown.toast.close();
+      this.countdown = null;
+    }
+    if (!whenDone || endsAt === null || this.countdown) return;
+    const { electron, core, actions } = this.options;
+    const { t, locale } = core.language;
+    const seconds = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
+    const toast = new electron.Notification({
+      title: t('core.tray.countdownTitle'),
+      body: t(COUNTDOWN_TEXT[whenDone.action], { time: formatDuration(seconds, locale) }),
+      actions: [{ type: 'button', text: t('core.tray.cancel') }],
+    });
+    toast.on('action', () => this.chooseWhenDone(null));
+    toast.on('click', () => actions.showWindow());
+    toast.show();
+    this.countdown = { endsAt, toast };
   }
 
   private image(kind: TrayKind): NativeImage {

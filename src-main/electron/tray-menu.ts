@@ -2,9 +2,11 @@ import type { MenuItemConstructorOptions } from 'electron';
 import { basename, join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
-import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
+import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
+import type { WhenDoneAction } from '../../src-shared/model/when-done.js';
 import { CoreLanguage } from '../common/i18n.js';
+import { remainingOf, type QueueProgress } from './queue-progress.js';
 
 /** The app's name, the same in every language. */
 const APP_NAME = 'Media Sync';
@@ -19,7 +21,7 @@ export interface TrayState {
   tooltip: string;
   /** the status alone, the menu's first line */
   status: string;
-  /** paused by the schedule or the battery, not by the person: Resume would not lift it, so the menu offers Pause */
+  /** held by the schedule, the battery or a metered connection, not by the person: Resume would not lift it, so the menu offers Pause */
   held?: true;
 }
 
@@ -36,12 +38,18 @@ export type TrayLanguage = Pick<CoreLanguage, 't' | 'locale'>;
 
 const ENGLISH = new CoreLanguage();
 
-/** What the tray icon shows: an error wins, then paused (by the person, then by the schedule or the battery), then uploading (with progress), else idle. */
+/**
+ * What the tray icon shows: an error wins, then paused (by the person, then
+ * by the battery, a metered connection or the schedule), then uploading
+ * ("3 files left · 2.1 GB · about 12 min" from `left`, the time once it is
+ * known), else idle.
+ */
 export function trayState(
   status: QueueStatus,
   queue: QueueOverview,
   blockedReason: string | null,
   language: TrayLanguage = ENGLISH,
+  left?: Pick<QueueProgress, 'filesLeft' | 'bytesLeft' | 'etaSeconds'>,
 ): TrayState {
   const { t, locale } = language;
   const state = (kind: TrayKind, text: string, held?: true): TrayState => ({
@@ -57,23 +65,26 @@ export function trayState(
     return state('paused', until === null ? t('core.tray.paused') : t('core.tray.pausedUntil', { time: time(until) }));
   }
   if (status.hold?.reason === 'battery') return state('paused', t('core.tray.battery'), true);
+  if (status.hold?.reason === 'metered') return state('paused', t('core.tray.metered'), true);
   if (status.hold?.reason === 'schedule') {
     const until = status.hold.until;
     const text = until === null ? t('core.tray.schedule') : t('core.tray.scheduleUntil', { time: time(until) });
     return state('paused', text, true);
   }
-  const running = queue.running.filter((item) => item.state.kind === 'uploading');
-  if (running.length > 0) {
-    const sent = running.reduce((sum, item) => sum + (item.state.kind === 'uploading' ? item.state.sentBytes : 0), 0);
-    const total = running.reduce((sum, item) => sum + item.size, 0);
-    const waiting = queue.waiting;
-    const values = {
-      count: running.length,
-      sent: formatBytes(sent, locale),
-      total: formatBytes(total, locale),
-      waiting: numberFormat(locale).format(waiting),
+  if (queue.running.some((item) => item.state.kind === 'uploading')) {
+    // without the desktop's measure (a first look, the tests): the running files' bytes, and the files waiting
+    const { filesLeft, bytesLeft, etaSeconds } = left ?? {
+      filesLeft: queue.running.length + queue.waiting,
+      bytesLeft: remainingOf(queue.running).bytesLeft,
+      etaSeconds: null,
     };
-    return state('uploading', waiting ? t('core.tray.uploadingWaiting', values) : t('core.tray.uploading', values));
+    const size = formatBytes(bytesLeft, locale);
+    return state(
+      'uploading',
+      etaSeconds === null
+        ? t('core.tray.left', { count: filesLeft, size })
+        : t('core.tray.leftTime', { count: filesLeft, size, time: formatDuration(etaSeconds, locale) }),
+    );
   }
   const failed = queue.failed;
   if (failed > 0) return state('error', t('core.tray.failed', { count: failed }));
@@ -95,6 +106,12 @@ export interface TrayActions {
   resume(): void;
   openLink(url: string): void;
   quit(): void;
+  /** "When done": the action chosen (null: nothing), when its countdown ends (null: not counting), and the choice */
+  whenDone?: {
+    action: WhenDoneAction | null;
+    countdownEndsAt: number | null;
+    choose(action: WhenDoneAction | null): void;
+  };
   /** "Restart to update", when an update is downloaded */
   update?: { label: string; enabled: boolean; click(): void };
   /** the watched folders, one line each with their own Pause/Resume */
@@ -135,14 +152,17 @@ export function folderLine(status: FolderStatus, language: Pick<TrayLanguage, 't
   }
 }
 
-/** The tray menu: open, pause 2/8/24 h or resume, recent uploads (their pages), an update waiting, quit. */
+/**
+ * The tray menu: open, pause 2/8/24 h or resume, "When done" (with Cancel
+ * while it counts down), recent uploads (their pages), an update waiting, quit.
+ */
 export function trayMenuTemplate(
   state: TrayState,
   recent: ReadonlyArray<{ name: string; link: string | null }>,
   actions: TrayActions,
-  language: Pick<TrayLanguage, 't'> = ENGLISH,
+  language: Pick<TrayLanguage, 't' | 'locale'> = ENGLISH,
 ): MenuItemConstructorOptions[] {
-  const { t } = language;
+  const { t, locale } = language;
   const pauseItems: MenuItemConstructorOptions[] =
     state.kind === 'paused' && !state.held
       ? [{ label: t('core.tray.resume'), click: () => actions.resume() }]
@@ -189,12 +209,40 @@ export function trayMenuTemplate(
           : []),
         { type: 'separator' },
       ];
+  const whenDone = actions.whenDone;
+  const whenDoneItems: MenuItemConstructorOptions[] = whenDone
+    ? [
+        ...(whenDone.countdownEndsAt === null
+          ? []
+          : [
+              {
+                label: t('core.tray.cancelAt', {
+                  time: new Date(whenDone.countdownEndsAt).toLocaleTimeString(locale, {
+                    hour: 'numeric',
+                    minute: '2-digit',
+                  }),
+                }),
+                click: () => whenDone.choose(null),
+              },
+            ]),
+        {
+          label: t('core.tray.whenDone'),
+          submenu: WHEN_DONE_CHOICES.map(([action, key]) => ({
+            label: t(key),
+            type: 'radio' as const,
+            checked: whenDone.action === action,
+            click: () => whenDone.choose(action),
+          })),
+        },
+      ]
+    : [];
   return [
     { label: state.status, enabled: false },
     { type: 'separator' },
     ...folderItems,
     { label: t('core.tray.open'), click: () => actions.open() },
     ...pauseItems,
+    ...whenDoneItems,
     { label: t('core.tray.recent'), submenu: recentItems },
     { type: 'separator' },
     ...(actions.update
@@ -203,3 +251,11 @@ export function trayMenuTemplate(
     { label: t('core.tray.quit'), click: () => actions.quit() },
   ];
 }
+
+/** "When done"'s choices in the tray, in the Queue's order. */
+const WHEN_DONE_CHOICES = [
+  [null, 'core.tray.whenDoneNothing'],
+  ['sleep', 'core.tray.whenDoneSleep'],
+  ['shutdown', 'core.tray.whenDoneShutdown'],
+  ['quit', 'core.tray.whenDoneQuit'],
+] as const;

@@ -13,6 +13,8 @@ import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import { startDaemon } from './daemon.js';
+import { NetworkManagerCost } from '../system/network-manager-cost.js';
+import { platformPowerActions } from '../system/power-actions.js';
 import { LinuxPowerSource } from './linux-power-source.js';
 import { loadSessionKey } from './session-key.js';
 import { processLocales } from '../common/i18n.js';
@@ -137,8 +139,19 @@ async function run(
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
   await power?.start();
+  // "On a metered connection": NetworkManager on Linux; elsewhere never metered (docs/desktop.md, Per platform)
+  const network = process.platform === 'linux' ? new NetworkManagerCost({ env: io.env, log, shutdown }) : undefined;
+  await network?.start();
+  // "When done: quit Media Sync" stops the daemon the way SIGTERM does
+  let quit: (reason: string) => void = () => undefined;
+  const stopped = new Promise<string>((resolveStop) => (quit = resolveStop));
   const core = new AppCore({
     power,
+    network,
+    whenDone: {
+      power: platformPowerActions(process.platform, io.env),
+      quit: () => quit('the queue is done (When done: quit Media Sync)'),
+    },
     engine,
     settings: new JsonSettingsStore(dataDir),
     shell: NO_DESKTOP,
@@ -181,11 +194,11 @@ async function run(
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
   if (values.open) openBrowser(daemon.url);
-  const signal = await new Promise<NodeJS.Signals>((resolveStop) => {
-    process.once('SIGINT', resolveStop);
-    process.once('SIGTERM', resolveStop);
-  });
-  log.info(`Stopping on ${signal}.`);
+  process.once('SIGINT', quit);
+  process.once('SIGTERM', quit);
+  log.info(`Stopping on ${await stopped}.`);
+  process.off('SIGINT', quit);
+  process.off('SIGTERM', quit);
   return 0;
 }
 

@@ -202,10 +202,13 @@ export class SyncService {
    * looked at (enqueued or found known): what `watch --once` waits for.
    */
   async whenSettled(): Promise<void> {
-    const busy = () =>
-      this.inspecting.size > 0 || [...this.watchers.values()].some(({ watcher }) => watcher.pendingCount > 0);
     // the settle tracker has no "drained" event; a short poll costs nothing next to the settle window
-    while (busy()) await this.clock.sleep(50);
+    while (this.busy) await this.clock.sleep(50);
+  }
+
+  /** A file the watchers have seen is still settling, or being looked at before it is queued. */
+  get busy(): boolean {
+    return this.inspecting.size > 0 || [...this.watchers.values()].some(({ watcher }) => watcher.pendingCount > 0);
   }
 
   async close(): Promise<void> {

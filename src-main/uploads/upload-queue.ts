@@ -193,6 +193,11 @@ export class UploadQueue implements Disposable {
     return this.options.store.list().map((item) => this.items.withProgress(item));
   }
 
+  /** The items not done, failed or cancelled, in queue order, with the running items' progress. */
+  listActive(): UploadItem[] {
+    return this.options.store.unfinished().map((item) => this.items.withProgress(item));
+  }
+
   /** One page of the queue (queue order) with the running items' progress, and the queue's length. */
   page(offset: number, limit: number): { items: UploadItem[]; total: number } {
     const { items, total } = this.options.store.page(offset, limit);

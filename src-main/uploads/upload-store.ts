@@ -125,6 +125,15 @@ export class UploadStore {
     return this.parseRows(this.sql('SELECT * FROM upload_items ORDER BY id').all());
   }
 
+  /** The items not final yet (queued, uploading, finalizing, retrying, paused), in queue order, from the kind index. */
+  unfinished(): UploadItem[] {
+    return this.parseRows(
+      this.sql(
+        `SELECT * FROM upload_items WHERE kind IN ('queued', 'uploading', 'finalizing', 'retrying', 'paused') ORDER BY id`,
+      ).all(),
+    );
+  }
+
   /** Items of one kind in queue order, at most `limit` (the failures a diagnostics report lists, the newest first). */
   ofKind(kind: UploadStateKind, limit = -1, order: 'oldest' | 'newest' = 'oldest'): UploadItem[] {
     const direction = order === 'oldest' ? 'ASC' : 'DESC';

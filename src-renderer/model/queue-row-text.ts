@@ -278,6 +278,7 @@ export function formatEdge(
 /** The row's reason while the app holds the queue: whole sentences, the time in the person's locale. */
 function holdRowText(hold: QueueHold, now: number, clock: (ms: number) => string, locale: string): string {
   if (hold.reason === 'battery') return t('queue.waiting.battery');
+  if (hold.reason === 'metered') return t('queue.waiting.metered');
   return hold.until === null
     ? t('queue.waiting.schedule')
     : t('queue.waiting.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });
@@ -295,6 +296,7 @@ export function queueHoldText(
 ): string | null {
   if (hold === null) return null;
   if (hold.reason === 'battery') return t('queue.hold.battery');
+  if (hold.reason === 'metered') return t('queue.hold.metered');
   return hold.until === null
     ? t('queue.hold.schedule')
     : t('queue.hold.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });

@@ -1,4 +1,4 @@
-import type { Settings, SettingsChange } from '../../src-shared/model/settings.js';
+import type { MeteredUploads, Settings, SettingsChange } from '../../src-shared/model/settings.js';
 import {
   SCHEDULE_MAX_WINDOWS,
   UploadScheduleSchema,
@@ -29,6 +29,8 @@ export interface ScheduleWindowDraft {
 export interface ScheduleForm {
   windows: ScheduleWindowDraft[];
   pauseOnBattery: boolean;
+  /** "On a metered connection": the choice, and the MB/s typed for a limit */
+  metered: { kind: MeteredUploads['kind']; limitMb: string };
 }
 
 export type ScheduleWindowErrors = Partial<Record<'days' | 'from' | 'to' | 'limitMb', string>>;
@@ -37,8 +39,13 @@ export { SCHEDULE_MAX_WINDOWS };
 
 let nextKey = 1;
 
-export function scheduleForm(settings: Pick<Settings, 'schedule' | 'pauseOnBattery'>): ScheduleForm {
-  return { windows: settings.schedule.map(draftFromWindow), pauseOnBattery: settings.pauseOnBattery };
+export function scheduleForm(settings: Pick<Settings, 'schedule' | 'pauseOnBattery' | 'metered'>): ScheduleForm {
+  const { metered } = settings;
+  return {
+    windows: settings.schedule.map(draftFromWindow),
+    pauseOnBattery: settings.pauseOnBattery,
+    metered: { kind: metered.kind, limitMb: metered.kind === 'limit' ? decimalText(metered.bytesPerSecond / MB) : '2' },
+  };
 }
 
 function draftFromWindow(window: ScheduleWindow): ScheduleWindowDraft {
@@ -69,14 +76,22 @@ export function toggleDay(days: readonly Weekday[], day: Weekday, on: boolean): 
   return WEEKDAYS.filter((candidate) => (candidate === day ? on : days.includes(candidate)));
 }
 
+/** Typed MB/s as bytes per second; null when it is not a speed above 0. */
+function speedOf(text: string): number | null {
+  const value = Number(text.trim().replace(',', '.'));
+  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) return null;
+  return Math.max(1, Math.round(value * MB));
+}
+
 /**
- * The change to send (the whole schedule and the battery switch), or what is
- * wrong with each window, by the rules the core applies (UploadScheduleSchema)
- * but said for a person.
+ * The change to send (the whole schedule, the battery switch and the metered
+ * choice), or what is wrong with each window (and the metered speed), by the
+ * rules the core applies (UploadScheduleSchema) but said for a person.
  */
 export function scheduleChange(form: ScheduleForm): {
-  change: Pick<SettingsChange, 'schedule' | 'pauseOnBattery'> | null;
+  change: Pick<SettingsChange, 'schedule' | 'pauseOnBattery' | 'metered'> | null;
   errors: Map<number, ScheduleWindowErrors>;
+  meteredError?: string;
 } {
   const errors = new Map<number, ScheduleWindowErrors>();
   const windows: ScheduleWindow[] = [];
@@ -85,16 +100,9 @@ export function scheduleChange(form: ScheduleForm): {
     if (draft.days.length === 0) found.days = t('settings.schedule.daysError');
     if (!isTime(draft.from)) found.from = t('settings.schedule.fromError');
     if (!isTime(draft.to)) found.to = t('settings.schedule.toError');
-    let bytesPerSecond = 0;
-    if (!draft.paused) {
-      const value = Number(draft.limitMb.trim().replace(',', '.'));
-      if (draft.limitMb.trim() === '' || !Number.isFinite(value) || value <= 0) {
-        found.limitMb = t('settings.schedule.speedError');
-      } else {
-        bytesPerSecond = Math.max(1, Math.round(value * MB));
-      }
-    }
-    if (Object.keys(found).length > 0) {
+    const bytesPerSecond = draft.paused ? 0 : speedOf(draft.limitMb);
+    if (bytesPerSecond === null) found.limitMb = t('settings.schedule.speedError');
+    if (Object.keys(found).length > 0 || bytesPerSecond === null) {
       errors.set(draft.key, found);
       continue;
     }
@@ -105,10 +113,19 @@ export function scheduleChange(form: ScheduleForm): {
       action: draft.paused ? { kind: 'pause' } : { kind: 'limit', bytesPerSecond },
     });
   }
-  if (errors.size > 0) return { change: null, errors };
+  const metered = meteredChange(form.metered);
+  const meteredError = metered ? undefined : t('settings.schedule.meteredSpeedError');
+  if (errors.size > 0 || !metered) return { change: null, errors, meteredError };
   const schedule = UploadScheduleSchema.safeParse(windows);
   if (!schedule.success) return { change: null, errors };
-  return { change: { schedule: schedule.data, pauseOnBattery: form.pauseOnBattery }, errors };
+  return { change: { schedule: schedule.data, pauseOnBattery: form.pauseOnBattery, metered }, errors };
+}
+
+/** The metered choice to send; null when a limit has no speed above 0. */
+function meteredChange(draft: ScheduleForm['metered']): MeteredUploads | null {
+  if (draft.kind !== 'limit') return { kind: draft.kind };
+  const bytesPerSecond = speedOf(draft.limitMb);
+  return bytesPerSecond === null ? null : { kind: 'limit', bytesPerSecond };
 }
 
 function isTime(text: string): boolean {

@@ -9,6 +9,7 @@ import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
 import { RateLimitIndicator } from '../components/rate-limit-indicator.js';
 import { useNow } from '../components/use-now.js';
 import { VirtualList } from '../components/virtual-list.js';
+import { WhenDoneSelect, type WhenDoneChoice } from '../components/when-done-select.js';
 import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import { queueHoldText, queuePausedText } from '../model/queue-row-text.js';
@@ -105,6 +106,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const pauseAll = (hours: PauseChoice, afterChunk?: boolean) =>
     void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { hours, afterChunk })));
   const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
+  const chooseWhenDone = (action: WhenDoneChoice) =>
+    void act(async () => queueStatus.put(await bridge.invoke('uploads:setWhenDone', { action })));
   const clearFinished = () =>
     void act(async () => {
       const { removed } = await bridge.invoke('uploads:clearFinished', {});
@@ -127,6 +130,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
           {t('queue.clearFinished')}
         </button>
         <AddFilesButton />
+        <WhenDoneSelect status={status.data} onChoose={chooseWhenDone} />
         <span className="toolbar__spacer" />
         <BandwidthIndicator status={status.data} />
       </div>
@@ -190,6 +194,12 @@ function HoldNote({ status }: { status: QueueStatus | undefined }) {
   );
 }
 
+const LIMIT_KEYS = {
+  setting: 'queue.speedLimit',
+  schedule: 'queue.speedLimitBySchedule',
+  metered: 'queue.speedLimitByMetered',
+} as const;
+
 /** The queue's speed, summed over the running items, said again every second while any runs. */
 function BandwidthIndicator({ status }: { status: QueueStatus | undefined }) {
   const { queue } = useStores();
@@ -197,8 +207,7 @@ function BandwidthIndicator({ status }: { status: QueueStatus | undefined }) {
   const running = useStore(queue, () => queue.running());
   const now = useNow(running ? 1_000 : null);
   const limit = status?.bandwidthBytesPerSecond ?? null;
-  const bySchedule = status?.bandwidthBySchedule ?? false;
-  const key = limit === null ? 'queue.speedNoLimit' : bySchedule ? 'queue.speedLimitBySchedule' : 'queue.speedLimit';
+  const key = limit === null ? 'queue.speedNoLimit' : LIMIT_KEYS[status?.bandwidthBy ?? 'setting'];
   return (
     <p className="queue__bandwidth">
       <Trans

@@ -18,6 +18,7 @@ import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/d
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { FolderStatusSchema } from '../model/folder-status.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
+import { WhenDoneActionSchema, WhenDoneViewSchema } from '../model/when-done.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
 import { UpdateStatusSchema } from '../model/update-status.js';
 import { UploadItemSchema, UploadMetadataSchema, UploadStateSchema, type UploadItem } from '../model/upload-state.js';
@@ -109,13 +110,15 @@ export const QueueStatusSchema = z.object({
   /** the person's own pause: null when running; epoch ms, or null with `paused: true` for "until resumed" */
   pausedUntil: z.number().nullable(),
   paused: z.boolean(),
-  /** the app's own hold (the schedule's pause, the battery), apart from the person's pause: uploads wait while either holds */
+  /** the app's own hold (the schedule's pause, the battery, a metered connection), apart from the person's pause: uploads wait while either holds */
   hold: QueueHoldSchema.nullable().default(null),
   active: z.int().min(0),
-  /** the limit in force: a schedule window's, or the Bandwidth setting */
+  /** the limit in force: a schedule window's, the Bandwidth setting, or a metered connection's when lower */
   bandwidthBytesPerSecond: z.int().positive().nullable(),
-  /** the limit in force is a schedule window's */
-  bandwidthBySchedule: z.boolean().default(false),
+  /** whose limit is in force */
+  bandwidthBy: z.enum(['setting', 'schedule', 'metered']).default('setting'),
+  /** "When done": what runs once the queue is done, and its countdown; null when nothing is chosen */
+  whenDone: WhenDoneViewSchema.nullable().default(null),
 });
 export type QueueStatus = z.infer<typeof QueueStatusSchema>;
 
@@ -328,6 +331,11 @@ export const IPC_COMMANDS = {
   'uploads:cancel': command(z.object({ id: ItemId }), UploadItemViewSchema),
   'uploads:retry': command(z.object({ id: ItemId }), UploadItemViewSchema),
   'uploads:clearFinished': command(z.object({}), z.object({ removed: z.int().min(0) })),
+  /** "When done" for this run of the queue (`nothing` clears it, and cancels a countdown) */
+  'uploads:setWhenDone': command(
+    z.object({ action: z.union([WhenDoneActionSchema, z.literal('nothing')]) }),
+    QueueStatusSchema,
+  ),
   /** shows the local file in the system's file manager */
   'uploads:reveal': command(z.object({ id: ItemId }), Ok),
 

@@ -29,6 +29,17 @@ export const LANGUAGE_SETTINGS = ['system', 'en', 'de'] as const;
 export const LanguageSettingSchema = z.enum(LANGUAGE_SETTINGS);
 export type LanguageSetting = z.infer<typeof LanguageSettingSchema>;
 
+/**
+ * What uploads do while the connection is metered (a phone's hotspot, a
+ * mobile plan: docs/uploads.md): wait, go at most at a speed, or go as usual.
+ */
+export const MeteredUploadsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pause') }),
+  z.object({ kind: z.literal('limit'), bytesPerSecond: z.int().positive() }),
+  z.object({ kind: z.literal('normal') }),
+]);
+export type MeteredUploads = z.infer<typeof MeteredUploadsSchema>;
+
 /** Each setting's rule, without defaults: what a change may contain. */
 const FIELDS = {
   /** upload requests in flight across all files */
@@ -46,6 +57,8 @@ const FIELDS = {
   schedule: UploadScheduleSchema,
   /** hold the queue while the computer runs on battery */
   pauseOnBattery: z.boolean(),
+  /** what uploads do on a metered connection */
+  metered: MeteredUploadsSchema,
   language: LanguageSettingSchema,
   /** finished uploads leave the queue this many days after they ended; null: never (the folders still remember them) */
   removeFinishedAfterDays: RemoveFinishedAfterDaysSchema,
@@ -68,6 +81,7 @@ export const SettingsSchema = z.object({
   updateUrl: FIELDS.updateUrl.default(DEFAULT_UPDATE_URL),
   schedule: FIELDS.schedule.default([]),
   pauseOnBattery: FIELDS.pauseOnBattery.default(false),
+  metered: FIELDS.metered.default({ kind: 'pause' }),
   // a language this version no longer has falls back to the system's rather than losing every setting
   language: FIELDS.language.catch('system').default('system'),
   removeFinishedAfterDays: FIELDS.removeFinishedAfterDays.default(7),

@@ -8,6 +8,7 @@ import { expect, inject } from 'vitest';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { NO_SYSTEM_BUS } from '../helpers/private-dbus.js';
 import { connectContract, type WsContractClient } from '../helpers/ws-client.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -70,7 +71,11 @@ export async function startApp(
         inject('uiDir'),
         ...args,
       ],
-      { env: { ...process.env, MEDIA_SYNC_TOKEN: '', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      {
+        // no system bus: the machine's NetworkManager and logind stay out of the tests
+        env: { ...process.env, MEDIA_SYNC_TOKEN: '', DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS, ...options.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -141,6 +141,25 @@ describe('the queue', () => {
     await page.close();
   });
 
+  it('"When done" counts down once the queue is done, with a Cancel that clears the choice', async () => {
+    const page = await app.open();
+    await app.contract.invoke('uploads:pauseAll', { hours: null });
+    const [path] = await writeClips(join(app.scratch, 'last'), ['last-of-the-day.mp4']);
+    await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths: [path] });
+    const whenDone = page.getByRole('combobox', { name: 'When done' });
+    await whenDone.selectOption({ label: 'Sleep' });
+    // work is left: no countdown yet
+    await row(page, 'last-of-the-day.mp4').getByText('Queued', { exact: true }).waitFor();
+    expect(await page.getByText(/goes to sleep in/).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Resume all' }).click();
+    await page.getByText(/^The computer goes to sleep in (1 min|\d+ s)\.$/).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByText(/goes to sleep in/).waitFor({ state: 'detached' });
+    expect(await whenDone.inputValue()).toBe('nothing');
+    await page.close();
+  });
+
   it("moves a running upload's bar as its bytes go, and tells its bytes, speed and time left", async () => {
     // 1 MB/s: the 8 MB file takes about 8 s, long enough to watch it go
     await app.contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000 });

@@ -38,6 +38,7 @@ export function requestForEveryCommand(context: {
     'uploads:cancel': { id: 99 },
     'uploads:retry': { id: 99 },
     'uploads:clearFinished': {},
+    'uploads:setWhenDone': { action: 'nothing' },
     'uploads:reveal': { id: 99 },
     'files:list': { accountId, perPage: 25 },
     'files:get': file,

@@ -20,6 +20,7 @@ import type { AppCoreOptions } from '../app-core.js';
 import type { Engine } from '../engine.js';
 import type { IntentInbox } from '../intent-inbox.js';
 import type { NotificationCenter } from '../notification-center.js';
+import type { WhenDoneRunner } from '../when-done-runner.js';
 
 /** One command of the contract, on a request that has been parsed with its schema. */
 export type CommandHandler<N extends IpcCommandName> = (
@@ -42,6 +43,8 @@ export interface CommandContext {
   readonly notifications: NotificationCenter;
   readonly imports: RemoteImports;
   readonly intents: IntentInbox;
+  /** "When done", where the shell offers it */
+  readonly whenDone: WhenDoneRunner | undefined;
   emit<N extends IpcEventName>(name: N, payload: IpcEventPayload<N>): void;
   /** the account's API client; NOT_SIGNED_IN when it has none */
   client(accountId: string): MediaApiClient;

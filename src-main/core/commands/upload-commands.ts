@@ -1,4 +1,6 @@
+import { message } from '../../../src-shared/i18n/message.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
+import { CoreError } from '../../common/core-error.js';
 import { checkUploadPath } from '../opened-files.js';
 import { OK, type CommandContext, type HandlersOf } from './command-context.js';
 
@@ -43,6 +45,11 @@ export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
       const removed = queue.clearFinished();
       if (removed > 0) core.emit('uploads:removed', { removed });
       return { removed };
+    },
+    'uploads:setWhenDone': async ({ action }) => {
+      if (!core.whenDone) throw CoreError.say('UNAVAILABLE', message('core.errors.noWhenDone'));
+      core.whenDone.choose(action === 'nothing' ? null : action);
+      return core.queueStatus();
     },
     'uploads:reveal': async ({ id }) => {
       await core.options.shell.revealPath(core.item(id).path);

@@ -33,6 +33,7 @@ export function ScheduleSection() {
   // the person's changes not saved yet; the saved schedule until the first change
   const [draft, setDraft] = useState<ScheduleForm | null>(null);
   const [errors, setErrors] = useState(new Map<number, ScheduleWindowErrors>());
+  const [meteredError, setMeteredError] = useState<string | undefined>();
   const [saved, setSaved] = useState('');
   const action = useAction();
   const { t } = useLocale();
@@ -60,8 +61,9 @@ export function ScheduleSection() {
   async function save(event: FormEvent) {
     event.preventDefault();
     if (!form) return;
-    const { change, errors: found } = scheduleChange(form);
+    const { change, errors: found, meteredError: meteredFound } = scheduleChange(form);
     setErrors(found);
+    setMeteredError(meteredFound);
     if (!change) return;
     const updated = await action.run('settings:update', change);
     if (!updated) return;
@@ -118,6 +120,12 @@ export function ScheduleSection() {
         {t('settings.schedule.batteryHint')}
       </small>
 
+      <MeteredChoice
+        value={form.metered}
+        error={meteredError}
+        onChange={(change) => update({ ...form, metered: { ...form.metered, ...change } })}
+      />
+
       <ErrorNote error={action.error} />
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={action.busy}>
@@ -126,6 +134,57 @@ export function ScheduleSection() {
         <StatusNote text={saved} />
       </div>
     </form>
+  );
+}
+
+/** "On a metered connection": pause uploads, limit their speed, or upload as usual. */
+function MeteredChoice(props: {
+  value: ScheduleForm['metered'];
+  error: string | undefined;
+  onChange(change: Partial<ScheduleForm['metered']>): void;
+}) {
+  const { value, error, onChange } = props;
+  const { t } = useLocale();
+  const choices = [
+    ['pause', t('settings.schedule.meteredPause')],
+    ['limit', t('settings.schedule.meteredLimit')],
+    ['normal', t('settings.schedule.meteredNormal')],
+  ] as const;
+  return (
+    <fieldset className="settings__group" aria-describedby="schedule-metered-hint">
+      <legend>{t('settings.schedule.metered')}</legend>
+      {choices.map(([kind, label]) => (
+        <RadioOption
+          key={kind}
+          name="schedule-metered"
+          checked={value.kind === kind}
+          onSelect={() => onChange({ kind })}
+        >
+          {label}
+        </RadioOption>
+      ))}
+      {value.kind === 'limit' && (
+        <label className="field settings__nested">
+          <span>{t('settings.schedule.meteredSpeed')}</span>
+          <input
+            type="text"
+            inputMode="decimal"
+            value={value.limitMb}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? 'schedule-metered-error' : undefined}
+            onChange={(event) => onChange({ limitMb: event.target.value })}
+          />
+          {error && (
+            <span id="schedule-metered-error" className="field__error">
+              {error}
+            </span>
+          )}
+        </label>
+      )}
+      <small id="schedule-metered-hint" className="muted settings__hint">
+        {t('settings.schedule.meteredHint')}
+      </small>
+    </fieldset>
   );
 }
 

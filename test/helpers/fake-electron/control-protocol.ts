@@ -47,6 +47,7 @@ export function snapshotOf(fake: FakeElectron) {
       missingResources: window.missingResources,
       reloads: window.webContents.reloads,
       webPreferences: window.options['webPreferences'] as Record<string, unknown> | undefined,
+      progressBar: [...window.progressBar],
     })),
     tray: fake.tray && {
       tooltip: fake.tray.tooltip,
@@ -54,7 +55,13 @@ export function snapshotOf(fake: FakeElectron) {
       menu: menuSnapshot(fake.tray.menu),
     },
     applicationMenu: menuSnapshot(fake.record.applicationMenu),
-    notifications: fake.notifications.map(({ options }) => ({ title: options.title, body: options.body })),
+    notifications: fake.notifications.map(({ options, closed }) => ({
+      title: options.title,
+      body: options.body,
+      actions: options.actions?.map(({ text }) => text),
+      closed,
+    })),
+    badges: [...fake.record.badges],
     blockers: [...fake.blockers.values()],
     errorBoxes: fake.record.errorBoxes,
     protocolClients: fake.record.protocolClients,

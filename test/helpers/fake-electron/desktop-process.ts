@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { IpcResult } from '../../../src-shared/ipc/ipc-contract.js';
 import { waitFor } from '../local-http-server.js';
+import { NO_SYSTEM_BUS } from '../private-dbus.js';
 import type { ControlMessage, ControlReply, ControlRequest, DesktopSnapshot } from './control-protocol.js';
 
 const REGISTER = fileURLToPath(new URL('./register.mjs', import.meta.url));
@@ -51,7 +52,13 @@ export class DesktopProcess {
       ['--import', 'tsx', '--import', REGISTER, options.mainJs, ...(options.args ?? [])],
       {
         cwd: ROOT,
-        env: { ...process.env, MEDIA_SYNC_TOKEN: '', ...options.env, FAKE_ELECTRON_HOME: options.home },
+        env: {
+          ...process.env,
+          MEDIA_SYNC_TOKEN: '',
+          DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS,
+          ...options.env,
+          FAKE_ELECTRON_HOME: options.home,
+        },
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       },
     );

@@ -128,6 +128,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     loginItemSettings: null as unknown,
     applicationMenu: null as FakeMenu | null,
     dockVisible: true,
+    /** every Dock badge text and badge count set, in order */
+    badges: [] as Array<string | number>,
     exitCode: null as number | null,
   };
   const dialogAnswers: string[][] = [];
@@ -163,6 +165,7 @@ export function createFakeElectron(options: FakeElectronOptions) {
             hide: () => void (record.dockVisible = false),
             show: async () => void (record.dockVisible = true),
             isVisible: () => record.dockVisible,
+            setBadge: (text: string) => void record.badges.push(text),
           }
         : undefined;
 
@@ -228,6 +231,10 @@ export function createFakeElectron(options: FakeElectronOptions) {
     }
     focus(): void {}
 
+    setBadgeCount(count?: number): boolean {
+      record.badges.push(count ?? 0);
+      return true;
+    }
     quit(): void {
       if (quitting || finished) return;
       quitting = true;
@@ -334,6 +341,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     loadedFile: string | null = null;
     /** scripts and styles the loaded page names that do not exist */
     missingResources: string[] = [];
+    /** every setProgressBar call, in order: -1 removes the bar */
+    progressBar: Array<{ progress: number; mode?: string }> = [];
 
     constructor(readonly options: Record<string, unknown> = {}) {
       super();
@@ -390,6 +399,9 @@ export function createFakeElectron(options: FakeElectronOptions) {
     isDestroyed(): boolean {
       return this.destroyed;
     }
+    setProgressBar(progress: number, options: { mode?: string } = {}): void {
+      this.progressBar.push({ progress, ...options });
+    }
     /** the person clicked the window's close button */
     close(): void {
       if (this.destroyed) return;
@@ -445,12 +457,19 @@ export function createFakeElectron(options: FakeElectronOptions) {
       return true;
     }
     shown = false;
-    constructor(readonly options: { title?: string; body?: string } = {}) {
+    closed = false;
+    constructor(
+      readonly options: { title?: string; body?: string; actions?: Array<{ type: string; text: string }> } = {},
+    ) {
       super();
     }
     show(): void {
       this.shown = true;
       notifications.push(this);
+    }
+    close(): void {
+      this.closed = true;
+      this.emit('close', new FakeEvent());
     }
     click(): void {
       this.emit('click', new FakeEvent());

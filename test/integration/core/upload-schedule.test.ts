@@ -199,10 +199,14 @@ describe('the upload schedule and the battery against the reference server', () 
   it("a limit window's speed replaces the Bandwidth setting until its edge", async () => {
     const { window } = windowEndingSoon({ kind: 'limit', bytesPerSecond: 2_000_000 });
     await call('settings:update', { bandwidthBytesPerSecond: 5_000_000, schedule: [window] });
-    expect(await status()).toMatchObject({ hold: null, bandwidthBytesPerSecond: 2_000_000, bandwidthBySchedule: true });
+    expect(await status()).toMatchObject({ hold: null, bandwidthBytesPerSecond: 2_000_000, bandwidthBy: 'schedule' });
     expect(engine.limiter.limit).toBe(2_000_000);
-    await waitFor(async () => ((await status()).bandwidthBySchedule ? undefined : true), 10_000, 'the window to end');
-    expect(await status()).toMatchObject({ bandwidthBytesPerSecond: 5_000_000, bandwidthBySchedule: false });
+    await waitFor(
+      async () => ((await status()).bandwidthBy === 'schedule' ? undefined : true),
+      10_000,
+      'the window to end',
+    );
+    expect(await status()).toMatchObject({ bandwidthBytesPerSecond: 5_000_000, bandwidthBy: 'setting' });
     // an empty schedule: the setting alone
     await call('settings:update', { schedule: [] });
     expect(engine.limiter.limit).toBe(5_000_000);

@@ -6,6 +6,7 @@ import { build as buildRenderer } from 'vite';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildDesktop } from '../../../scripts/build-desktop.js';
 import { sha256File, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import type { DesktopSnapshot } from '../../helpers/fake-electron/control-protocol.js';
 import { DesktopProcess } from '../../helpers/fake-electron/desktop-process.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { afterResume, committedChunks, readSavedUploads } from '../../helpers/saved-queue.js';
@@ -197,5 +198,35 @@ describe('the bundled desktop main process on a fake Electron', () => {
     const log = await readFile(join(home.path, 'logs', 'main.log'), 'utf8');
     expect(log).toContain('Stopped: the queue is saved and the database closed.');
     expect(log).not.toMatch(/Uncaught|Unhandled/);
+  });
+
+  it('shows an upload on the taskbar: paused while paused, then from 0 to 1, then removed', async () => {
+    home = await tempDir('media-sync-bundled-home-');
+    server = await startTestServer();
+    const path = join(home.path, 'harbour.mp4');
+    await writeRandomFile(path, 3_000_000, 24);
+    const desktop = await start();
+    await desktop.until((state) => Boolean(state.windows[0]?.visible && state.tray));
+    const signedIn = (await desktop.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
+      ok: true;
+      value: { id: string };
+    };
+    await desktop.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 1_000_000 });
+    await desktop.invoke('uploads:pauseAll', { hours: null });
+    await desktop.invoke('uploads:addPaths', { accountId: signedIn.value.id, paths: [path] });
+    const bar = (state: DesktopSnapshot) => state.windows[0]!.progressBar;
+    await desktop.until((state) => bar(state).at(-1)?.mode === 'paused');
+
+    await desktop.invoke('uploads:resumeAll');
+    const after = await desktop.until((state) => bar(state).at(-1)?.progress === -1, 30_000);
+    const shown = bar(after);
+    expect(shown[0]).toEqual({ progress: 0, mode: 'paused' });
+    expect(shown.at(-2)).toEqual({ progress: 1, mode: 'normal' });
+    expect(shown.at(-1)).toEqual({ progress: -1 });
+    // it moved on the way once resumed, and never back
+    const fractions = shown.slice(0, -1).map(({ progress }) => progress);
+    expect(shown.filter(({ mode }) => mode === 'normal').length).toBeGreaterThan(2);
+    expect(fractions).toEqual([...fractions].sort((a, b) => a - b));
+    expect(after.tray!.tooltip).toBe('Media Sync: up to date');
   });
 });

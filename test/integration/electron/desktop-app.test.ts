@@ -19,6 +19,7 @@ import {
 import { DEFAULT_UPDATE_URL } from '../../../src-shared/model/update-status.js';
 import { FakeUpdater } from '../../helpers/fake-updater.js';
 import { waitFor } from '../../helpers/local-http-server.js';
+import { NO_SYSTEM_BUS } from '../../helpers/private-dbus.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /** electron-store's part the app uses, kept in memory (shared by the launches of one test, like the file). */
@@ -98,7 +99,7 @@ describe('the desktop app on a fake Electron', () => {
       createStore: () => store,
       createUpdater: () => updater.asPort(),
       argv,
-      env: { XDG_CONFIG_HOME: join(home.path, 'config'), ...env },
+      env: { XDG_CONFIG_HOME: join(home.path, 'config'), DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS, ...env },
       platform: fakeOptions.platform ?? 'linux',
       execPath: '/opt/media-sync/media-sync',
       homeDir: home.path,

@@ -256,8 +256,8 @@ describe('the contract over Electron ipc', () => {
 
 describe('the tray', () => {
   const item = (state: UploadItem['state'], size = 100): UploadItem =>
-    ({ id: 1, fileName: 'a.mp4', size, state }) as UploadItem;
-  /** the overview a queue of `items` gives the tray (UploadQueue.overview) */
+    ({ id: 1, fileName: 'a.mp4', size, chunkSize: 1_000_000, ackedChunks: [] as number[], state }) as UploadItem;
+  /** the overview a queue of `items` gives the tray (TrayController's overview) */
   const queueOf = (items: UploadItem[]): QueueOverview => ({
     running: items.filter((candidate) => candidate.state.kind === 'uploading'),
     waiting: items.filter((candidate) => ['queued', 'retrying'].includes(candidate.state.kind)).length,
@@ -269,7 +269,8 @@ describe('the tray', () => {
     hold: null,
     active: 1,
     bandwidthBytesPerSecond: null,
-    bandwidthBySchedule: false,
+    bandwidthBy: 'setting' as const,
+    whenDone: null,
   };
 
   it('shows error over paused over uploading over idle, with progress in the tooltip', () => {
@@ -307,7 +308,19 @@ describe('the tray', () => {
         ]),
         null,
       ),
-    ).toMatchObject({ kind: 'uploading', tooltip: 'Media Sync: uploading 1 file, 50.0 MB of 100.0 MB, 1 waiting' });
+    ).toMatchObject({ kind: 'uploading', tooltip: 'Media Sync: 2 files left · 50.0 MB' });
+    // the time left, once the desktop app has measured the speed
+    const uploading = [item({ kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 100 })];
+    const left = { filesLeft: 3, bytesLeft: 2_100_000_000, etaSeconds: 720 };
+    expect(trayState(running, queueOf(uploading), null, undefined, left).tooltip).toBe(
+      'Media Sync: 3 files left · 2.10 GB · about 12 min',
+    );
+    expect(trayState({ ...running, hold: { reason: 'metered' } }, queueOf(uploading), null)).toEqual({
+      kind: 'paused',
+      tooltip: 'Media Sync: paused on a metered connection',
+      status: 'paused on a metered connection',
+      held: true,
+    });
     expect(
       trayState(
         running,
@@ -398,8 +411,8 @@ describe('the tray', () => {
     );
     expect(uploading).toEqual({
       kind: 'uploading',
-      tooltip: 'Media Sync: 2 Dateien werden hochgeladen, 1,50 MB von 5,00 MB, 1 in der Warteschlange',
-      status: '2 Dateien werden hochgeladen, 1,50 MB von 5,00 MB, 1 in der Warteschlange',
+      tooltip: 'Media Sync: noch 3 Dateien · 3,50 MB',
+      status: 'noch 3 Dateien · 3,50 MB',
     });
     expect(trayState({ ...running, hold: { reason: 'battery' } }, queueOf([]), null, german).tooltip).toBe(
       'Media Sync: pausiert im Akkubetrieb',

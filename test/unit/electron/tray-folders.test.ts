@@ -10,7 +10,8 @@ const running = {
   hold: null,
   active: 0,
   bandwidthBytesPerSecond: null,
-  bandwidthBySchedule: false,
+  bandwidthBy: 'setting' as const,
+  whenDone: null,
 };
 
 function folder(folderId: number, path: string, state: FolderState, paused = false): FolderStatus {

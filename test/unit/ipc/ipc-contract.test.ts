@@ -113,6 +113,7 @@ describe('the ipc contract', () => {
       pauseOnBattery: false,
       language: 'system',
       removeFinishedAfterDays: 7,
+      metered: { kind: 'pause' },
     });
     expect(SettingsSchema.parse({ language: 'de' }).language).toBe('de');
     // a language this version does not have falls back to the system's, keeping the other settings

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScheduleState, UploadSchedule } from '../../../src-shared/model/upload-schedule.js';
 import { ScheduleRunner } from '../../../src-main/uploads/schedule-runner.js';
-import { uploadPolicy } from '../../../src-main/uploads/upload-policy.js';
+import { uploadPolicy, type UploadPolicyInput } from '../../../src-main/uploads/upload-policy.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 
 const MB = 1_000_000;
@@ -104,16 +104,23 @@ describe('ScheduleRunner', () => {
 
 describe('uploadPolicy', () => {
   const none: ScheduleState = { effect: { kind: 'none' }, until: null };
-  const base = { bandwidthBytesPerSecond: 5 * MB, schedule: none, pauseOnBattery: false, onBattery: false };
+  const base: UploadPolicyInput = {
+    bandwidthBytesPerSecond: 5 * MB,
+    schedule: none,
+    pauseOnBattery: false,
+    onBattery: false,
+    meteredUploads: { kind: 'pause' },
+    metered: false,
+  };
 
   it('outside every window: the Bandwidth setting, no hold', () => {
-    expect(uploadPolicy(base)).toEqual({ limit: 5 * MB, limitBySchedule: false, hold: null });
+    expect(uploadPolicy(base)).toEqual({ limit: 5 * MB, limitBy: 'setting', hold: null });
   });
 
   it("a window's limit replaces the setting, higher or lower", () => {
     for (const bytesPerSecond of [MB, 10 * MB]) {
       const schedule: ScheduleState = { effect: { kind: 'limit', bytesPerSecond }, until: 1 };
-      expect(uploadPolicy({ ...base, schedule })).toEqual({ limit: bytesPerSecond, limitBySchedule: true, hold: null });
+      expect(uploadPolicy({ ...base, schedule })).toEqual({ limit: bytesPerSecond, limitBy: 'schedule', hold: null });
     }
   });
 
@@ -128,6 +135,37 @@ describe('uploadPolicy', () => {
     const schedule: ScheduleState = { effect: { kind: 'paused' }, until: 42 };
     expect(uploadPolicy({ ...base, schedule, onBattery: true, pauseOnBattery: true }).hold).toEqual({
       reason: 'battery',
+    });
+  });
+
+  it('a metered connection holds the queue when the setting says pause, after the battery and before the schedule', () => {
+    const schedule: ScheduleState = { effect: { kind: 'paused' }, until: 42 };
+    expect(uploadPolicy({ ...base, metered: true }).hold).toEqual({ reason: 'metered' });
+    expect(uploadPolicy({ ...base, metered: true, schedule }).hold).toEqual({ reason: 'metered' });
+    expect(uploadPolicy({ ...base, metered: true, onBattery: true, pauseOnBattery: true }).hold).toEqual({
+      reason: 'battery',
+    });
+    expect(uploadPolicy({ ...base, metered: true, meteredUploads: { kind: 'normal' } })).toEqual({
+      limit: 5 * MB,
+      limitBy: 'setting',
+      hold: null,
+    });
+  });
+
+  it("a metered connection's limit applies only when it is the lower one, and only while metered", () => {
+    const meteredUploads = { kind: 'limit', bytesPerSecond: MB } as const;
+    expect(uploadPolicy({ ...base, meteredUploads })).toEqual({ limit: 5 * MB, limitBy: 'setting', hold: null });
+    expect(uploadPolicy({ ...base, meteredUploads, metered: true })).toEqual({
+      limit: MB,
+      limitBy: 'metered',
+      hold: null,
+    });
+    const fast = { ...base, meteredUploads: { kind: 'limit', bytesPerSecond: 10 * MB } as const, metered: true };
+    expect(uploadPolicy(fast)).toEqual({ limit: 5 * MB, limitBy: 'setting', hold: null });
+    expect(uploadPolicy({ ...fast, bandwidthBytesPerSecond: null })).toEqual({
+      limit: 10 * MB,
+      limitBy: 'metered',
+      hold: null,
     });
   });
 });

@@ -13,6 +13,8 @@ import {
 } from '../../../../src-renderer/model/schedule-form.js';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/model/settings.js';
 
+const PAUSE = { kind: 'pause' as const, limitMb: '' };
+
 describe('the schedule form', () => {
   it('turns the saved schedule into drafts and back, unchanged', () => {
     const schedule = [
@@ -24,17 +26,19 @@ describe('the schedule form', () => {
       },
       { days: ['sat'] as const, from: '22:00', to: '06:00', action: { kind: 'pause' as const } },
     ].map((window) => ({ ...window, days: [...window.days] }));
-    const form = scheduleForm({ schedule, pauseOnBattery: true });
+    const metered = { kind: 'limit' as const, bytesPerSecond: 1_500_000 };
+    const form = scheduleForm({ schedule, pauseOnBattery: true, metered });
+    expect(form.metered).toEqual({ kind: 'limit', limitMb: '1.5' });
     expect(form.windows.map(({ limitMb, paused }) => ({ limitMb, paused }))).toEqual([
       { limitMb: '2.5', paused: false },
       { limitMb: '', paused: true },
     ]);
-    expect(scheduleChange(form)).toEqual({ change: { schedule, pauseOnBattery: true }, errors: new Map() });
+    expect(scheduleChange(form)).toEqual({ change: { schedule, pauseOnBattery: true, metered }, errors: new Map() });
   });
 
   it('starts empty, and a new window is weekdays 09:00–18:00 at 2 MB/s', () => {
     const form = scheduleForm(DEFAULT_SETTINGS);
-    expect(form).toEqual({ windows: [], pauseOnBattery: false });
+    expect(form).toEqual({ windows: [], pauseOnBattery: false, metered: { kind: 'pause', limitMb: '2' } });
     const change = scheduleChange({ ...form, windows: [newWindowDraft()] }).change;
     expect(change?.schedule).toEqual([
       {
@@ -49,7 +53,7 @@ describe('the schedule form', () => {
   it('says what is wrong with each window, in sentences, and sends nothing', () => {
     const bad = { ...newWindowDraft(), days: [], from: '', limitMb: '0' };
     const good = newWindowDraft();
-    const { change, errors } = scheduleChange({ windows: [good, bad], pauseOnBattery: false });
+    const { change, errors } = scheduleChange({ windows: [good, bad], pauseOnBattery: false, metered: PAUSE });
     expect(change).toBeNull();
     expect(errors.get(good.key)).toBeUndefined();
     expect(errors.get(bad.key)).toEqual({
@@ -58,9 +62,14 @@ describe('the schedule form', () => {
       limitMb: 'Enter a speed above 0 MB/s, or choose to pause.',
     });
     // a paused window needs no speed
-    expect(scheduleChange({ windows: [{ ...good, paused: true, limitMb: '' }], pauseOnBattery: false }).change).toEqual(
-      { schedule: [expect.objectContaining({ action: { kind: 'pause' } })], pauseOnBattery: false },
-    );
+    expect(
+      scheduleChange({ windows: [{ ...good, paused: true, limitMb: '' }], pauseOnBattery: false, metered: PAUSE })
+        .change,
+    ).toEqual({
+      schedule: [expect.objectContaining({ action: { kind: 'pause' } })],
+      pauseOnBattery: false,
+      metered: { kind: 'pause' },
+    });
   });
 
   it('keeps days in the week’s order, and names them with Intl in the locale', () => {
@@ -111,7 +120,7 @@ describe('the schedule form', () => {
       expect(windowTimesText('22:00', '06:00', de)).toBe('Von 22:00 bis 06:00 am nächsten Tag');
       expect(windowTimesText('00:00', '00:00', de)).toBe('Ganztägig');
       const bad = { ...newWindowDraft(), days: [] };
-      expect(scheduleChange({ windows: [bad], pauseOnBattery: false }).errors.get(bad.key)).toEqual({
+      expect(scheduleChange({ windows: [bad], pauseOnBattery: false, metered: PAUSE }).errors.get(bad.key)).toEqual({
         days: 'Wählen Sie mindestens einen Tag.',
       });
       const html = renderToStaticMarkup(
@@ -123,5 +132,22 @@ describe('the schedule form', () => {
     } finally {
       await i18n.changeLanguage('en');
     }
+  });
+
+  it('"On a metered connection": a limit needs a speed above 0; pause and as usual need none', () => {
+    const form = scheduleForm(DEFAULT_SETTINGS);
+    for (const limitMb of ['', '0', 'fast']) {
+      expect(scheduleChange({ ...form, metered: { kind: 'limit', limitMb } })).toMatchObject({
+        change: null,
+        meteredError: 'Enter a speed above 0 MB/s, or choose another option.',
+      });
+    }
+    expect(scheduleChange({ ...form, metered: { kind: 'limit', limitMb: '0,5' } }).change?.metered).toEqual({
+      kind: 'limit',
+      bytesPerSecond: 500_000,
+    });
+    expect(scheduleChange({ ...form, metered: { kind: 'normal', limitMb: '' } }).change?.metered).toEqual({
+      kind: 'normal',
+    });
   });
 });

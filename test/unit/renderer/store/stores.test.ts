@@ -14,7 +14,8 @@ const RUNNING: QueueStatus = {
   hold: null,
   active: 0,
   bandwidthBytesPerSecond: null,
-  bandwidthBySchedule: false,
+  bandwidthBy: 'setting',
+  whenDone: null,
 };
 const LIMIT = { accountId: ACCOUNT.id, limit: 60, remaining: 59, gateOpensInMs: 0, gateReason: null };
 
