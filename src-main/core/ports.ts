@@ -20,6 +20,8 @@ export interface ShellPorts {
   openExternal(url: string): Promise<void>;
   /** shows a local file in the system's file manager */
   revealPath(path: string): Promise<void>;
+  /** opens a local folder itself in the system's file manager (a watched folder: its files, not its parent) */
+  openFolder(path: string): Promise<void>;
   /**
    * The system's folder picker (Electron: `dialog.showOpenDialog`, see
    * electron/folder-picker.ts): the chosen folder, or null when the person
@@ -43,6 +45,7 @@ export interface ShellPorts {
 export const NO_DESKTOP: ShellPorts = {
   openExternal: async () => undefined,
   revealPath: async () => undefined,
+  openFolder: async () => undefined,
   writeClipboard: async () => undefined,
   setLaunchAtLogin: async () => undefined,
   pickFolder: async () => {

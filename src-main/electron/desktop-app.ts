@@ -263,6 +263,7 @@ export class DesktopApp {
       shell: {
         openExternal: (url) => this.openExternal(url),
         revealPath: async (path) => this.options.electron.shell.showItemInFolder(path),
+        openFolder: (path) => this.openFolder(path),
         writeClipboard: async (text) => this.options.electron.clipboard.writeText(text),
         setLaunchAtLogin: (enabled) => this.loginItems.set(enabled),
         pickFolder: () =>
@@ -462,8 +463,11 @@ export class DesktopApp {
 
   private async openLogsFolder(): Promise<void> {
     const dir = this.log?.dir;
-    if (!dir) return;
+    if (dir) await this.openFolder(dir);
+  }
+
+  private async openFolder(dir: string): Promise<void> {
     const problem = await this.options.electron.shell.openPath(dir);
-    if (problem) throw new Error(`The logs folder ${dir} could not be opened: ${problem}`);
+    if (problem) throw new Error(`The folder ${dir} could not be opened: ${problem}`);
   }
 }

@@ -296,7 +296,7 @@ export const IPC_COMMANDS = {
   'folders:pause': command(z.object({ id: ItemId, paused: z.boolean() }), FolderStatusSchema),
   /** walks the folder now, as the periodic rescan does: what the watcher missed is queued */
   'folders:rescan': command(z.object({ id: ItemId }), FolderStatusSchema),
-  /** shows the watched folder in the system's file manager (the desktop app; the headless daemon does nothing) */
+  /** opens the watched folder itself in the system's file manager (the desktop app; the headless daemon does nothing) */
   'folders:reveal': command(z.object({ id: ItemId }), Ok),
 
   /**

@@ -64,7 +64,7 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       return folderStatus(id);
     },
     'folders:reveal': async ({ id }) => {
-      await core.options.shell.revealPath(folderStatus(id).path);
+      await core.options.shell.openFolder(folderStatus(id).path);
       return OK;
     },
   };

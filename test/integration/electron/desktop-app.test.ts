@@ -484,5 +484,9 @@ describe('the desktop app on a fake Electron', () => {
     pause.click!();
     await waitFor(() => menuItem(desktop.fake.tray?.menu, ['Photos — paused', 'Resume this folder']));
     expect(await desktop.invoke('folders:status')).toMatchObject([{ folderId: id, paused: true }]);
+    // "Show in file manager" opens the folder itself, not its parent with it selected
+    await desktop.invoke('folders:reveal', { id });
+    expect(desktop.fake.record.openedPaths).toEqual([photos]);
+    expect(desktop.fake.record.shownInFolder).toEqual([]);
   });
 });
