@@ -43,6 +43,8 @@ export async function buildCli(outDir = join(ROOT, 'dist/cli')): Promise<CliBuil
     target: 'node20',
     chunkNames: 'chunk-[hash]',
     sourcemap: 'linked',
+    minifyWhitespace: true,
+    minifySyntax: true,
     metafile: true,
     write: false,
     logLevel: 'warning',
