@@ -41,7 +41,7 @@ try {
     engine.queue.start();
     await engine.queue.whenIdle();
     const seconds = (performance.now() - started) / 1000;
-    const done = engine.queue.list().filter((item) => item.state.kind === 'done').length;
+    const done = engine.uploads.count(['done']);
     const requests = server.requestLog.entries();
     const ideal = ((Math.ceil(FILES / LIMIT) - 1) * WINDOW_MS) / 1000;
     console.log(

@@ -92,3 +92,21 @@ function notAbsoluteMessage(path: string, context: FolderPathContext): Message {
 function folderPathError(code: FolderPathProblem, text: Message): CoreError {
   return CoreError.say(code, text);
 }
+
+/** What keeps a folder's path from being watched now (it is gone or unmounted, or not readable), or null when it can be. */
+export async function folderPathTrouble(path: string): Promise<'missing' | 'unreadable' | null> {
+  try {
+    await checkFolderPath(path);
+    return null;
+  } catch (error) {
+    return error instanceof CoreError && error.code === 'FOLDER_NOT_READABLE' ? 'unreadable' : 'missing';
+  }
+}
+
+/** Whether nothing is at `path` any more (or it cannot be looked at). */
+export function isGone(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => false,
+    () => true,
+  );
+}

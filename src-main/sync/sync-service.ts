@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import {
   FolderOptionsSchema,
@@ -15,7 +15,7 @@ import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import { sameVersion, type DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
-import { checkFolderPath } from './folder-path.js';
+import { checkFolderPath, folderPathTrouble, isGone } from './folder-path.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 
@@ -224,7 +224,7 @@ export class SyncService {
 
   private async watch(folder: WatchedFolder): Promise<void> {
     if (this.watchers.has(folder.id)) return;
-    const trouble = await troubleOf(folder.path);
+    const trouble = await folderPathTrouble(folder.path);
     if (trouble) return this.setTrouble(folder.id, trouble);
     if (this.watchers.has(folder.id)) return;
     const watcher = new FolderWatcher({
@@ -265,7 +265,7 @@ export class SyncService {
     const next = (this.checks.get(id) ?? Promise.resolve()).then(async () => {
       const folder = this.closed ? undefined : this.options.folders.get(id);
       if (!folder) return;
-      const trouble = await troubleOf(folder.path);
+      const trouble = await folderPathTrouble(folder.path);
       if (this.closed) return;
       if (trouble) {
         if (this.watchers.has(id)) this.log(`Watching ${folder.path} stopped: ${trouble}.`);
@@ -481,23 +481,6 @@ export class SyncService {
     };
     loop().catch(() => undefined);
   }
-}
-
-/** What keeps a folder's path from being watched now, or null when it can be. */
-async function troubleOf(path: string): Promise<FolderProblem | null> {
-  try {
-    await checkFolderPath(path);
-    return null;
-  } catch (error) {
-    return error instanceof CoreError && error.code === 'FOLDER_NOT_READABLE' ? 'unreadable' : 'missing';
-  }
-}
-
-function isGone(path: string): Promise<boolean> {
-  return stat(path).then(
-    () => false,
-    () => true,
-  );
 }
 
 /** The watcher's ignore settings for a folder: its globs, and its after-upload subfolder. */

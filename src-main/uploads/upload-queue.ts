@@ -80,9 +80,7 @@ interface Worker {
 }
 
 /** How a pause stops what runs: now (abandoning the chunks in flight), or once they are committed. */
-export interface PauseOptions {
-  afterChunk?: boolean;
-}
+export type PauseOptions = { afterChunk?: boolean };
 
 const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
 
@@ -187,10 +185,6 @@ export class UploadQueue implements Disposable {
     this.items.added(item);
     this.pump();
     return { item, outcome: 'new' };
-  }
-
-  list(): UploadItem[] {
-    return this.options.store.list().map((item) => this.items.withProgress(item));
   }
 
   /** The items not done, failed or cancelled, in queue order, with the running items' progress. */

@@ -131,7 +131,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
     expect(await take()).toEqual([intent]);
 
     await waitFor(
-      () => (engine.queue.list().every((item) => item.state.kind === 'done') ? true : undefined),
+      () => (engine.uploads.list().every((item) => item.state.kind === 'done') ? true : undefined),
       15_000,
       'the three uploads',
     );
@@ -141,7 +141,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
       'b.mp4',
       'c.mp4',
     ]);
-    expect(engine.queue.list().map((item) => item.accountId)).toEqual([accountId, accountId, accountId]);
+    expect(engine.uploads.list().map((item) => item.accountId)).toEqual([accountId, accountId, accountId]);
 
     // the same files again: the queue does not send them twice, and says so
     const again = await core.openFiles([join(files.path, 'a.mp4'), join(files.path, 'gone.mp4')]);
@@ -152,7 +152,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
       uploadedBefore: { count: 1, names: ['a.mp4'] },
       skipped: { count: 1, files: [{ name: 'gone.mp4', reason: 'missing' }] },
     });
-    expect(engine.queue.list()).toHaveLength(3);
+    expect(engine.uploads.list()).toHaveLength(3);
   });
 
   it('names the first five of many opened files and counts the rest', async () => {
@@ -168,7 +168,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
       kind: 'filesQueued',
       queued: { count: 7, names: ['clip-1.mp4', 'clip-2.mp4', 'clip-3.mp4', 'clip-4.mp4', 'clip-5.mp4'] },
     });
-    expect(engine.queue.list()).toHaveLength(7);
+    expect(engine.uploads.list()).toHaveLength(7);
   });
 
   it('with no account signed in, says to sign in first and queues nothing', async () => {
@@ -185,7 +185,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
       skipped: { count: 0, files: [] },
     });
     expect(await take()).toEqual([intent]);
-    expect(engine.queue.list()).toEqual([]);
+    expect(engine.uploads.list()).toEqual([]);
     expect(server.server.requestLog.entries()).toEqual([]);
   });
 });

@@ -90,7 +90,7 @@ describe('the log of the app, on the reference server', () => {
     const path = join(data.path, 'canary.mp4');
     await writeFile(path, 'a canary clip');
     await call('uploads:addPaths', { accountId, paths: [path] });
-    await waitFor(() => engine.queue.list().find((item) => item.state.kind === 'done'), 15_000, 'the upload');
+    await waitFor(() => engine.uploads.list().find((item) => item.state.kind === 'done'), 15_000, 'the upload');
 
     server.admin(['token', 'disable'], { token: canary });
     expect(await call('account:summary', { accountId })).toMatchObject({

@@ -122,7 +122,7 @@ describe('the local demo server ("Try it locally")', () => {
       ]);
       expect(await readFile(join(data.path, 'demo-server', 'port'), 'utf8')).toBe(new URL(account!.baseUrl).port);
       expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({ ok: true });
-      await waitFor(() => (app.engine.queue.list()[0]?.state.kind === 'done' ? true : undefined), 20_000, 'done');
+      await waitFor(() => (app.engine.uploads.list()[0]?.state.kind === 'done' ? true : undefined), 20_000, 'done');
     } finally {
       await app.close();
     }

@@ -160,7 +160,7 @@ describe('AppCore: the status of each watched folder', () => {
     expect((await statusOf(photosId)).counts).toEqual({ uploadedToday: 3, uploaded: 3, failed: 0, skipped: 0 });
     expect(back.state.kind).toBe('watching');
     expect(await serverFileNames()).toEqual(names);
-    expect(engine.queue.list()).toHaveLength(3);
+    expect(engine.uploads.list()).toHaveLength(3);
   });
 
   it("pauses one folder's files while the other's go, across a restart, and keeps the counts", async () => {
@@ -178,7 +178,7 @@ describe('AppCore: the status of each watched folder', () => {
     await writeFile(join(camera, 'clip.jpg'), 'a photo that goes');
     await until(cameraId, 'clip.jpg uploaded from Camera', (status) => status.counts.uploaded === 1);
     await invoke('folders:whenSettled', {});
-    const held = open!.engine.queue.list().find((item) => item.fileName === 'held.jpg');
+    const held = open!.engine.uploads.list().find((item) => item.fileName === 'held.jpg');
     expect(held?.state.kind).toBe('queued');
     expect(await serverFileNames()).toEqual(['clip.jpg', 'first.jpg']);
 
@@ -194,7 +194,7 @@ describe('AppCore: the status of each watched folder', () => {
     });
     expect((await statusOf(cameraId)).counts.uploaded).toBe(1);
     await invoke('folders:whenSettled', {});
-    expect(open!.engine.queue.list().find((item) => item.fileName === 'held.jpg')?.state.kind).toBe('queued');
+    expect(open!.engine.uploads.list().find((item) => item.fileName === 'held.jpg')?.state.kind).toBe('queued');
 
     await invoke('folders:pause', { id: photosId, paused: false });
     const resumed = await until(photosId, 'held.jpg uploaded once resumed', (status) => status.counts.uploaded === 2);

@@ -45,7 +45,7 @@ describe('a cancelled file of a watched folder', () => {
     await writeFile(join(folder.path, name), `the bytes of ${name}`);
     await engine.sync.addFolder(fixture.accountId, folder.path);
     const queued = await waitFor(
-      () => engine.queue.list().find((item) => item.fileName === name),
+      () => engine.uploads.list().find((item) => item.fileName === name),
       10_000,
       `${name} in the queue`,
     );
@@ -82,7 +82,7 @@ describe('a cancelled file of a watched folder', () => {
     return body.data.map((file) => file.filename).sort();
   }
 
-  const states = () => engine.queue.list().map((item) => [item.fileName, item.state.kind]);
+  const states = () => engine.uploads.list().map((item) => [item.fileName, item.state.kind]);
 
   it('is not queued again after a restart: no new item, nothing uploaded', async () => {
     await queueAndCancel('declined.mp4');
@@ -98,9 +98,9 @@ describe('a cancelled file of a watched folder', () => {
     expect(engine.queue.clearFinished()).toBe(1);
     engine.queue.start();
     await rescan();
-    expect(engine.queue.list()).toEqual([]);
+    expect(engine.uploads.list()).toEqual([]);
     await restart();
-    expect(engine.queue.list()).toEqual([]);
+    expect(engine.uploads.list()).toEqual([]);
     expect(await serverFileNames()).toEqual([]);
     expect(server.server.uploadLog.entries()).toHaveLength(0);
   });
@@ -153,7 +153,7 @@ describe('a cancelled file of a watched folder', () => {
     await settled();
     engine.queue.clearFinished();
     await restart();
-    expect(engine.queue.list()).toEqual([]);
+    expect(engine.uploads.list()).toEqual([]);
     expect(await serverFileNames()).toEqual(['declined.mp4']);
     expect(server.server.uploadLog.entries()).toHaveLength(1);
   });
@@ -177,7 +177,7 @@ describe('a cancelled file of a watched folder', () => {
     const [watched] = engine.folders.list();
     await engine.sync.removeFolder(watched!.id);
     await engine.sync.addFolder(fixture.accountId, folder.path);
-    await waitFor(() => (engine.queue.list().length === 2 ? true : undefined), 10_000, 'the file queued again');
+    await waitFor(() => (engine.uploads.list().length === 2 ? true : undefined), 10_000, 'the file queued again');
     await settled();
     expect(states()).toEqual([
       ['declined.mp4', 'cancelled'],

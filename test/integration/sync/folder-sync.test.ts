@@ -47,7 +47,7 @@ describe('folder sync against the reference server', () => {
   async function uploadsDone(engine: Engine, count: number, timeoutMs = 20_000): Promise<void> {
     await waitFor(
       () => {
-        const items = engine.queue.list();
+        const items = engine.uploads.list();
         const done = items.filter((item) => item.state.kind === 'done').length;
         return done >= count && items.every((item) => item.state.kind === 'done') ? true : undefined;
       },
@@ -88,7 +88,7 @@ describe('folder sync against the reference server', () => {
     await writeFile(join(folder.path, '.hidden.mp4'), 'hidden');
     await writeFile(join(folder.path, '~$draft.mp4'), 'office lock');
     await pause(SETTLE_MS * 3);
-    expect(engine.queue.list()).toEqual([]);
+    expect(engine.uploads.list()).toEqual([]);
     await rename(partial, join(folder.path, 'movie.mp4'));
     await uploadsDone(engine, 1);
     expect((await serverFiles()).map((f) => f.filename)).toEqual(['movie.mp4']);
@@ -158,7 +158,7 @@ describe('folder sync against the reference server', () => {
     await reopened.sync.rescan();
     await reopened.sync.whenSettled();
     await reopened.queue.whenIdle();
-    expect(reopened.queue.list()).toEqual([]);
+    expect(reopened.uploads.list()).toEqual([]);
     expect(server.server.uploadLog.entries().length).toBe(2);
   });
 
@@ -231,7 +231,7 @@ describe('folder sync against the reference server', () => {
     });
     await uploadsDone(engine, 5);
 
-    const fromFolder = engine.queue.list().filter((item) => item.folderId !== null);
+    const fromFolder = engine.uploads.list().filter((item) => item.folderId !== null);
     const holiday = fromFolder.find((item) => item.fileName === 'holiday.mp4')!;
     expect(holiday.state).toMatchObject({ kind: 'done', fileId: before.get('holiday.mp4'), existing: true });
     expect(fromFolder.filter((item) => item.state.kind === 'done' && !item.state.existing)).toHaveLength(2);

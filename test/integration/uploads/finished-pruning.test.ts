@@ -92,7 +92,7 @@ describe('finished uploads removed from the queue after the set days', () => {
     await engine.sync.rescan();
     await settled();
     const kinds = () =>
-      Object.fromEntries(engine.queue.list().map((item) => [item.fileName, item.state.kind] as const));
+      Object.fromEntries(engine.uploads.list().map((item) => [item.fileName, item.state.kind] as const));
     expect(kinds()).toEqual({
       'old-1.jpg': 'done',
       'old-2.jpg': 'done',
@@ -101,7 +101,7 @@ describe('finished uploads removed from the queue after the set days', () => {
       'newer.jpg': 'done',
     });
     const fileIds = Object.fromEntries(
-      engine.queue.list().flatMap((item) => (item.state.kind === 'done' ? [[item.fileName, item.state.fileId]] : [])),
+      engine.uploads.list().flatMap((item) => (item.state.kind === 'done' ? [[item.fileName, item.state.fileId]] : [])),
     );
     const folderId = engine.folders.list()[0]!.id;
     // the app stopped between old-2's done and its entry in the folder's index
@@ -155,7 +155,7 @@ describe('finished uploads removed from the queue after the set days', () => {
     core.onDidEmit((event) => events.push(event));
     await core.start();
     await waitFor(() => events.find((event) => event.name === 'uploads:removed'), 10_000, 'the pruning at start');
-    expect(engine.queue.list()).toEqual([]);
+    expect(engine.uploads.list()).toEqual([]);
     expect(server.server.uploadLog.entries()).toHaveLength(1);
   });
 });

@@ -110,7 +110,10 @@ describe('upload engine against the reference server', () => {
     expect(JSON.parse((await server.api(`/files?search=Holiday`)).body.toString())).toMatchObject({
       data: [{ password_protected: true }],
     });
-    expect(queue.list().map((item) => item.metadata)).toEqual([{}, { name: 'Holiday', description: 'Sea' }]);
+    expect(fixture.engine.uploads.list().map((item) => item.metadata)).toEqual([
+      {},
+      { name: 'Holiday', description: 'Sea' },
+    ]);
     // the token lives in the 0600 vault file, never in the database
     const stored = await Promise.all(
       ['media-sync.db', 'media-sync.db-wal'].map((name) =>
@@ -143,7 +146,7 @@ describe('upload engine against the reference server', () => {
     const blocked = engine.client(fixture.accountId)!.scheduler.state().blocked;
     expect(blocked).toMatchObject({ status: 403, code: 'TOKEN_DISABLED', message: 'This token has been disabled.' });
     expect(blocked!.requestId).toMatch(/^[0-9a-f-]{36}$/);
-    const kinds = engine.queue.list().map((item) => item.state.kind);
+    const kinds = engine.uploads.list().map((item) => item.state.kind);
     expect(kinds[0]).toBe('done');
     expect(kinds.slice(1)).toEqual(['queued', 'queued', 'queued']);
 
@@ -151,7 +154,7 @@ describe('upload engine against the reference server', () => {
     await engine.signIn(server.baseUrl, fresh);
     await engine.queue.whenIdle();
 
-    expect(engine.queue.list().map((item) => item.state.kind)).toEqual(['done', 'done', 'done', 'done']);
+    expect(engine.uploads.list().map((item) => item.state.kind)).toEqual(['done', 'done', 'done', 'done']);
     const listed = JSON.parse((await server.api('/files?per_page=100', { token: fresh })).body.toString()) as {
       data: { id: string; filename: string }[];
     };
@@ -197,7 +200,7 @@ describe('upload engine against the reference server', () => {
     const listed = JSON.parse((await server.api('/files')).body.toString()) as { data: { filename: string }[] };
     expect(listed.data.map((f) => f.filename)).toEqual(['slow.mp4']);
     expect(queue.clearFinished()).toBe(2);
-    expect(queue.list()).toEqual([]);
+    expect(fixture.engine.uploads.list()).toEqual([]);
   });
 
   it('an item paused for a while goes by itself when its time comes, after the one queued behind it', async () => {
@@ -237,6 +240,6 @@ describe('upload engine against the reference server', () => {
     expect(again).toMatchObject({ outcome: 'resumed', item: { id: item.id } });
     await queue.whenIdle();
     expect(queue.get(item.id)!.state.kind).toBe('done');
-    expect(queue.list().length).toBe(1);
+    expect(fixture.engine.uploads.list().length).toBe(1);
   });
 });

@@ -87,13 +87,13 @@ describe('uploads through a faulty network', () => {
     for (const path of paths) await queue.enqueue({ accountId: fixture.accountId, path });
     queue.start();
     await queue.whenIdle();
-    for (let i = 0; i < 20 && queue.list().some((item) => item.state.kind === 'retrying'); i++) {
+    for (let i = 0; i < 20 && fixture.engine.uploads.list().some((item) => item.state.kind === 'retrying'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       queue.poke();
       await queue.whenIdle();
     }
 
-    expect(queue.list().map((item) => item.state.kind)).toEqual(paths.map(() => 'done'));
+    expect(fixture.engine.uploads.list().map((item) => item.state.kind)).toEqual(paths.map(() => 'done'));
     await expectEveryFileOnceAndIdentical(paths);
     expect(proxy.requests.filter((r) => r.fault !== null).length).toBe(faults.length);
 
