@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { AppCore, type AppCoreOptions, type CoreEvent } from '../../src-main/core/app-core.js';
 import { Engine } from '../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../src-main/core/ports.js';
@@ -14,6 +16,21 @@ export function createAppCore(engine: Engine, dataDir: string, options: Partial<
     tokenStorage: 'a file only your user can read (0600)',
     ...options,
   });
+}
+
+/** A command's answer from `core`, typed by the test; its error's message thrown. */
+export async function callCore<T>(core: AppCore, name: string, request: unknown = {}): Promise<T> {
+  const result = await core.handle(name, request);
+  if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
+  return result.value as T;
+}
+
+/** A small file `name` written in `dir` and queued for `accountId` (uploads:addPaths): its item. */
+export async function addFileToQueue<T>(core: AppCore, accountId: string, dir: string, name: string): Promise<T> {
+  const path = join(dir, name);
+  await writeFile(path, `the content of ${name}`);
+  const [item] = await callCore<T[]>(core, 'uploads:addPaths', { accountId, paths: [path] });
+  return item!;
 }
 
 /**

@@ -1,11 +1,10 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { NetworkManagerCost } from '../../../src-main/system/network-manager-cost.js';
 import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { addFileToQueue, callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { memoryLog } from '../../helpers/memory-log.js';
@@ -116,18 +115,8 @@ describe('"On a metered connection" against the reference server and a stand-in 
     await bus.close();
   });
 
-  async function call<T>(name: string, request: unknown = {}): Promise<T> {
-    const result = await core.handle(name, request);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.value as T;
-  }
-
-  async function addFile(name: string): Promise<UploadItemView> {
-    const path = join(data.path, name);
-    await writeFile(path, `the content of ${name}`);
-    const [item] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [path] });
-    return item!;
-  }
+  const call = <T>(name: string, request: unknown = {}) => callCore<T>(core, name, request);
+  const addFile = (name: string) => addFileToQueue<UploadItemView>(core, accountId, data.path, name);
 
   const status = () => call<QueueStatus>('uploads:status');
   const itemState = (id: number) => engine.queue.get(id)!.state.kind;

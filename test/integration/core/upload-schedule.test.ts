@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
@@ -8,7 +7,7 @@ import { Engine } from '../../../src-main/core/engine.js';
 import type { PowerSourcePort } from '../../../src-main/core/ports.js';
 import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { ScheduleWindow } from '../../../src-shared/model/upload-schedule.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { addFileToQueue, callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -85,18 +84,8 @@ describe('the upload schedule and the battery against the reference server', () 
     await files.remove();
   });
 
-  async function call<T>(name: string, request: unknown = {}): Promise<T> {
-    const result = await core.handle(name, request);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.value as T;
-  }
-
-  async function addFile(name: string): Promise<UploadItemView> {
-    const path = join(files.path, name);
-    await writeFile(path, `the content of ${name}`);
-    const [item] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [path] });
-    return item!;
-  }
+  const call = <T>(name: string, request: unknown = {}) => callCore<T>(core, name, request);
+  const addFile = (name: string) => addFileToQueue<UploadItemView>(core, accountId, files.path, name);
 
   /** A window over this minute (wall clock of `clock`), ending at the next one, about 3 s from now. */
   function windowEndingSoon(action: ScheduleWindow['action']): { window: ScheduleWindow; edge: number } {
