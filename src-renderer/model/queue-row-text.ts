@@ -31,6 +31,8 @@ export interface RowContext {
   now: number;
   /** the whole queue is paused (by the person) */
   queuePaused: boolean;
+  /** the item's watched folder is paused (folders:pause): its files wait, the other folders go on */
+  folderPaused?: boolean;
   /** the app holds the whole queue: the schedule's pause, or on battery */
   queueHold?: QueueHold | null;
   /** why the item's account cannot upload now (a refused token), if so */
@@ -106,6 +108,7 @@ function chunkMostlySent(item: UploadItemView, state: Extract<UploadState, { kin
 function waitReason(context: RowContext, clock: (ms: number) => string, locale: string): string | null {
   if (context.accountBlocked) return t('queue.waiting.accountBlocked', { reason: context.accountBlocked });
   if (context.queuePaused) return t('queue.waiting.paused');
+  if (context.folderPaused) return t('queue.waiting.folderPaused');
   if (context.queueHold) return holdRowText(context.queueHold, context.now, clock, locale);
   if (context.accountGate === 'rate-limited') return t('queue.waiting.rateLimited');
   if (context.accountGate === 'api-disabled') return t('queue.waiting.apiDisabled');

@@ -31,11 +31,14 @@ export const QueueRow = memo(function QueueRow({
   index: number;
   onAction(item: UploadItemView, action: QueueRowAction): void;
 }) {
-  const { queue, queueStatus, accounts, rateLimits } = useStores();
+  const { queue, queueStatus, accounts, rateLimits, folderStatus } = useStores();
   const { t, locale } = useLocale();
   const item = useStore(queue, () => queue.at(index));
   const status = useStore(queueStatus, (read) => read.data);
   const blocked = useStore(accounts, (read) => read.data?.find((account) => account.id === item?.accountId)?.blocked);
+  const folderPaused = useStore(folderStatus, (read) =>
+    item?.folderId == null ? false : (read.data?.find((folder) => folder.folderId === item.folderId)?.paused ?? false),
+  );
   const gate = useStore(rateLimits, (limits) => (item ? limits.get(item.accountId) : undefined));
   const state = item && queue.stateOf(item);
   const changesWithTime = state?.kind === 'uploading' || state?.kind === 'retrying' || gateLeftMs(gate, Date.now()) > 0;
@@ -53,6 +56,7 @@ export const QueueRow = memo(function QueueRow({
     {
       now,
       queuePaused: status?.paused ?? false,
+      folderPaused,
       queueHold: status?.hold ?? null,
       accountBlocked: blocked ? errorText(blocked) : null,
       accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,

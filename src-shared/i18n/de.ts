@@ -104,6 +104,7 @@ export const de: Catalog = {
     waiting: {
       accountBlocked: 'Wartet: {{reason}}',
       paused: 'Wartet: Alle Uploads sind pausiert',
+      folderPaused: 'Wartet: Sein Ordner ist pausiert',
       rateLimited: 'Wartet: Der Server hat um weniger Anfragen gebeten',
       apiDisabled: 'Wartet: Der Dienst hat seine API pausiert',
       battery: 'Wartet: Im Akkubetrieb sind Uploads pausiert',

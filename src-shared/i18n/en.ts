@@ -110,6 +110,7 @@ export const en = {
     waiting: {
       accountBlocked: 'Waiting: {{reason}}',
       paused: 'Waiting: all uploads are paused',
+      folderPaused: 'Waiting: its folder is paused',
       rateLimited: 'Waiting: the server asked to slow down',
       apiDisabled: 'Waiting: the service has paused its API',
       battery: 'Waiting: uploads are paused while on battery',

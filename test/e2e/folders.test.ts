@@ -129,6 +129,12 @@ describe('the Folders view', () => {
     expect(await filesOnService()).toEqual(['beach.mp4', 'boat.mp4', 'report.mp4', 'sunset.mp4']);
     await card.getByText('Paused by you').waitFor();
     expect(await count(page, holiday, 'Uploaded in all')).toBe('3');
+    // its row in the Queue says why it waits
+    const origin = new URL(app.url).origin;
+    await page.goto(`${origin}/#/queue`);
+    const row = page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: 'later.mp4' });
+    await row.getByText('Waiting: its folder is paused').waitFor();
+    await page.goto(`${origin}/#/folders`);
 
     await card.getByRole('button', { name: `Resume ${holiday}` }).click();
     await waitForCount(page, holiday, 'Uploaded in all', '4');

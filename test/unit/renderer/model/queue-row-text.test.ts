@@ -143,6 +143,11 @@ describe('queue row text', () => {
       'Waiting: This token has been disabled.',
     );
     expect(describeRow(queued, { ...context, queuePaused: true }).detail).toBe('Waiting: all uploads are paused');
+    // a file of a paused watched folder waits for its folder; the whole queue's pause says more
+    expect(describeRow(queued, { ...context, folderPaused: true }).detail).toBe('Waiting: its folder is paused');
+    expect(describeRow(queued, { ...context, folderPaused: true, queuePaused: true }).detail).toBe(
+      'Waiting: all uploads are paused',
+    );
     expect(describeRow(queued, { ...context, accountGate: 'rate-limited' }).detail).toBe(
       'Waiting: the server asked to slow down',
     );
