@@ -109,6 +109,18 @@ const RemoteJobPageSchema = z.looseObject({
 });
 
 /**
+ * How long a stopped upload whose body is all sent still waits for its
+ * answer: well inside the 5 s a quit may take, far above a local answer.
+ */
+export const ANSWER_GRACE_MS = 1_500;
+
+/** `pieces`, and `sent()` once the writer asked past the last one: every byte of the body handed to the socket. */
+async function* untilSent(pieces: AsyncIterable<Uint8Array>, sent: () => void): AsyncGenerator<Uint8Array> {
+  yield* pieces;
+  sent();
+}
+
+/**
  * A client for every endpoint of the Media File Service API v1. Every call
  * goes through the account's RequestScheduler; answers are parsed with the
  * `src-shared/api` schemas (loose: unknown fields are kept). Failures are
@@ -225,24 +237,41 @@ export class MediaApiClient {
         const watchdog = new AbortController();
         const timer = setTimeout(() => watchdog.abort(stalled(this.noProgressTimeoutMs)), this.noProgressTimeoutMs);
         let sent = 0;
+        // A stop (pause, quit) once the whole body is on its way waits a moment for the answer: a chunk the
+        // server took is then known as taken, instead of being cut off between its answer and us and sent
+        // again at the next start. Before that, it stops at once.
+        let bodySent = false;
+        const stop = new AbortController();
+        let grace: NodeJS.Timeout | undefined;
+        const onStop = () => {
+          if (!bodySent) return stop.abort(signal.reason);
+          grace = setTimeout(() => stop.abort(signal.reason), ANSWER_GRACE_MS);
+        };
+        if (signal.aborted) onStop();
+        else signal.addEventListener('abort', onStop, { once: true });
         try {
           return await this.sendRaw({
             method: 'POST',
             path: '/files/upload',
             headers: { 'Content-Type': body.contentType, 'Content-Length': String(body.contentLength) },
-            body: body.stream(async (bytes) => {
-              await request.limiter?.take(bytes, signal);
-              timer.refresh();
-              sent += bytes;
-              onBytes();
-              request.onProgress?.(sent);
-            }),
-            signal: AbortSignal.any([signal, watchdog.signal]),
+            body: untilSent(
+              body.stream(async (bytes) => {
+                await request.limiter?.take(bytes, signal);
+                timer.refresh();
+                sent += bytes;
+                onBytes();
+                request.onProgress?.(sent);
+              }),
+              () => (bodySent = true),
+            ),
+            signal: AbortSignal.any([stop.signal, watchdog.signal]),
             headersTimeoutMs: this.uploadHeadersTimeoutMs,
             onBytes: () => timer.refresh(),
           });
         } finally {
           clearTimeout(timer);
+          clearTimeout(grace);
+          signal.removeEventListener('abort', onStop);
         }
       },
       { idempotent: request.idempotent, signal: request.signal, blockOnDenied: true },

@@ -13,11 +13,17 @@ import {
 } from '../../helpers/engine-fixture.js';
 
 const UPLOAD = '/api/v1/files/upload';
-const CHUNK = 256 * 1024;
+/**
+ * Above the size sent as one piece (multipart-body.ts), so a chunk's body
+ * goes out piece by piece under the limit and a pause lands while it is
+ * still being sent: a chunk whose body is all sent waits for its answer and
+ * is kept (upload-stop-answer.test.ts)
+ */
+const CHUNK = 512 * 1024;
 /** 10 whole chunks and a last one of 1,000 bytes */
 const SIZE = 10 * CHUNK + 1_000;
 const CHUNKS = 11;
-/** bytes per second: a chunk every ~0.26 s, so one is nearly always in flight */
+/** bytes per second: a chunk every ~0.5 s, so one is nearly always in flight */
 const LIMIT = 1_000_000;
 
 /**
