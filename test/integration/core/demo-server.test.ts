@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Log } from '../../../src-main/common/file-log.js';
 import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { memoryLog } from '../../helpers/memory-log.js';
 import { waitFor } from '../../helpers/local-http-server.js';
@@ -52,9 +52,7 @@ describe('the local demo server ("Try it locally")', () => {
   async function signInToDemo(demo: LocalDemoServer): Promise<{ id: string; baseUrl: string }> {
     const app = await openApp(demo);
     try {
-      const signedIn = await app.core.handle('account:startDemo', {});
-      if (!signedIn.ok) throw new Error(signedIn.error.message);
-      return signedIn.value as { id: string; baseUrl: string };
+      return await callCore<{ id: string; baseUrl: string }>(app.core, 'account:startDemo');
     } finally {
       await app.close();
     }

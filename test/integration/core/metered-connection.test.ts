@@ -101,9 +101,9 @@ describe('"On a metered connection" against the reference server and a stand-in 
     await network.start();
     core = createAppCore(engine, data.path, { network });
     await core.start();
-    const signedIn = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!signedIn.ok) throw new Error(signedIn.error.message);
-    accountId = (signedIn.value as { id: string }).id;
+    accountId = (
+      await callCore<{ id: string }>(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })
+    ).id;
   });
 
   afterEach(async () => {

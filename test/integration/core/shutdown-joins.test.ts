@@ -6,7 +6,7 @@ import { localDemoServer } from '../../../src-main/core/demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { ownerSocketPath } from '../../../src-main/core/owner-socket-path.js';
 import { serveOwnerSocket } from '../../../src-main/core/owner-socket.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 
 /** Whether something listens at the Unix socket `path`. */
@@ -77,9 +77,7 @@ describe('the stop, as the parts of the app join it', () => {
     const demo = localDemoServer(data.path, undefined, shutdown);
     const core = createAppCore(engine, data.path, { demo, shutdown });
     await core.start();
-    const signedIn = await core.handle('account:startDemo', {});
-    if (!signedIn.ok) throw new Error(signedIn.error.message);
-    demoUrl = (signedIn.value as { baseUrl: string }).baseUrl;
+    demoUrl = (await callCore<{ baseUrl: string }>(core, 'account:startDemo')).baseUrl;
     await serveOwnerSocket(core, data.path, undefined, shutdown);
     expect(await socketAnswers(ownerSocketPath(data.path))).toBe(true);
     expect(await httpAnswers(demoUrl)).toBe(true);

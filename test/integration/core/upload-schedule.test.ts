@@ -71,9 +71,9 @@ describe('the upload schedule and the battery against the reference server', () 
     events = [];
     core.onDidEmit((event) => events.push(event));
     await core.start();
-    const signedIn = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!signedIn.ok) throw new Error(signedIn.error.message);
-    accountId = (signedIn.value as { id: string }).id;
+    accountId = (
+      await callCore<{ id: string }>(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })
+    ).id;
   });
 
   afterEach(async () => {
