@@ -60,9 +60,24 @@ export function playerPage(file: FileRow, kind: PageKind, hlsUrl: string | null)
   return page(file.name, kind, `${media}\n${details}`, scripts);
 }
 
-/** Asks for the password of a protected file, posted to `action`; `wrong` after a failed attempt. */
-export function passwordPage(file: FileRow, action: string, wrong: boolean): string {
-  const message = wrong ? '<p role="alert">That password is not right.</p>' : '';
+/**
+ * What the password page says above its form: nothing yet; a wrong try, with
+ * the tries left in the current window and the seconds until it ends; or, past
+ * the limit, how long to wait.
+ */
+export type PasswordNotice = { wrong: true; triesLeft: number; seconds: number } | { wrong: false; seconds: number };
+
+/** Asks for the password of a protected file, posted to `action`. */
+export function passwordPage(file: FileRow, action: string, notice?: PasswordNotice): string {
+  const wait = notice && `Wait ${plural(notice.seconds, 'second')}, then try again.`;
+  const message =
+    notice === undefined
+      ? ''
+      : !notice.wrong
+        ? `<p role="alert">Too many tries for this file's password. ${wait}</p>`
+        : notice.triesLeft > 0
+          ? `<p role="alert">That password is not right. You can try ${plural(notice.triesLeft, 'more time')} in the next ${plural(notice.seconds, 'second')}.</p>`
+          : `<p role="alert">That password is not right. ${wait}</p>`;
   return page(
     file.name,
     'watch',
@@ -74,6 +89,10 @@ ${message}
 <button type="submit">Open</button>
 </form>`,
   );
+}
+
+function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
 }
 
 export function noticePage(file: FileRow, message: string): string {
