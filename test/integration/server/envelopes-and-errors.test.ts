@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountSchema, ErrorEnvelopeSchema } from '../../../src-shared/api/index.js';
 import { rawRequest } from '../../helpers/raw-http.js';
@@ -70,6 +71,31 @@ describe('requests that match nothing', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
     expect(ErrorEnvelopeSchema.parse(res.json).error.code).toBe('NOT_FOUND');
+  });
+
+  it('a broken percent escape → 400 BAD_REQUEST envelope, with no error or stack in the log', async () => {
+    let logged = '';
+    const logStream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const logging = await startTestServer({ logLevel: 'info', logStream, conversions: false });
+    try {
+      for (const path of ['/%', '/%E0%A4%A', '/api/v1/%', '/api/v1/files/%E0%A4%A', '/abcdefabcdef/hls/%E0']) {
+        const res = await rawRequest(`${logging.fileHost}${path}`, {
+          headers: { Authorization: `Bearer ${logging.token}` },
+        });
+        expect([path, res.status]).toEqual([path, 400]);
+        const envelope = ErrorEnvelopeSchema.parse(res.json);
+        expect(envelope.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('percent escape') });
+        expect(res.headers['x-request-id']).toBe(envelope.request_id);
+      }
+      expect(logged).not.toMatch(/"level":50|\bat .*\.(ts|js):\d+/);
+    } finally {
+      await logging.close();
+    }
   });
 
   it('malformed JSON → 422 VALIDATION_ERROR envelope without a stack trace', async () => {
