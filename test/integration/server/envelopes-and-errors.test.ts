@@ -73,6 +73,22 @@ describe('requests that match nothing', () => {
     expect(ErrorEnvelopeSchema.parse(res.json).error.code).toBe('NOT_FOUND');
   });
 
+  it('an unknown /api/v1 route asks for the token first: 401 without one, 403 for a disabled one, 404 only to a token', async () => {
+    const disabled = t.admin(['token', 'create'], { account: 'demo', disabled: true }).token as string;
+    for (const [method, path] of [
+      ['GET', '/api/v1/nothing-here'],
+      ['PUT', '/api/v1/files'],
+      ['POST', '/api/v1/admin/tokens'],
+    ] as const) {
+      const at = (headers: Record<string, string> = {}) => rawRequest(`${t.fileHost}${path}`, { method, headers });
+      const missing = await at();
+      expect([path, missing.status, missing.json.error.code]).toEqual([path, 401, 'UNAUTHENTICATED']);
+      expect((await at({ Authorization: 'Bearer mfs_not-a-token' })).status).toBe(401);
+      expect((await at({ Authorization: `Bearer ${disabled}` })).json.error.code).toBe('TOKEN_DISABLED');
+      expect((await at({ Authorization: `Bearer ${t.token}` })).status).toBe(404);
+    }
+  });
+
   it('a broken percent escape → 400 BAD_REQUEST envelope, with no error or stack in the log', async () => {
     let logged = '';
     const logStream = new Writable({
