@@ -272,7 +272,7 @@ describe('HLS conversion with ffmpeg', () => {
     expect((await rawRequest(`${t.fileHost}/${file.id}/hls/../../server.sqlite`)).status).toBe(404);
   });
 
-  it('fails after 3 attempts with a readable error for a "video" ffmpeg cannot read', async () => {
+  it('fails after 3 attempts with a readable error for a "video" ffmpeg cannot read, without the server\'s paths', async () => {
     const file = await upload('broken.mp4', randomBytes(5000));
     const status = await waitFor(
       async () => {
@@ -286,9 +286,9 @@ describe('HLS conversion with ffmpeg', () => {
       status: 'failed',
       stage: 'probing',
       attempts: 3,
-      error: expect.any(String),
+      // ffprobe said "<data dir>/files/<id>: Invalid data found when processing input"
+      error: 'The file is not a video that can be read (invalid data).',
     });
-    expect((status.conversion!.error as string).length).toBeGreaterThan(0);
     expect((await rawRequest(file.urls.watch)).text).not.toContain('data-hls');
   });
 
