@@ -19,7 +19,7 @@ const REASONS: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 /** An absolute path (POSIX or Windows) where a word starts, with the `: ` ffmpeg puts after it. */
-const ABSOLUTE_PATH = /(?<=^|[\s'"(\[])(?:[A-Za-z]:\\|\/)[^\s'"]*[^\s'".,:;)](?::\s)?/g;
+const ABSOLUTE_PATH = /(?<=^|[\s'"([])(?:[A-Za-z]:\\|\/)[^\s'"]*[^\s'".,:;)](?::\s)?/g;
 
 export function conversionFailure(raw: string): string {
   const known = REASONS.find(([pattern]) => pattern.test(raw));
