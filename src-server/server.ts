@@ -133,7 +133,10 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     accounts,
     files,
     ingest,
-    chunked: new ChunkedUploads(db, files, ingest, paths, clock, options.staleUploadMs),
+    chunked: new ChunkedUploads(db, files, ingest, paths, clock, {
+      staleMs: options.staleUploadMs,
+      maxUnfinished: options.maxUnfinishedUploads,
+    }),
     conversions,
     jobs,
     imports,
