@@ -69,15 +69,7 @@ export type PasswordNotice = { wrong: true; triesLeft: number; seconds: number }
 
 /** Asks for the password of a protected file, posted to `action`. */
 export function passwordPage(file: FileRow, action: string, notice?: PasswordNotice): string {
-  const wait = notice && `Wait ${plural(notice.seconds, 'second')}, then try again.`;
-  const message =
-    notice === undefined
-      ? ''
-      : !notice.wrong
-        ? `<p role="alert">Too many tries for this file's password. ${wait}</p>`
-        : notice.triesLeft > 0
-          ? `<p role="alert">That password is not right. You can try ${plural(notice.triesLeft, 'more time')} in the next ${plural(notice.seconds, 'second')}.</p>`
-          : `<p role="alert">That password is not right. ${wait}</p>`;
+  const message = notice ? `<p role="alert">${noticeText(notice)}</p>` : '';
   return page(
     file.name,
     'watch',
@@ -89,6 +81,13 @@ ${message}
 <button type="submit">Open</button>
 </form>`,
   );
+}
+
+function noticeText(notice: PasswordNotice): string {
+  const wait = `Wait ${plural(notice.seconds, 'second')}, then try again.`;
+  if (!notice.wrong) return `Too many tries for this file's password. ${wait}`;
+  if (notice.triesLeft === 0) return `That password is not right. ${wait}`;
+  return `That password is not right. You can try ${plural(notice.triesLeft, 'more time')} in the next ${plural(notice.seconds, 'second')}.`;
 }
 
 function plural(count: number, one: string): string {
