@@ -8,7 +8,8 @@
  */
 const REASONS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^spawn /, 'ffmpeg could not be started on the server.'],
-  [/Invalid data found when processing input/i, 'The file is not a video that can be read (invalid data).'],
+  // what ffprobe says of bytes no demuxer can read, or of those one took for its format and then could not
+  [/Invalid data found when processing input|Invalid argument$/i, 'The file is not a video that can be read.'],
   [/moov atom not found/i, 'The video is incomplete: its index (moov atom) is missing, as in a recording cut short.'],
   [/has no video stream/i, 'The file has no video stream.'],
   [/No such file or directory|ENOENT/i, 'The stored file could not be found.'],

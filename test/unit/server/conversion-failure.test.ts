@@ -5,8 +5,9 @@ describe('conversionFailure', () => {
   it.each([
     [
       '/srv/media/demo-server/files/T40Fq2Zx9aBc: Invalid data found when processing input',
-      'The file is not a video that can be read (invalid data).',
+      'The file is not a video that can be read.',
     ],
+    ['/srv/media/demo-server/files/T40Fq2Zx9aBc: Invalid argument', 'The file is not a video that can be read.'],
     [
       '[mov,mp4,m4a,3gp,3g2,mj2 @ 0x5566b979d180] moov atom not found',
       'The video is incomplete: its index (moov atom) is missing, as in a recording cut short.',
