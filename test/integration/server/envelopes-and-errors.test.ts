@@ -1,8 +1,7 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountSchema, ErrorEnvelopeSchema } from '../../../src-shared/api/index.js';
 import { rawRequest } from '../../helpers/raw-http.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { logSink, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -90,14 +89,8 @@ describe('requests that match nothing', () => {
   });
 
   it('a broken percent escape → 400 BAD_REQUEST envelope, with no error or stack in the log', async () => {
-    let logged = '';
-    const logStream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged += chunk.toString();
-        done();
-      },
-    });
-    const logging = await startTestServer({ logLevel: 'info', logStream, conversions: false });
+    const log = logSink();
+    const logging = await startTestServer({ logLevel: 'info', logStream: log.stream, conversions: false });
     try {
       for (const path of ['/%', '/%E0%A4%A', '/api/v1/%', '/api/v1/files/%E0%A4%A', '/abcdefabcdef/hls/%E0']) {
         const res = await rawRequest(`${logging.fileHost}${path}`, {
@@ -108,7 +101,7 @@ describe('requests that match nothing', () => {
         expect(envelope.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('percent escape') });
         expect(res.headers['x-request-id']).toBe(envelope.request_id);
       }
-      expect(logged).not.toMatch(/"level":50|\bat .*\.(ts|js):\d+/);
+      expect(log.text()).not.toMatch(/"level":50|\bat .*\.(ts|js):\d+/);
     } finally {
       await logging.close();
     }
