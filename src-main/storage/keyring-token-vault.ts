@@ -13,9 +13,10 @@ const attributesOf = (accountId: string) => ({ application: 'media-sync', accoun
  * for `serve` and the CLI on a Linux desktop, as `gh` and
  * git-credential-libsecret keep theirs. A token still in the 0600 file of an
  * older start is moved into the keyring when it is first read, and the file
- * removed. A keyring that stops answering later is said in words, never
- * passed over: a token stored elsewhere than the Account page says would be
- * a token the person does not know about.
+ * removed. A keyring that stops answering after the start fails a sign-in or
+ * sign-out in words instead of keeping the token elsewhere: a token stored
+ * where the Account page does not say would be one the person does not know
+ * about. Reading then falls back to the file, which holds nothing unknown.
  */
 export class KeyringTokenVault implements TokenVault {
   readonly descriptionText = message('core.tokenStorage.keyring', { backend: 'Secret Service' });
