@@ -40,6 +40,8 @@ export const ServerOptionsSchema = z.object({
     .min(1)
     .default(24 * HOUR_MS),
   sweepIntervalMs: z.int().min(1).default(HOUR_MS),
+  /** chunked uploads an account may have unfinished at once; a new dzuuid past it is 422 */
+  maxUnfinishedUploads: z.int().min(1).default(10),
   /** background import downloads running at once */
   remoteConcurrency: z.int().min(1).max(16).default(2),
   /** byte cap of one import on top of the account's plan limit */

@@ -88,6 +88,11 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // an address the router cannot decode (`/%`) is answered before any hook runs: the envelope all the same
+    frameworkErrors: (error, request, reply) => {
+      reply.header('X-Request-ID', request.id);
+      return sendProblem(request, reply, toProblem(error, options.bodyLimitBytes));
+    },
   });
   if (options.allowPrivateTargets) {
     app.log.warn(
@@ -128,7 +133,10 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
     accounts,
     files,
     ingest,
-    chunked: new ChunkedUploads(db, files, ingest, paths, clock, options.staleUploadMs),
+    chunked: new ChunkedUploads(db, files, ingest, paths, clock, {
+      staleMs: options.staleUploadMs,
+      maxUnfinished: options.maxUnfinishedUploads,
+    }),
     conversions,
     jobs,
     imports,

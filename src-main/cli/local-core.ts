@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import type { ContractTransport } from '../../src-shared/ipc/contract-client.js';
 import { readSettings, type Settings } from '../../src-shared/model/settings.js';
 import { Shutdown } from '../common/shutdown.js';
@@ -10,7 +9,7 @@ import { serveOwnerSocket } from '../core/owner-socket.js';
 import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import type { DataFolderLock } from '../storage/data-folder-lock.js';
-import { FileTokenVault } from '../storage/token-vault.js';
+import { openTokenVault } from '../storage/keyring-token-vault.js';
 import type { OpenContractOptions } from './open-contract.js';
 
 /**
@@ -33,7 +32,7 @@ export async function openLocalCore(
   const shutdown = new Shutdown();
   shutdown.onWillShutdown('release', () => lock.release());
   try {
-    const vault = new FileTokenVault(join(dataDir, 'credentials'));
+    const vault = await openTokenVault({ dataDir, env: io.env });
     const settleMs = io.env['MEDIA_SYNC_SETTLE_MS'];
     const engine = await Engine.open({
       dataDir,

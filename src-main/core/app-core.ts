@@ -99,6 +99,8 @@ export interface CoreEvent<N extends IpcEventName = IpcEventName> {
 
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
+/** what the Account page says of a token given by MEDIA_SYNC_TOKEN, none being kept */
+const FROM_ENVIRONMENT = message('core.tokenStorage.environment');
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
@@ -310,8 +312,12 @@ export class AppCore {
           requestId: blocked.requestId,
           ...(blocked.text ? { text: blocked.text } : {}),
         },
-        tokenStorage: this.options.tokenStorage,
-        ...(this.options.tokenStorageText ? { tokenStorageText: this.options.tokenStorageText } : {}),
+        ...(this.engine.tokenFromEnvironment(account.id)
+          ? { tokenStorage: englishText(FROM_ENVIRONMENT), tokenStorageText: FROM_ENVIRONMENT }
+          : {
+              tokenStorage: this.options.tokenStorage,
+              ...(this.options.tokenStorageText ? { tokenStorageText: this.options.tokenStorageText } : {}),
+            }),
       };
     });
   }

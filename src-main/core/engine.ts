@@ -91,6 +91,8 @@ export class Engine {
   /** removes finished uploads from the queue after the time the settings say (started by the app and the daemon) */
   readonly pruning: FinishedPruning;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
+  /** accounts with no token stored, whose token is MEDIA_SYNC_TOKEN's */
+  private readonly environmentTokens = new Set<string>();
   private readonly log: Log;
   private readonly subscriptions = new DisposableStore();
   private proxyUrl: string | null;
@@ -203,6 +205,7 @@ export class Engine {
       const stored = await vault.get(account.id);
       if (stored) options.secrets?.addSecret(stored);
       const token = stored ?? options.envToken ?? null;
+      if (!stored && token) engine.environmentTokens.add(account.id);
       if (token) engine.connect(account, token);
       else engine.log.warn(`${describeAccount(account)} has no token: sign in again to upload.`);
     }
@@ -233,6 +236,7 @@ export class Engine {
     const account = existing ?? this.accounts.add({ baseUrl: url, username: remote.username, plan: 'free' });
     this.accounts.update(account.id, { username: remote.username, plan: plan ?? reported ?? account.plan });
     await this.vault.set(account.id, token);
+    this.environmentTokens.delete(account.id);
     const client = this.clients.get(account.id)?.client;
     if (client) client.setToken(token);
     else this.connect(this.accounts.get(account.id)!, token);
@@ -245,6 +249,7 @@ export class Engine {
   async signOut(accountId: string): Promise<void> {
     const account = this.accounts.get(accountId);
     await this.vault.delete(accountId);
+    this.environmentTokens.delete(accountId);
     await this.disconnect(accountId);
     this.accounts.remove(accountId);
     if (account) this.log.info(`Signed out: ${describeAccount(account)}.`);
@@ -263,6 +268,11 @@ export class Engine {
     const token = connected ? ((await this.vault.get(accountId)) ?? this.options.envToken) : undefined;
     const account = this.accounts.get(accountId);
     if (account && token) this.connect(account, token);
+  }
+
+  /** Whether the account's token is MEDIA_SYNC_TOKEN's, not one kept in the vault. */
+  tokenFromEnvironment(accountId: string): boolean {
+    return this.environmentTokens.has(accountId);
   }
 
   /** Route every account's API traffic through `proxyUrl` from now on (null: directly). */

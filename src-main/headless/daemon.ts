@@ -144,6 +144,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return;
     }
     const file = await readStatic(options.staticDir, url.pathname);
+    if (file === 'undecodable') {
+      response.writeHead(400, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(BAD_ESCAPE);
+      return;
+    }
     if (file) {
       // built assets carry their content's hash in their name: a page opened again loads (and compiles) from cache
       if (url.pathname.startsWith(HASHED_ASSETS)) headers['Cache-Control'] = 'private, max-age=31536000, immutable';
@@ -366,10 +370,24 @@ function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** A file of the built UI, never outside its folder nor in a dot-folder; `/` is index.html. */
-async function readStatic(dir: string | undefined, pathname: string): Promise<{ path: string; body: Buffer } | null> {
+const BAD_ESCAPE = 'The address has a broken percent escape: each % must start a %XX of UTF-8.';
+
+/**
+ * A file of the built UI, never outside its folder nor in a dot-folder; `/` is index.html.
+ * `undecodable` for a broken percent escape (`/%`): the asker's mistake, not the daemon's.
+ */
+async function readStatic(
+  dir: string | undefined,
+  pathname: string,
+): Promise<{ path: string; body: Buffer } | 'undecodable' | null> {
   if (!dir) return null;
-  const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^([/\\])+/, '');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname === '/' ? '/index.html' : pathname);
+  } catch {
+    return 'undecodable';
+  }
+  const relative = normalize(decoded).replace(/^([/\\])+/, '');
   const path = join(dir, relative);
   if (!path.startsWith(join(dir, sep)) && path !== dir) return null;
   if (relative.split(/[/\\]/).some((segment) => segment.startsWith('.'))) return null;

@@ -8,7 +8,7 @@ import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
 import { Engine } from '../core/engine.js';
-import { FileTokenVault } from '../storage/token-vault.js';
+import { openTokenVault } from '../storage/keyring-token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
@@ -132,7 +132,8 @@ async function run(
 ): Promise<number> {
   // first: a key file that cannot be read or written stops the start before anything runs
   const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log });
-  const vault = new FileTokenVault(join(dataDir, 'credentials'));
+  // the desktop keyring where a Secret Service answers, else 0600 files in the data folder
+  const vault = await openTokenVault({ dataDir, env: io.env, log });
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown });
   const demo = localDemoServer(dataDir, log, shutdown);

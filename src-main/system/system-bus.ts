@@ -15,21 +15,27 @@ export function systemBusAddress(env: Record<string, string | undefined>): strin
   return env['DBUS_SYSTEM_BUS_ADDRESS'] || DEFAULT_SYSTEM_BUS_ADDRESS;
 }
 
+/** A connection to the system bus (NetworkManager, logind), once it said hello; rejects when there is none to reach. */
+export function connectSystemBus(options: SystemBusOptions): Promise<MessageBus> {
+  return connectBus(systemBusAddress(options.env), 'the system bus', options.timeoutMs);
+}
+
 /**
- * A connection to the system bus (NetworkManager, logind), once it said
- * hello; rejects when there is none to reach. dbus-next's `systemBus()`
- * reads the address the same way, but an explicit one lets the caller pass
- * the environment in. The bus reports a lost connection as `error` events,
- * which would throw if nobody listened: one listener is always there.
+ * A connection to the bus at `address`, once it said hello; rejects when
+ * there is none to reach. dbus-next's `systemBus()` and `sessionBus()` read
+ * the address themselves (the session bus even from X11's files), but an
+ * explicit one lets the caller pass the environment in. The bus reports a
+ * lost connection as `error` events, which would throw if nobody listened:
+ * one listener is always there.
  */
-export async function connectSystemBus(options: SystemBusOptions): Promise<MessageBus> {
-  const bus = sessionBus({ busAddress: systemBusAddress(options.env) });
+export async function connectBus(address: string, name: string, timeoutMs = 2_000): Promise<MessageBus> {
+  const bus = sessionBus({ busAddress: address });
   let onError: (error: unknown) => void = () => undefined;
   // the typings leave out `error`, which the bus does emit
   (bus as unknown as NodeJS.EventEmitter).on('error', (error: unknown) => onError(error));
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the system bus did not answer')), options.timeoutMs ?? 2_000);
+      const timer = setTimeout(() => reject(new Error(`${name} did not answer`)), timeoutMs);
       onError = (error) => {
         clearTimeout(timer);
         reject(error instanceof Error ? error : new Error(String(error)));

@@ -9,6 +9,7 @@ import type { DataPaths } from '../data-paths.js';
 import type { Db } from '../db/database.js';
 import type { FileRow } from '../db/files.js';
 import { JobRunner } from '../job-runner.js';
+import { conversionFailure } from './conversion-failure.js';
 
 /**
  * HLS conversion of uploaded videos with ffmpeg.
@@ -127,7 +128,8 @@ export class HlsConversions {
       stage: row.stage,
       attempts: row.attempts,
       duration_seconds: row.duration_seconds,
-      error: row.error,
+      // the row keeps ffmpeg's own line (and the log has it); the owner reads it without the server's paths
+      error: row.error === null ? null : conversionFailure(row.error),
       updated_at: toSqlDateTime(row.updated_at),
     };
   }

@@ -9,6 +9,7 @@ import { verifyPassword } from '../auth/passwords.js';
 import type { FileRow } from '../db/files.js';
 import { ApiProblem } from '../http/api-problem.js';
 import type { ServerContext } from '../http/context.js';
+import { FixedWindowRateLimiter } from '../http/rate-limiter.js';
 import { isInertMedia } from '../uploads/media-type.js';
 import { noticePage, passwordPage, playerPage, type PageKind } from './pages.js';
 
@@ -31,6 +32,9 @@ const PAGE_CSP =
 /** Holds the longest password (255 characters, at most 12 bytes each once UTF-8 and percent-encoded). */
 const FORM_LIMIT_BYTES = 4096;
 const PasswordFormSchema = z.object({ password: z.string().max(255) });
+/** Password tries per file and client address in one window, before the form answers 429. */
+export const PASSWORD_TRIES = 10;
+export const PASSWORD_WINDOW_MS = 60_000;
 
 type Range = { start: number; end: number } | 'unsatisfiable' | null;
 
@@ -61,6 +65,8 @@ export function parseRange(header: string | undefined, size: number): Range {
  */
 export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const secret = ctx.accounts.serverSecret();
+  // per (file, client address): a guesser gets 10 tries a minute, and one file's lock-out is no other's
+  const tries = new FixedWindowRateLimiter(PASSWORD_TRIES, PASSWORD_WINDOW_MS, ctx.clock);
   const cookieName = (file: FileRow) => `mfs_access_${file.public_id}`;
   const cookieValue = (file: FileRow) =>
     createHmac('sha256', secret).update(`${file.public_id}:${file.password_hash}`).digest('base64url');
@@ -94,7 +100,7 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
   function admit(request: FastifyRequest, reply: FastifyReply, file: FileRow, action: string): boolean {
     if (refuseCountry(request, reply, file)) return false;
     if (file.password_hash === null || hasAccessCookie(request, file)) return true;
-    sendPage(reply, 401, passwordPage(file, action, false));
+    sendPage(reply, 401, passwordPage(file, action));
     return false;
   }
 
@@ -120,9 +126,23 @@ export function fileHostRoutes(app: FastifyInstance, ctx: ServerContext): void {
       return sendPage(reply, 403, noticePage(file, 'This password form was sent from another site.'));
     }
     if (file.password_hash !== null) {
+      // counted before the password is looked at: past the limit, nothing is learned about it
+      const attempt = tries.hit(`${file.public_id}|${request.ip}`);
+      if (!attempt.allowed) {
+        reply.header('Retry-After', String(attempt.retryAfterSeconds));
+        return sendPage(reply, 429, passwordPage(file, action, { wrong: false, seconds: attempt.retryAfterSeconds }));
+      }
       const form = PasswordFormSchema.safeParse(request.body);
       if (!form.success || !(await verifyPassword(form.data.password, file.password_hash))) {
-        return sendPage(reply, 401, passwordPage(file, action, true));
+        return sendPage(
+          reply,
+          401,
+          passwordPage(file, action, {
+            wrong: true,
+            triesLeft: attempt.remaining,
+            seconds: attempt.retryAfterSeconds,
+          }),
+        );
       }
       reply.header(
         'Set-Cookie',

@@ -60,9 +60,16 @@ export function playerPage(file: FileRow, kind: PageKind, hlsUrl: string | null)
   return page(file.name, kind, `${media}\n${details}`, scripts);
 }
 
-/** Asks for the password of a protected file, posted to `action`; `wrong` after a failed attempt. */
-export function passwordPage(file: FileRow, action: string, wrong: boolean): string {
-  const message = wrong ? '<p role="alert">That password is not right.</p>' : '';
+/**
+ * What the password page says above its form: nothing yet; a wrong try, with
+ * the tries left in the current window and the seconds until it ends; or, past
+ * the limit, how long to wait.
+ */
+export type PasswordNotice = { wrong: true; triesLeft: number; seconds: number } | { wrong: false; seconds: number };
+
+/** Asks for the password of a protected file, posted to `action`. */
+export function passwordPage(file: FileRow, action: string, notice?: PasswordNotice): string {
+  const message = notice ? `<p role="alert">${noticeText(notice)}</p>` : '';
   return page(
     file.name,
     'watch',
@@ -74,6 +81,17 @@ ${message}
 <button type="submit">Open</button>
 </form>`,
   );
+}
+
+function noticeText(notice: PasswordNotice): string {
+  const wait = `Wait ${plural(notice.seconds, 'second')}, then try again.`;
+  if (!notice.wrong) return `Too many tries for this file's password. ${wait}`;
+  if (notice.triesLeft === 0) return `That password is not right. ${wait}`;
+  return `That password is not right. You can try ${plural(notice.triesLeft, 'more time')} in the next ${plural(notice.seconds, 'second')}.`;
+}
+
+function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
 }
 
 export function noticePage(file: FileRow, message: string): string {

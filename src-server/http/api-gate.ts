@@ -10,8 +10,9 @@ import type { ServerContext } from './context.js';
  * 1. rate limit per (token, IP): `X-RateLimit-Limit`, `-Remaining` and `-Reset-After` on
  *    every answer, 429 past the limit;
  * 2. 503 while an administrator has the API switched off;
- * 3. for routes that need a permission: token present and known (401), not
- *    disabled, not expired, IP allowed, permission held (403 each).
+ * 3. token present and known (401), not disabled, not expired, IP allowed
+ *    (403 each), for every request, so an unknown route is a 404 only to a
+ *    token; then the route's permission (403).
  * It runs before the body is parsed, so a refused upload is never read.
  */
 export function apiGate(ctx: ServerContext) {
@@ -38,11 +39,11 @@ export function apiGate(ctx: ServerContext) {
       throw new ApiProblem('API_DISABLED', 'The API has been temporarily disabled by an administrator.');
     }
 
-    const permission = request.routeOptions.config.permission;
-    if (!permission) return;
+    // every request, an unknown route's too: without a token nothing is told, not even which routes exist
     if (!presented || !token) throw new ApiProblem('UNAUTHENTICATED', 'Unauthenticated.');
     refuseUnusable(token, request.ip, ctx.clock.now());
-    if (!token.abilities.includes(permission)) {
+    const permission = request.routeOptions.config.permission;
+    if (permission && !token.abilities.includes(permission)) {
       throw new ApiProblem('TOKEN_ABILITY_DENIED', `This token does not have the ${permission} permission.`);
     }
     const account = ctx.accounts.accountById(token.accountId);

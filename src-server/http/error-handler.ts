@@ -12,6 +12,11 @@ export function toProblem(error: unknown, bodyLimitBytes: number): ApiProblem {
     return ApiProblem.validation({ body: ['The request body is not valid JSON.'] });
   }
   switch (fastifyError.code) {
+    case 'FST_ERR_BAD_URL':
+      return new ApiProblem(
+        'BAD_REQUEST',
+        'The address has a broken percent escape: each % must start a %XX of UTF-8.',
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
       return ApiProblem.tooLarge(bodyLimitBytes);

@@ -152,7 +152,9 @@ async function receiveMultipart(
         throw ApiProblem.validation({ file: ['Send exactly one file part, named "file".'] });
       }
       seen.fileName = safeFilename(part.filename);
-      parseFields(fields, account);
+      const { chunk } = parseFields(fields, account);
+      // a new upload past the account's cap is refused before its bytes are read
+      if (chunk) ctx.chunked.refuseOverCap(account.id, chunk.dzuuid);
       seen.file = part.file;
       stored = await storePart(part, ctx);
     }

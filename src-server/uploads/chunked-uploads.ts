@@ -49,7 +49,8 @@ export type ChunkOutcome =
  *   set moves the session from `receiving` to `assembling` in one UPDATE; any
  *   other request that sees the set complete waits for that assembly;
  * - a chunk re-sent after assembly answers the same file (for `staleMs`);
- * - sessions that stop receiving chunks are dropped after `staleMs`.
+ * - sessions that stop receiving chunks are dropped after `staleMs`;
+ * - an account has at most `maxUnfinished` sessions that are not assembled (`refuseOverCap`).
  */
 export class ChunkedUploads {
   private readonly assemblies = new Map<number, Promise<FileRow>>();
@@ -60,8 +61,33 @@ export class ChunkedUploads {
     private readonly ingest: FileIngest,
     private readonly paths: DataPaths,
     private readonly clock: Clock,
-    private readonly staleMs: number,
+    private readonly limits: { staleMs: number; maxUnfinished: number },
   ) {}
+
+  /**
+   * Refuses a new `dzuuid` while the account has `maxUnfinished` uploads that
+   * are neither assembled nor stale (422 on `dzuuid`, before any byte is kept):
+   * each one may hold gigabytes of chunks for a day. A chunk of an upload
+   * already started always goes on, so finishing one makes room.
+   */
+  refuseOverCap(accountId: number, dzuuid: string): void {
+    const started = this.db
+      .prepare('SELECT 1 FROM upload_sessions WHERE account_id = ? AND dzuuid = ?')
+      .get(accountId, dzuuid);
+    if (started) return;
+    const { unfinished } = this.db
+      .prepare(
+        "SELECT COUNT(*) AS unfinished FROM upload_sessions WHERE account_id = ? AND state != 'assembled' AND updated_at >= ?",
+      )
+      .get(accountId, this.clock.now() - this.limits.staleMs) as { unfinished: number };
+    if (unfinished < this.limits.maxUnfinished) return;
+    const hours = Number((this.limits.staleMs / 3_600_000).toFixed(2));
+    const message =
+      `This account has ${unfinished} unfinished chunked uploads, the most it may have at once: ` +
+      `send the remaining chunks of one of them before starting another. ` +
+      `An upload that gets no chunk for ${hours} hours is dropped.`;
+    throw ApiProblem.validation({ dzuuid: [message] }, message);
+  }
 
   async receive(chunk: ReceivedChunk): Promise<ChunkOutcome> {
     const { fields } = chunk;
@@ -104,6 +130,8 @@ export class ChunkedUploads {
         .prepare('SELECT * FROM upload_sessions WHERE account_id = ? AND dzuuid = ?')
         .get(chunk.accountId, fields.dzuuid) as SessionRow | undefined;
       if (!existing) {
+        // again inside the transaction: first chunks of new uploads sent at once cannot pass the cap together
+        this.refuseOverCap(chunk.accountId, fields.dzuuid);
         const info = this.db
           .prepare(
             `INSERT INTO upload_sessions (account_id, dzuuid, filename, total_chunks, chunk_size, total_size, visibility, state, updated_at)
@@ -221,7 +249,7 @@ export class ChunkedUploads {
    * idempotent. Also removes orphaned temp files.
    */
   async sweep(): Promise<number> {
-    const cutoff = this.clock.now() - this.staleMs;
+    const cutoff = this.clock.now() - this.limits.staleMs;
     const stale = this.db
       .prepare("SELECT id FROM upload_sessions WHERE updated_at < ? AND state != 'assembling'")
       .all(cutoff) as { id: number }[];
@@ -234,7 +262,7 @@ export class ChunkedUploads {
       const path = join(this.paths.tmp, name);
       // Real time, not the injected clock: a file being written now is never a day old.
       const info = await stat(path).catch(() => undefined);
-      if (info && info.mtimeMs < Date.now() - this.staleMs) await unlink(path).catch(() => undefined);
+      if (info && info.mtimeMs < Date.now() - this.limits.staleMs) await unlink(path).catch(() => undefined);
     }
     return stale.length;
   }

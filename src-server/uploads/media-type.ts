@@ -1,4 +1,5 @@
 import { extname } from 'node:path';
+import { withoutControlCharacters } from '../../src-shared/api/index.js';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = {
   mp4: 'video/mp4',
@@ -81,11 +82,10 @@ export function isInertMedia(mime: string): boolean {
   return /^(video|audio)\/|^image\/(jpeg|png|gif|webp|avif|bmp)$|^application\/pdf$/.test(mime);
 }
 
-/** A stored filename: no path, no control characters, at most 255 characters. */
+/** A stored filename: no path, no control or direction characters, at most 255 characters. */
 export function safeFilename(original: string, fallback = 'file'): string {
   const base = original.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const cleaned = withoutControlCharacters(base).trim();
   const name = cleaned === '' || cleaned === '.' || cleaned === '..' ? fallback : cleaned;
   return Array.from(name).slice(0, 255).join('');
 }

@@ -13,6 +13,8 @@ export const ERROR_CODES = [
   /** reference server: the spec's "IP blocked" 403 has no code of its own */
   'IP_NOT_ALLOWED',
   'NOT_FOUND',
+  /** reference server: an address that cannot be decoded (a broken percent escape, 400) */
+  'BAD_REQUEST',
   'REMOTE_JOB_NOT_CANCELLABLE',
   /** reference server: retry of a job that is not failed or cancelled */
   'REMOTE_JOB_NOT_RETRYABLE',
@@ -36,6 +38,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorCode, number>> = {
   TOKEN_ABILITY_DENIED: 403,
   IP_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
+  BAD_REQUEST: 400,
   REMOTE_JOB_NOT_CANCELLABLE: 409,
   REMOTE_JOB_NOT_RETRYABLE: 409,
   VALIDATION_ERROR: 422,

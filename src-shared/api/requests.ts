@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_LIMITS } from './limits.js';
-import { maxChars } from './text.js';
+import { maxChars, withoutControlCharacters } from './text.js';
 
 /**
  * Every request of the API v1 as zod schemas with the spec's limits. The
@@ -33,11 +33,15 @@ export const JobIdParamsSchema = z.object({ id: z.uuid() });
 
 const nonBlank = (s: string) => s.trim().length > 0;
 
+/** A name a person gives a file: control and direction characters dropped, then 1 to `max` characters. */
+const nameSchema = (max: number) =>
+  maxChars(max, z.string().overwrite(withoutControlCharacters)).refine(nonBlank, 'must not be blank');
+
 /** Password of a file; the spec gives no length, the reference server allows 1–255. */
 export const FilePasswordSchema = z.string().min(1).max(255);
 
 export const UpdateFileBodySchema = z.strictObject({
-  name: maxChars(API_LIMITS.fileNameMaxChars).refine(nonBlank, 'must not be blank').optional(),
+  name: nameSchema(API_LIMITS.fileNameMaxChars).optional(),
   description: maxChars(API_LIMITS.descriptionMaxChars).nullable().optional(),
   visibility: z.boolean().optional(),
   allow_online_watch: z.boolean().optional(),
@@ -68,7 +72,7 @@ export const CountryCodeSchema = z
 
 export const CreateRemoteUploadsBodySchema = z.strictObject({
   urls: z.array(RemoteUrlSchema).min(1),
-  name: maxChars(API_LIMITS.remoteNameMaxChars).refine(nonBlank, 'must not be blank').nullable().optional(),
+  name: nameSchema(API_LIMITS.remoteNameMaxChars).nullable().optional(),
   description: maxChars(API_LIMITS.descriptionMaxChars).nullable().optional(),
   folder_id: z.int().positive().nullable().optional(),
   visibility: z.boolean().optional(),

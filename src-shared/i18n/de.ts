@@ -1033,6 +1033,11 @@ export const de: Catalog = {
       fileChanged: 'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn.',
       gaveUp_one: 'Nach {{count}} Versuch aufgegeben: {{reason}}',
       gaveUp_other: 'Nach {{count}} Versuchen aufgegeben: {{reason}}',
+      // the desktop keyring (Secret Service) of serve and the CLI, failing after it answered at start
+      keyringKeep:
+        'Der Schlüsselbund des Desktops hat den Token nicht gespeichert ({{reason}}). Entsperren Sie den Schlüsselbund und versuchen Sie es erneut, oder starten Sie Media Sync neu, um Tokens in einer Datei zu speichern, die nur Ihr Benutzer lesen kann.',
+      keyringRemove:
+        'Der Schlüsselbund des Desktops hat den Token nicht entfernt ({{reason}}). Entsperren Sie den Schlüsselbund und melden Sie sich erneut ab.',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {
@@ -1042,6 +1047,7 @@ export const de: Catalog = {
       keychain: 'mit dem macOS-Schlüsselbund verschlüsselt',
       dpapi: 'mit Windows DPAPI verschlüsselt',
       keyring: 'mit dem Schlüsselbund des Desktops verschlüsselt ({{backend}})',
+      environment: 'die Umgebungsvariable MEDIA_SYNC_TOKEN (Media Sync speichert keine Kopie)',
     },
     // the desktop app's menu bar (Electron names the standard items)
     menu: {

@@ -1021,6 +1021,11 @@ export const en = {
       fileChanged: 'The file changed while it was being uploaded; starting it again.',
       gaveUp_one: 'Gave up after {{count}} attempt: {{reason}}',
       gaveUp_other: 'Gave up after {{count}} attempts: {{reason}}',
+      // the desktop keyring (Secret Service) of serve and the CLI, failing after it answered at start
+      keyringKeep:
+        'The desktop keyring did not keep the token ({{reason}}). Unlock the keyring and try again, or start Media Sync again to keep tokens in a file only your user can read.',
+      keyringRemove:
+        'The desktop keyring did not remove the token ({{reason}}). Unlock the keyring and sign out again.',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {
@@ -1029,6 +1034,7 @@ export const en = {
       keychain: 'encrypted with the macOS Keychain',
       dpapi: 'encrypted with Windows DPAPI',
       keyring: 'encrypted with the desktop keyring ({{backend}})',
+      environment: 'the MEDIA_SYNC_TOKEN environment variable (Media Sync keeps no copy)',
     },
     // the desktop app's menu bar (Electron names the standard items)
     menu: {

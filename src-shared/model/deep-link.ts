@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { API_LIMITS } from '../api/limits.js';
 import { RemoteUrlSchema } from '../api/requests.js';
+import { hasControlCharacters, withoutControlCharacters } from '../api/text.js';
 import { englishText, message, MessageSchema, type Message } from '../i18n/message.js';
 import { findRemoteUrlProblem, remoteUrlLinkMessage } from './remote-url-problem.js';
 import { parseWebUrl } from './web-url.js';
@@ -98,13 +99,9 @@ export function parseDeepLink(text: string): DeepLink {
   if (search.length > SEARCH_MAX_CHARS) {
     return invalid(link, message('core.deepLink.searchTooLong', { max: SEARCH_MAX_CHARS }));
   }
-  if (CONTROL_CHARACTERS.test(search)) return invalid(link, message('core.deepLink.searchControl'));
+  if (hasControlCharacters(search)) return invalid(link, message('core.deepLink.searchControl'));
   return FilesLinkSchema.parse({ kind: 'files', search: search || null });
 }
-
-/** Control characters, and those that change the direction of text (so one text can read as another). */
-// eslint-disable-next-line no-control-regex -- the very characters refused
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
 /**
  * The query, each name and value decoded exactly once with decodeURIComponent
@@ -153,9 +150,9 @@ function invalid(link: string, text: Message): DeepLink {
   });
 }
 
-/** The start of `text`, safe to show: CONTROL_CHARACTERS become U+FFFD, and a cut never splits a character. */
+/** The start of `text`, safe to show: control and direction characters become U+FFFD, and a cut never splits a character. */
 function shorten(text: string, max: number): string {
-  const shown = text.replace(new RegExp(CONTROL_CHARACTERS, 'g'), '\uFFFD');
+  const shown = withoutControlCharacters(text, '\uFFFD');
   if (shown.length <= max) return shown;
   const cut = /[\uD800-\uDBFF]/.test(shown[max - 1]!) ? max - 1 : max;
   return `${shown.slice(0, cut)}…`;

@@ -8,7 +8,7 @@ import { expect, inject } from 'vitest';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { NO_SYSTEM_BUS } from '../helpers/private-dbus.js';
+import { NO_SESSION_BUS, NO_SYSTEM_BUS } from '../helpers/private-dbus.js';
 import { connectContract, type WsContractClient } from '../helpers/ws-client.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -73,7 +73,13 @@ export async function startApp(
       ],
       {
         // no system bus: the machine's NetworkManager and logind stay out of the tests
-        env: { ...process.env, MEDIA_SYNC_TOKEN: '', DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS, ...options.env },
+        env: {
+          ...process.env,
+          MEDIA_SYNC_TOKEN: '',
+          DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS,
+          DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS,
+          ...options.env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -9,6 +9,7 @@ import { Engine } from '../../src-main/core/engine.js';
 import { serveOwnerSocket } from '../../src-main/core/owner-socket.js';
 import { tryLockDataFolder } from '../../src-main/storage/data-folder-lock.js';
 import { createAppCore } from './app-core-fixture.js';
+import { NO_SESSION_BUS } from './private-dbus.js';
 
 /** `bin/media-sync.js`, as a person runs it (the bundle the integration set-up built). */
 export const MEDIA_SYNC_BIN = join(import.meta.dirname, '../../bin/media-sync.js');
@@ -44,11 +45,17 @@ export async function stopRunningClis(): Promise<void> {
   );
 }
 
-/** `media-sync ARGS` as a child process, with no token in its environment unless given. */
+/** `media-sync ARGS` as a child process, with no token in its environment unless given, and no session bus (no keyring). */
 export function startCli(args: string[], options: CliOptions) {
   const child = spawn(process.execPath, [MEDIA_SYNC_BIN, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, MEDIA_SYNC_HOME: options.home, MEDIA_SYNC_TOKEN: '', ...options.env },
+    env: {
+      ...process.env,
+      MEDIA_SYNC_HOME: options.home,
+      MEDIA_SYNC_TOKEN: '',
+      DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS,
+      ...options.env,
+    },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';

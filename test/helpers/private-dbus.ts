@@ -16,6 +16,13 @@ const { Interface } = dbusInterface;
 export const NO_SYSTEM_BUS = 'unix:path=/nonexistent/media-sync-test-system-bus';
 
 /**
+ * The same for the session bus: `serve` and the CLI started by a test keep
+ * tokens in their 0600 files, never in the keyring of the person running
+ * the tests (test/integration/storage/keyring-token-vault.test.ts brings a keyring of its own).
+ */
+export const NO_SESSION_BUS = 'unix:path=/nonexistent/media-sync-test-session-bus';
+
+/**
  * A D-Bus daemon of the test's own (Debian's `dbus-daemon`), on a socket in
  * a temp folder, with a policy that lets anyone own any name: what the app
  * takes for the system bus through `DBUS_SYSTEM_BUS_ADDRESS`, so no test

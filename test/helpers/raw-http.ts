@@ -18,13 +18,23 @@ export interface RawRequest {
   method?: string;
   headers?: Record<string, string | number>;
   body?: string | Buffer;
+  /** the client's own address: another 127.x.y.z is another client to the server */
+  localAddress?: string;
+  /** the request target as sent instead of the URL's, for one no client would build (`//[x`) */
+  target?: string;
 }
 
 export function rawRequest(url: string, request: RawRequest = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       url,
-      { method: request.method ?? 'GET', headers: request.headers, agent: false },
+      {
+        method: request.method ?? 'GET',
+        headers: request.headers,
+        agent: false,
+        localAddress: request.localAddress,
+        ...(request.target ? { path: request.target } : {}),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,11 +62,13 @@ export function postForm(
   url: string,
   fields: Record<string, string>,
   headers: Record<string, string> = {},
+  localAddress?: string,
 ): Promise<RawResponse> {
   return rawRequest(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams(fields).toString(),
+    localAddress,
   });
 }
 

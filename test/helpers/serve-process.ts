@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { waitFor } from './local-http-server.js';
-import { NO_SYSTEM_BUS } from './private-dbus.js';
+import { NO_SESSION_BUS, NO_SYSTEM_BUS } from './private-dbus.js';
 import { connectContract, type WsContractClient } from './ws-client.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/media-sync.js');
@@ -19,11 +19,18 @@ export interface ServeProcess {
 /**
  * `media-sync serve ARGS` as a person starts it, in a process of its own
  * (no MEDIA_SYNC_HOME or MEDIA_SYNC_TOKEN from the test's environment, no
- * system bus, `env` added); answers once it has printed its address (30 s at most).
+ * system or session bus, `env` added); answers once it has printed its address (30 s at most).
  */
 export async function startServe(args: string[], env: Record<string, string> = {}): Promise<ServeProcess> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], {
-    env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: '', DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS, ...env },
+    env: {
+      ...process.env,
+      MEDIA_SYNC_HOME: '',
+      MEDIA_SYNC_TOKEN: '',
+      DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS,
+      DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { runAdmin, type AdminFlags } from '../../src-server/admin/admin-commands.js';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { startReferenceServer, type ReferenceServer } from '../../src-server/server.js';
@@ -87,4 +88,16 @@ export async function openWithPassword(
   if (posted.status !== 303) return posted;
   const cookie = String(posted.headers['set-cookie']).split(';')[0]!;
   return rawRequest(new URL(posted.headers.location!, url).href, { headers: { ...headers, Cookie: cookie } });
+}
+
+/** A stream for the server's `logStream` that keeps what it is given, to read back with `text()`. */
+export function logSink(): { stream: Writable; text(): string } {
+  let logged = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logged += chunk.toString();
+      done();
+    },
+  });
+  return { stream, text: () => logged };
 }

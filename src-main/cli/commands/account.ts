@@ -54,7 +54,8 @@ async function logout(context: CommandContext): Promise<number> {
 async function account(context: CommandContext): Promise<number> {
   const current = await defaultAccount(context);
   const remote = await context.contract.invoke('account:summary', { accountId: current.id });
-  output(context, remote, () =>
+  // where this computer keeps the token: the desktop keyring, a 0600 file, or MEDIA_SYNC_TOKEN
+  output(context, { ...remote, tokenStorage: current.tokenStorage }, () =>
     table([
       ['Username', remote.username],
       ['Email', remote.email],
@@ -64,6 +65,7 @@ async function account(context: CommandContext): Promise<number> {
         'Imports',
         `${remote.remote_jobs.pending} pending, ${remote.remote_jobs.running} running, ${remote.remote_jobs.completed} completed, ${remote.remote_jobs.failed} failed`,
       ],
+      ['Token', current.tokenStorage],
     ]),
   );
   return 0;

@@ -142,6 +142,27 @@ describe('AppCore against the reference server', () => {
     });
   });
 
+  it('files:update drops control and direction characters from a name, as the server does; a name of nothing else is refused unsent', async () => {
+    const account = await signIn();
+    const uploaded = await server.upload({}, { filename: 'clip.txt', content: Buffer.from('x') });
+    const fileId = uploaded.json.data.id as string;
+    const renamed = await call('files:update', {
+      accountId: account.id,
+      fileId,
+      changes: { name: 'Holiday\u202e4pm.mp4\u0000' },
+    });
+    expect(renamed).toMatchObject({ ok: true, value: { name: 'Holiday4pm.mp4' } });
+    const sent = () => server.server.requestLog.entries().filter((entry) => entry.method === 'PATCH').length;
+    const before = sent();
+    const refused = await call('files:update', { accountId: account.id, fileId, changes: { name: '\u202e\u0000' } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('must not be blank') },
+    });
+    expect(sent()).toBe(before);
+    expect((await server.api(`/files/${fileId}`)).json.data.name).toBe('Holiday4pm.mp4');
+  });
+
   it('settings change the engine at once, and a canary token shows up in no event, setting, export or database', async () => {
     const account = await signIn();
     const changed = await call('settings:update', {

@@ -9,6 +9,7 @@ import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { startDaemon } from '../../../src-main/headless/daemon.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
+import { rawRequest } from '../../helpers/raw-http.js';
 import { startServe } from '../../helpers/serve-process.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
@@ -54,6 +55,8 @@ describe("the headless shell's log", () => {
     expect(messages.filter(noBus)).toHaveLength(1);
     expect(messages.filter((line) => !noBus(line))).toEqual([
       `INFO  Media Sync ${version} is starting without a desktop (media-sync serve), data folder ${data.path}.`,
+      // the tests' session bus is a path where nothing listens too: no keyring
+      `INFO  Tokens are kept in 0600 files in ${join(data.path, 'credentials')}, not in a desktop keyring: the session bus did not answer (connect ENOENT /nonexistent/media-sync-test-session-bus).`,
       expect.stringMatching(/^INFO {2}Signed in: demo at http:\/\/127\.0\.0\.1:\d+\/api\/v1\.$/),
       'INFO  No account yet: signed in to the local demo server.',
       `INFO  Serving the app on http://127.0.0.1:${port}/ (the session key is only in the printed address).`,
@@ -83,8 +86,10 @@ describe("the headless shell's log", () => {
     });
     const server = await startDaemon({ core, port: 0, sessionKey: key, staticDir: data.path, log, secrets: log });
     try {
-      // a path that cannot be decoded: the static handler throws, the daemon answers 500
-      const response = await fetch(`http://127.0.0.1:${server.port}/${key}/%E0%A4%A?key=${key}`);
+      // a request target that is no URL at all: the daemon cannot read it and answers 500
+      const response = await rawRequest(`http://127.0.0.1:${server.port}/?key=${key}`, {
+        target: `//[${key}/x?key=${key}`,
+      });
       expect(response.status).toBe(500);
     } finally {
       await server.close();
@@ -94,7 +99,7 @@ describe("the headless shell's log", () => {
     }
     const text = await readFile(log.path, 'utf8');
     expect(text).toMatch(
-      /ERROR The daemon could not answer GET \/\[redacted\]\/%E0%A4%A\. \(URIError: URI malformed\\n {4}at /,
+      /ERROR The daemon could not answer GET \/\/\[\[redacted\]\/x\. \(TypeError: Invalid URL \[ERR_INVALID_URL\]\\n {4}at /,
     );
     expect(text).not.toContain(key);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccountSchema, ErrorEnvelopeSchema } from '../../../src-shared/api/index.js';
 import { rawRequest } from '../../helpers/raw-http.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { logSink, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -70,6 +70,41 @@ describe('requests that match nothing', () => {
     expect(res.status).toBe(404);
     expect(res.headers['content-type']).toContain('application/json');
     expect(ErrorEnvelopeSchema.parse(res.json).error.code).toBe('NOT_FOUND');
+  });
+
+  it('an unknown /api/v1 route asks for the token first: 401 without one, 403 for a disabled one, 404 only to a token', async () => {
+    const disabled = t.admin(['token', 'create'], { account: 'demo', disabled: true }).token as string;
+    for (const [method, path] of [
+      ['GET', '/api/v1/nothing-here'],
+      ['PUT', '/api/v1/files'],
+      ['POST', '/api/v1/admin/tokens'],
+    ] as const) {
+      const at = (headers: Record<string, string> = {}) => rawRequest(`${t.fileHost}${path}`, { method, headers });
+      const missing = await at();
+      expect([path, missing.status, missing.json.error.code]).toEqual([path, 401, 'UNAUTHENTICATED']);
+      expect((await at({ Authorization: 'Bearer mfs_not-a-token' })).status).toBe(401);
+      expect((await at({ Authorization: `Bearer ${disabled}` })).json.error.code).toBe('TOKEN_DISABLED');
+      expect((await at({ Authorization: `Bearer ${t.token}` })).status).toBe(404);
+    }
+  });
+
+  it('a broken percent escape → 400 BAD_REQUEST envelope, with no error or stack in the log', async () => {
+    const log = logSink();
+    const logging = await startTestServer({ logLevel: 'info', logStream: log.stream, conversions: false });
+    try {
+      for (const path of ['/%', '/%E0%A4%A', '/api/v1/%', '/api/v1/files/%E0%A4%A', '/abcdefabcdef/hls/%E0']) {
+        const res = await rawRequest(`${logging.fileHost}${path}`, {
+          headers: { Authorization: `Bearer ${logging.token}` },
+        });
+        expect([path, res.status]).toEqual([path, 400]);
+        const envelope = ErrorEnvelopeSchema.parse(res.json);
+        expect(envelope.error).toEqual({ code: 'BAD_REQUEST', message: expect.stringContaining('percent escape') });
+        expect(res.headers['x-request-id']).toBe(envelope.request_id);
+      }
+      expect(log.text()).not.toMatch(/"level":50|\bat .*\.(ts|js):\d+/);
+    } finally {
+      await logging.close();
+    }
   });
 
   it('malformed JSON → 422 VALIDATION_ERROR envelope without a stack trace', async () => {

@@ -2,13 +2,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStatusSchema, SQL_DATETIME_PATTERN, type MediaFile } from '../../../src-shared/api/index.js';
 import { makeTestVideo } from '../../helpers/ffmpeg.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { postForm, rawRequest } from '../../helpers/raw-http.js';
-import { openWithPassword, sha256, startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { logSink, openWithPassword, sha256, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 let t: TestServer;
 let scratch: string;
@@ -200,14 +199,8 @@ describe('a password-protected file', () => {
   });
 
   it('never puts its password in a log line', async () => {
-    let logged = '';
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged += chunk.toString();
-        done();
-      },
-    });
-    const logging = await startTestServer({ logLevel: 'debug', logStream: sink, conversions: false });
+    const sink = logSink();
+    const logging = await startTestServer({ logLevel: 'debug', logStream: sink.stream, conversions: false });
     try {
       const password = 'correct-horse-7f3a';
       const res = await logging.upload({}, { filename: 'logged.mp4', content: randomBytes(10) });
@@ -218,8 +211,12 @@ describe('a password-protected file', () => {
       expect((await openWithPassword(file.urls.page, password)).status).toBe(200);
       // the three requests that carried a password; the last GET's line may never come: a client that closes as
       // soon as it has the streamed file ends the response before it finishes, and fastify logs no onResponse then
-      await waitFor(() => (logged.split(`"path":"/${file.id}/file"`).length > 3 ? true : undefined), 10_000, 'the log');
-      expect(logged).not.toContain(password);
+      await waitFor(
+        () => (sink.text().split(`"path":"/${file.id}/file"`).length > 3 ? true : undefined),
+        10_000,
+        'the log',
+      );
+      expect(sink.text()).not.toContain(password);
       expect(JSON.stringify(logging.server.requestLog.entries())).not.toContain(password);
     } finally {
       await logging.close();
@@ -272,8 +269,8 @@ describe('HLS conversion with ffmpeg', () => {
     expect((await rawRequest(`${t.fileHost}/${file.id}/hls/../../server.sqlite`)).status).toBe(404);
   });
 
-  it('fails after 3 attempts with a readable error for a "video" ffmpeg cannot read', async () => {
-    const file = await upload('broken.mp4', randomBytes(5000));
+  it('fails after 3 attempts with a readable error for a "video" ffmpeg cannot read, without the server\'s paths', async () => {
+    const file = await upload('broken.mp4', Buffer.from('not a video '.repeat(400)));
     const status = await waitFor(
       async () => {
         const data = FileStatusSchema.parse((await t.api(`/files/${file.id}/status`)).json.data);
@@ -286,9 +283,9 @@ describe('HLS conversion with ffmpeg', () => {
       status: 'failed',
       stage: 'probing',
       attempts: 3,
-      error: expect.any(String),
+      // ffprobe said "<data dir>/files/<id>: Invalid data found when processing input"
+      error: 'The file is not a video that can be read.',
     });
-    expect((status.conversion!.error as string).length).toBeGreaterThan(0);
     expect((await rawRequest(file.urls.watch)).text).not.toContain('data-hls');
   });
 

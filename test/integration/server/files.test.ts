@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileDetailSchema, FileSchema, FileStatusSchema } from '../../../src-shared/api/index.js';
+import { FileDetailSchema, FileSchema, FileStatusSchema, type MediaFile } from '../../../src-shared/api/index.js';
 import { rawRequest } from '../../helpers/raw-http.js';
 import { openWithPassword, startTestServer, type TestServer } from '../../helpers/test-server.js';
 
@@ -201,6 +201,17 @@ describe('PATCH /files/{id}', () => {
     const res = await t.api(`/files/${file.id}`, { method: 'PATCH', json });
     expect(res.status).toBe(status);
     if (status === 422) expect(res.json.error.details).toBeDefined();
+  });
+
+  it('drops control and direction characters from a name, as an upload does; a name of nothing else is 422', async () => {
+    const uploaded = await t.upload({}, { filename: 'clip\u202egpj.txt', content: Buffer.from('x') });
+    expect(uploaded.json.data).toMatchObject({ name: 'clipgpj.txt', filename: 'clipgpj.txt' });
+    const file = uploaded.json.data as MediaFile;
+    const renamed = await t.api(`/files/${file.id}`, { method: 'PATCH', json: { name: 'Holiday\u202e4pm.mp4\u0000' } });
+    expect([renamed.status, renamed.json.data.name]).toEqual([200, 'Holiday4pm.mp4']);
+    const empty = await t.api(`/files/${file.id}`, { method: 'PATCH', json: { name: '\u202e\u0000' } });
+    expect([empty.status, empty.json.error.details]).toEqual([422, { name: ['must not be blank'] }]);
+    expect((await t.api(`/files/${file.id}`)).json.data.name).toBe('Holiday4pm.mp4');
   });
 
   it('a refused PATCH changes nothing', async () => {

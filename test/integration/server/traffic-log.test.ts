@@ -134,12 +134,12 @@ describe('request log', () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await t.api('/files?search=secret&password=hunter2', { token })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
-    expect((await t.api('/nowhere', { token: null })).status).toBe(404);
+    expect((await t.api('/nowhere', { token: null })).status).toBe(401);
 
     const entries = t.server.requestLog.entries();
     expect(entries.map(({ method, path, status }) => ({ method, path, status }))).toEqual([
       ...[200, 200, 200, 429].map((status) => ({ method: 'GET', path: '/api/v1/files', status })),
-      { method: 'GET', path: '/api/v1/nowhere', status: 404 },
+      { method: 'GET', path: '/api/v1/nowhere', status: 401 },
     ]);
     for (const entry of entries) {
       expect(entry.at).toBeGreaterThanOrEqual(started);

@@ -267,6 +267,46 @@ describe('chunked upload (Dropzone fields)', () => {
   });
 });
 
+describe('unfinished chunked uploads per account', () => {
+  it('10 at most: a new dzuuid past them is 422 on dzuuid, its bytes unread; a started one goes on, and finishing one makes room', async () => {
+    const token = t.newAccount('many-unfinished');
+    const content = randomBytes(2000);
+    const started = Array.from({ length: 10 }, () => randomUUID());
+    for (const dzuuid of started) {
+      expect((await sendChunk(content, 1000, 0, dzuuid, 'part.bin', token)).status).toBe(200);
+    }
+    const chunksBefore = (await readdir(join(t.dataDir, 'chunks'))).length;
+
+    const eleventh = randomUUID();
+    const refused = await sendChunk(content, 1000, 0, eleventh, 'part.bin', token);
+    expect([refused.status, refused.json.error.code]).toEqual([422, 'VALIDATION_ERROR']);
+    expect(refused.json.error.message).toMatch(
+      /^This account has 10 unfinished chunked uploads, the most it may have at once/,
+    );
+    expect(refused.json.error.details).toEqual({ dzuuid: [refused.json.error.message] });
+    expect(t.server.uploadLog.entries().filter((entry) => entry.dzuuid === eleventh)).toEqual([
+      expect.objectContaining({ status: 422, bytes: 0 }),
+    ]);
+    expect(await readdir(join(t.dataDir, 'chunks'))).toHaveLength(chunksBefore);
+    // another account has its own room
+    expect((await sendChunk(content, 1000, 0, randomUUID(), 'part.bin')).status).toBe(200);
+
+    // a chunk of an upload already started is taken, and the file it finishes makes room for a new one
+    expect((await sendChunk(content, 1000, 1, started[0]!, 'part.bin', token)).status).toBe(201);
+    expect((await sendChunk(content, 1000, 0, eleventh, 'part.bin', token)).status).toBe(200);
+    expect((await sendChunk(content, 1000, 0, randomUUID(), 'part.bin', token)).status).toBe(422);
+  });
+
+  it('first chunks of many new uploads sent at once open no more than the cap', async () => {
+    const token = t.newAccount('racing-unfinished');
+    const content = randomBytes(2000);
+    const statuses = await Promise.all(
+      Array.from({ length: 16 }, () => sendChunk(content, 1000, 0, randomUUID(), 'race.bin', token)),
+    );
+    expect(statuses.map((res) => res.status).sort()).toEqual([...Array(10).fill(200), ...Array(6).fill(422)]);
+  });
+});
+
 describe('plan limits (4 GB free, 15 GB premium per file)', () => {
   const firstChunk = (total: number, token: string) => {
     const chunkSize = 1024;
@@ -383,6 +423,19 @@ describe('stale partial uploads', () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ received_chunks: 1, total_chunks: 2 });
     expect(await readdir(join(aged.dataDir, 'chunks'))).toHaveLength(1);
+  });
+
+  it('an upload idle for 24 hours no longer counts against the cap of 10 unfinished ones', async () => {
+    const token = aged.newAccount('idle-unfinished');
+    const content = randomBytes(2000);
+    const send = (dzuuid: string) => {
+      const { fields, bytes } = chunkOf(content, 1000, 0, dzuuid);
+      return aged.upload(fields, { filename: 'idle.bin', content: bytes }, token);
+    };
+    for (let i = 0; i < 10; i++) expect((await send(randomUUID())).status).toBe(200);
+    expect((await send(randomUUID())).status).toBe(422);
+    advance(DAY + 1000);
+    expect((await send(randomUUID())).status).toBe(200);
   });
 
   it('forgets an assembled dzuuid after 24 hours, so a re-sent chunk starts over', async () => {

@@ -43,10 +43,11 @@ describe('media types and stored names', () => {
     expect(active.filter((mime) => isInertMedia(mime))).toEqual([]);
   });
 
-  it('keeps only the last path segment and drops control characters', () => {
+  it('keeps only the last path segment and drops control and direction characters', () => {
     expect(safeFilename('../../etc/passwd')).toBe('passwd');
     expect(safeFilename('C:\\Users\\me\\clip.mp4')).toBe('clip.mp4');
     expect(safeFilename('bad\u0000name.mp4')).toBe('badname.mp4');
+    expect(safeFilename('clip\u202egpj.exe\u2069\u0085')).toBe('clipgpj.exe');
     expect(safeFilename('..')).toBe('file');
   });
 });

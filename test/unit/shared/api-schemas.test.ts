@@ -161,6 +161,14 @@ describe('PATCH /files body', () => {
   ])('%o valid: %s', (body, valid) => {
     expect(UpdateFileBodySchema.safeParse(body).success).toBe(valid);
   });
+
+  it('drops control and direction characters from a name, then counts and checks what is left', () => {
+    expect(UpdateFileBodySchema.parse({ name: 'Holiday\u202e4pm.mp4\u0000' })).toEqual({ name: 'Holiday4pm.mp4' });
+    expect(UpdateFileBodySchema.parse({ name: `${'n'.repeat(255)}\u2066` }).name).toHaveLength(255);
+    expect(UpdateFileBodySchema.safeParse({ name: '\u202e\u0000\u200f' }).success).toBe(false);
+    // a description may hold lines
+    expect(UpdateFileBodySchema.parse({ description: 'one\ntwo' })).toEqual({ description: 'one\ntwo' });
+  });
 });
 
 describe('POST /remote-uploads body', () => {
@@ -181,6 +189,11 @@ describe('POST /remote-uploads body', () => {
     [{ urls: [url], folder_id: null, password: null, name: null }, true],
   ])('%o valid: %s', (body, valid) => {
     expect(CreateRemoteUploadsBodySchema.safeParse(body).success).toBe(valid);
+  });
+
+  it("drops control and direction characters from the name, as from an uploaded file's", () => {
+    expect(CreateRemoteUploadsBodySchema.parse({ urls: [url], name: 'clip\u202egpj.exe' }).name).toBe('clipgpj.exe');
+    expect(CreateRemoteUploadsBodySchema.safeParse({ urls: [url], name: '\u0007' }).success).toBe(false);
   });
 
   it('upper-cases country codes', () => {
