@@ -258,7 +258,7 @@ export class SyncService {
 
   private async watch(folder: WatchedFolder): Promise<void> {
     if (this.watchers.has(folder.id)) return;
-    const trouble = await folderPathTrouble(folder.path);
+    const trouble = await this.pathTrouble(folder);
     if (trouble) return this.setTrouble(folder.id, trouble);
     if (this.watchers.has(folder.id)) return;
     const watcher = new FolderWatcher({
@@ -299,7 +299,7 @@ export class SyncService {
     const next = (this.checks.get(id) ?? Promise.resolve()).then(async () => {
       const folder = this.closed ? undefined : this.options.folders.get(id);
       if (!folder) return;
-      const trouble = await folderPathTrouble(folder.path);
+      const trouble = await this.pathTrouble(folder);
       if (this.closed) return;
       if (trouble) {
         if (this.watchers.has(id)) this.log(`Watching ${folder.path} stopped: ${trouble}.`);
@@ -313,6 +313,25 @@ export class SyncService {
     const settled = next.catch((error: unknown) => this.log(`Checking folder #${id}: ${(error as Error).message}`));
     this.checks.set(id, settled);
     return settled;
+  }
+
+  /**
+   * What keeps the folder's path from being watched now (folderPathTrouble),
+   * remembering the device it is on while it can be: its drive unmounted,
+   * the folder is then "not connected" rather than an empty folder.
+   */
+  private async pathTrouble(folder: WatchedFolder): Promise<FolderProblem | null> {
+    const known = this.options.folders.device(folder.id);
+    const { trouble, device } = await folderPathTrouble(folder.path, known);
+    if (device !== null && device !== known && !this.closed) {
+      try {
+        this.options.folders.setDevice(folder.id, device);
+      } catch (error) {
+        // no room to remember it: the next look tries again
+        if (!this.options.dataDisk?.report(error)) throw error;
+      }
+    }
+    return trouble;
   }
 
   /** Keeps the first `since` of a trouble that goes on. */
