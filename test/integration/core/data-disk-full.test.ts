@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileLog, type FileLog } from '../../../src-main/common/file-log.js';
 import type { CoreEvent } from '../../../src-main/core/app-core.js';
 import { runCli, startInProcessOwner, stopRunningClis } from '../../helpers/cli-process.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { sha256File, sha256Url, tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 import { CAN_MOUNT, fillDisk, MOUNT_SKIP_NOTE, tmpfsDir } from '../../helpers/tmpfs.js';
@@ -43,6 +43,17 @@ describe.skipIf(!CAN_MOUNT)(`Media Sync's own disk is full${MOUNT_SKIP_NOTE}`, {
     await watched.remove();
   });
 
+  /**
+   * Fills the data folder's disk to the last byte. SQLite's write-ahead log
+   * is emptied first: a log that has wrapped around takes the next commits
+   * in pages it already has, so only the first commit that needs a new page
+   * would fail, at a moment of SQLite's choosing.
+   */
+  async function fillDataDisk(): Promise<string> {
+    owner!.engine.db.pragma('wal_checkpoint(TRUNCATE)');
+    return fillDisk(data.path);
+  }
+
   async function serverFileNames(): Promise<string[]> {
     const body = JSON.parse((await server.api('/files?per_page=100')).body.toString()) as {
       data: Array<{ filename: string }>;
@@ -59,7 +70,7 @@ describe.skipIf(!CAN_MOUNT)(`Media Sync's own disk is full${MOUNT_SKIP_NOTE}`, {
     const account = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     const folder = await contract.invoke('folders:add', { accountId: account.id, path: watched.path });
 
-    const filler = await fillDisk(data.path);
+    const filler = await fillDataDisk();
     const names = Array.from({ length: FILES }, (_, index) => `clip-${String(index).padStart(2, '0')}.txt`);
     await Promise.all(names.map((name) => writeFile(join(watched.path, name), `the content of ${name}`)));
 
@@ -117,5 +128,48 @@ describe.skipIf(!CAN_MOUNT)(`Media Sync's own disk is full${MOUNT_SKIP_NOTE}`, {
     expect(after.counts).toMatchObject({ uploaded: FILES, failed: 0, skipped: 0 });
     expect(notifications()).toHaveLength(1);
     expect(await readFile(log.path, 'utf8')).toContain("Media Sync's disk has room again: uploads go on.");
+  });
+
+  it('stops an upload whose chunk cannot be saved, keeps the app running, and ends it once there is room', async () => {
+    log = createFileLog({ dir: join(data.path, 'logs') });
+    owner = await startInProcessOwner(data.path, { engine: { log }, core: { log } });
+    const { contract } = owner;
+    const account = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    // 1 MB chunks at 1 MB/s: a chunk acknowledged every second, each saved as it comes
+    await contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 1_000_000 });
+    const path = join(watched.path, 'clip.bin');
+    await writeRandomFile(path, 4_000_000);
+    await contract.invoke('uploads:addPaths', { accountId: account.id, paths: [path] });
+    const stateNow = async () => (await contract.invoke('uploads:list', { offset: 0, limit: 10 })).items[0]!.state;
+    const acked = async () => {
+      const state = await stateNow();
+      return state.kind === 'uploading' ? state.ackedBytes : -1;
+    };
+    await waitFor(async () => ((await acked()) >= 1_000_000 ? true : undefined), 30_000, 'a first chunk saved');
+
+    const filler = await fillDataDisk();
+    const held = await waitFor(
+      async () => {
+        const status = await contract.invoke('uploads:status', {});
+        return status.hold?.reason === 'dataDiskFull' && status.active === 0 ? status.hold : undefined;
+      },
+      30_000,
+      'the upload stopped and the queue held for the full disk',
+    );
+    expect(held).toMatchObject({ waiting: 1 });
+
+    await rm(filler);
+    const done = await waitFor(
+      async () => {
+        const state = await stateNow();
+        return state.kind === 'done' ? state : undefined;
+      },
+      60_000,
+      'the upload done once there is room',
+    );
+    // one file on the service, whole
+    expect(await serverFileNames()).toEqual(['clip.bin']);
+    expect(await sha256Url(`${server.fileHost}/${done.fileId}/file`)).toBe(await sha256File(path));
+    expect((await contract.invoke('uploads:status', {})).hold).toBeNull();
   });
 });
