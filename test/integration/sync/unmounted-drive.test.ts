@@ -19,7 +19,7 @@ const CARD_FILES = ['DSC0001.JPG', 'DSC0002.JPG', 'MVI0003.MP4'];
  * mounted on a folder, watched, its files uploaded; unmounted (the folder
  * left empty on the disk above) it is "not connected", through the contract
  * and `media-sync folders`, also after a restart; a fresh tmpfs mounted there
- * with the same files copied in (new device and inodes, the same names,
+ * with the same files copied in (new inodes, the same names,
  * sizes and times) uploads none of them again, and a new file on it goes.
  */
 describe.skipIf(!CAN_MOUNT)(
@@ -127,7 +127,7 @@ describe.skipIf(!CAN_MOUNT)(
       await until('the card still not connected after a restart', (status) => status.state.kind === 'problem');
       expect((await owner!.contract.invoke('folders:status', {}))[0]!.state).toMatchObject({ problem: 'notConnected' });
 
-      // back, on a new device with new inodes, the same names, sizes and times; and a new photo on it
+      // back, a new mount with new inodes, the same names, sizes and times; and a new photo on it
       await insertCard();
       await writeFile(join(card, 'DSC0004.JPG'), 'a photo taken since');
       const back = await until('the card back and its new photo uploaded', (status) => status.counts.uploaded === 4);
