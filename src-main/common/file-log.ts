@@ -38,7 +38,7 @@ export interface FileLog extends Log, SecretSink {
   recent(maxLines: number): Promise<string[]>;
   /** writes nothing more; later entries are dropped */
   close(): Promise<void>;
-  /** an entry could not be written (a full disk: ENOSPC), with the system's error; it was dropped and counted */
+  /** an entry could not be written, with the system's error (ENOSPC: the disk is full); it was dropped and counted */
   readonly onDidFailToWrite: Event<NodeJS.ErrnoException>;
 }
 
