@@ -81,6 +81,10 @@ export function percent(part: number, whole: number): string {
 export function holdText(hold: QueueHold): string {
   if (hold.reason === 'battery') return 'Paused while on battery (Settings → Schedule).';
   if (hold.reason === 'metered') return 'Paused: metered connection (Settings → Schedule).';
+  if (hold.reason === 'dataDiskFull') {
+    const files = `${hold.waiting} file${hold.waiting === 1 ? '' : 's'}`;
+    return `Media Sync’s disk is full: ${files} wait. Free some space on the disk of its data folder: they go on by themselves.`;
+  }
   return hold.until === null
     ? 'Paused by the upload schedule.'
     : `Paused by the upload schedule until ${new Date(hold.until).toLocaleString()}.`;

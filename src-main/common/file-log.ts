@@ -1,7 +1,18 @@
-import { chmodSync, closeSync, fstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock, type Clock } from './clock.js';
+import { Emitter, type Event } from './disposable.js';
 import { scrubSecrets } from './scrub-secrets.js';
 
 /** Where the app says what it did and what went wrong; never a token (every line is scrubbed first). */
@@ -27,6 +38,8 @@ export interface FileLog extends Log, SecretSink {
   recent(maxLines: number): Promise<string[]>;
   /** writes nothing more; later entries are dropped */
   close(): Promise<void>;
+  /** an entry could not be written, with the system's error (ENOSPC: the disk is full); it was dropped and counted */
+  readonly onDidFailToWrite: Event<NodeJS.ErrnoException>;
 }
 
 export interface FileLogOptions {
@@ -67,7 +80,9 @@ type Level = 'INFO' | 'WARN' | 'ERROR';
  * - Private: the folder is made 0700 and the files 0600 (tightened if
  *   they already exist), on systems with POSIX permissions.
  * - Never throws: a full disk or a missing folder drops the entry and the
- *   next one tries again; logging must not stop an upload.
+ *   next one tries again; logging must not stop an upload. The entries
+ *   dropped are counted, and the first entry written after them says how
+ *   many there were and why (`onDidFailToWrite` tells the app at once).
  */
 export function createFileLog(options: FileLogOptions): FileLog {
   const name = options.name ?? 'main';
@@ -81,6 +96,9 @@ export function createFileLog(options: FileLogOptions): FileLog {
   let fd: number | null = null;
   let size = 0;
   let closed = false;
+  /** entries dropped since the last one written, and the first one's reason */
+  let dropped: { count: number; reason: string } | null = null;
+  const failures = new Emitter<NodeJS.ErrnoException>();
 
   function open(): number {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -123,20 +141,30 @@ export function createFileLog(options: FileLogOptions): FileLog {
     try {
       const text = cause === undefined ? message : `${message} ${describeCause(cause)}`;
       const entry = oneLine(scrubSecrets(text, secrets)).slice(0, MAX_ENTRY_CHARS);
-      const line = Buffer.from(`${new Date(clock.wall()).toISOString()} ${level.padEnd(5)} ${entry}\n`);
+      const time = new Date(clock.wall()).toISOString();
+      const lost = dropped && `${time} WARN  ${droppedText(dropped.count, dropped.reason)}\n`;
+      const line = Buffer.from(`${lost ?? ''}${time} ${level.padEnd(5)} ${entry}\n`);
       fd ??= open();
       if (size > 0 && size + line.length > maxBytes) {
         rotate();
         fd = open();
       }
-      size += writeSync(fd, line);
-    } catch {
+      if (writeSync(fd, line) < line.length) {
+        // a part of the line only: the disk filled up. Cut it off, so the next entry starts a line of its own
+        ftruncateSync(fd, size);
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }
+      size += line.length;
+      dropped = null;
+    } catch (error) {
       // dropped: the next entry opens the file again (the disk may have room by then)
       try {
         closeFile();
       } catch {
         // the descriptor is gone either way
       }
+      dropped = { count: (dropped?.count ?? 0) + 1, reason: dropped?.reason ?? (error as Error).message };
+      failures.fire(error as NodeJS.ErrnoException);
     }
   }
 
@@ -158,8 +186,10 @@ export function createFileLog(options: FileLogOptions): FileLog {
       // a token signed in after a line was written is cut out of that line now
       return lines.slice(-maxLines).map((line) => scrubSecrets(line, secrets));
     },
+    onDidFailToWrite: failures.event,
     async close() {
       closed = true;
+      failures.dispose();
       try {
         closeFile();
       } catch {
@@ -196,6 +226,11 @@ function describeOne(value: unknown): string {
   } catch {
     return `(${String(value)})`;
   }
+}
+
+/** The line that stands for the entries a failure dropped. */
+function droppedText(count: number, reason: string): string {
+  return `${count} log ${count === 1 ? 'entry' : 'entries'} could not be written before this one (${reason}).`;
 }
 
 function oneLine(text: string): string {

@@ -464,6 +464,11 @@ export class AppCore {
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
       this.engine.onDidWake(() => this.policy.wake()),
+      // once each time it fills up; the hold and the folders' state say it for as long as it lasts
+      this.engine.dataDisk.onDidChange((full) => full && this.notifications.dataDiskFull(this.options.info.dataDir)),
+      // a log that cannot be written for lack of room is the app's disk being full too
+      this.options.log?.onDidFailToWrite((error) => this.engine.dataDisk.report(error, this.options.log!.dir)) ??
+        (() => undefined),
     ])
       this.subscriptions.add(subscription);
   }

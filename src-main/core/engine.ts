@@ -5,11 +5,13 @@ import { ApiError } from '../api-client/api-error.js';
 import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
 import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
+import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
+import { Throttle } from '../common/throttle.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
+import { DataDisk } from '../storage/data-disk.js';
 import { openDatabase, type Db } from '../storage/database.js';
 import { FolderStore } from '../storage/folder-store.js';
 import { ConversionFollower } from '../conversions/conversion-follower.js';
@@ -45,6 +47,8 @@ export interface EngineOptions {
   settleMs?: number;
   /** how often a watched folder's path is looked at, gone or back (30 s); tests shorten it */
   folderCheckMs?: number;
+  /** how often the free space of the app's own disk is looked at while it is full (5 s); tests shorten it */
+  dataDiskProbeMs?: number;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
   /** an http(s) proxy for API traffic (settings: proxy) */
@@ -90,6 +94,8 @@ export class Engine {
   readonly conversions: ConversionFollower;
   /** removes finished uploads from the queue after the time the settings say (started by the app and the daemon) */
   readonly pruning: FinishedPruning;
+  /** whether the disk of the data folder (and the log) has room for what the app writes */
+  readonly dataDisk: DataDisk;
   private readonly clients = new Map<string, { client: MediaApiClient; subscription: Disposable }>();
   /** accounts with no token stored, whose token is MEDIA_SYNC_TOKEN's */
   private readonly environmentTokens = new Set<string>();
@@ -102,6 +108,9 @@ export class Engine {
   private readonly wakeEmitter = new Emitter<void>();
   /** the machine woke up or came back online (`wake()`): what depends on the wall clock looks again */
   readonly onDidWake = this.wakeEmitter.event;
+  private readonly dataDiskEmitter = new Emitter<void>();
+  /** `dataDiskFull()` may have changed: the disk filled up or has room again, or more files wait (at most twice a second) */
+  readonly onDidChangeDataDisk: Event<void> = this.dataDiskEmitter.event;
 
   private constructor(
     readonly db: Db,
@@ -119,6 +128,7 @@ export class Engine {
       log.warn(`Skipped upload #${id}: its saved row could not be read (${problem}).`),
     );
     this.limiter = new BandwidthLimiter(options.bandwidthBytesPerSecond ?? null, clock);
+    this.dataDisk = new DataDisk({ dataDir: options.dataDir, clock, probeMs: options.dataDiskProbeMs, log });
     this.queue = new UploadQueue({
       store: this.uploads,
       appState: new AppStateStore(db),
@@ -134,6 +144,7 @@ export class Engine {
       chunksPerFile: options.chunksPerFile,
       skipIfOnService: (item) =>
         item.folderId !== null && this.folders.get(item.folderId)?.options.skipExisting === true,
+      outOfSpace: (error) => this.dataDisk.report(error),
     });
     this.sync = new SyncService({
       folders: this.folders,
@@ -143,8 +154,13 @@ export class Engine {
       clock,
       settleMs: options.settleMs,
       folderCheckMs: options.folderCheckMs,
+      dataDisk: this.dataDisk,
       log: (message) => log.warn(message),
     });
+    // more files waiting for room change only the count the queue's status shows: told at most twice a second
+    const waitingChanged = this.subscriptions.add(new Throttle(() => this.dataDiskEmitter.fire(), 500, clock));
+    this.subscriptions.add(this.dataDisk.onDidChange(() => this.dataDiskEmitter.fire()));
+    this.subscriptions.add(this.sync.onDidChangeWaiting(() => waitingChanged.schedule()));
     this.folderStatus = new FolderStatusService({
       folders: this.folders,
       files: new FolderFiles(db),
@@ -302,6 +318,18 @@ export class Engine {
     return this.clients.get(accountId)?.client;
   }
 
+  /**
+   * Media Sync's own disk is full: since when, and the files that wait for
+   * room (the queue's unfinished items and the new files seen since, not
+   * yet queued); null while it has room.
+   */
+  dataDiskFull(): { since: number; waiting: number } | null {
+    const full = this.dataDisk.full;
+    if (!full) return null;
+    const queued = this.uploads.count(['queued', 'retrying', 'uploading', 'finalizing']);
+    return { since: full.since, waiting: queued + this.sync.waitingForRoom };
+  }
+
   async close(): Promise<void> {
     this.subscriptions.dispose();
     this.pruning.dispose();
@@ -318,6 +346,8 @@ export class Engine {
     this.clients.clear();
     this.accountStateEmitter.dispose();
     this.wakeEmitter.dispose();
+    this.dataDiskEmitter.dispose();
+    this.dataDisk.dispose();
     this.db.close();
   }
 

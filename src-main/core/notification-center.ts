@@ -120,6 +120,15 @@ export class NotificationCenter {
     this.add('accountProblem', text, reason, null, requestId);
   }
 
+  /** Media Sync's own disk is full (`dataDir`: its data folder): said once each time it fills up. */
+  dataDiskFull(dataDir: string): void {
+    const text = {
+      title: message('core.notifications.dataDiskFull'),
+      body: message('core.notifications.dataDiskFullBody', { path: dataDir }),
+    };
+    this.add('dataDiskFull', text);
+  }
+
   /** The feed, newest first, in the core's language of now. */
   list(): Notification[] {
     return this.feed.map((stored) => this.written(stored));

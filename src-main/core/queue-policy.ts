@@ -9,7 +9,7 @@ import type { Engine } from './engine.js';
 import type { NetworkCostPort, PowerSourcePort } from './ports.js';
 
 export interface QueuePolicyOptions {
-  engine: Pick<Engine, 'limiter' | 'queue'>;
+  engine: Pick<Engine, 'limiter' | 'queue' | 'dataDiskFull' | 'onDidChangeDataDisk'>;
   /** the settings now: Bandwidth, the schedule, Pause while on battery, On a metered connection */
   settings(): Settings;
   power?: PowerSourcePort;
@@ -25,8 +25,8 @@ export interface QueuePolicyOptions {
 }
 
 /**
- * The Bandwidth setting, the upload schedule's state, the power source and
- * the network's cost, applied to the queue as one limit and one hold
+ * The Bandwidth setting, the upload schedule's state, the power source,
+ * the network's cost and the app's own disk, applied to the queue as one limit and one hold
  * (uploads/upload-policy.ts), again at each change of any of them. A changed
  * hold reaches the UI through the queue's own status event; a changed limit
  * alone through `onLimitChanged`.
@@ -48,6 +48,7 @@ export class QueuePolicy {
     for (const source of [options.power, options.network]) {
       if (source) this.subscriptions.add(source.onDidChange(() => this.apply()));
     }
+    this.subscriptions.add(options.engine.onDidChangeDataDisk(() => this.apply()));
   }
 
   /** The settings changed: the schedule's windows are read again, and everything applied. */
@@ -71,6 +72,7 @@ export class QueuePolicy {
       onBattery: this.options.power?.onBattery() ?? false,
       meteredUploads: settings.metered,
       metered: this.options.network?.metered() ?? false,
+      dataDiskFull: this.options.engine.dataDiskFull(),
     });
     const { limiter, queue } = this.options.engine;
     const limitChanged = limiter.limit !== policy.limit || this.limitBy !== policy.limitBy;
@@ -95,7 +97,8 @@ export class QueuePolicy {
 
   private logHold(before: QueueHold | null, now: QueueHold | null): void {
     const log = this.options.log;
-    if (!log) return;
+    // a full disk is logged by the engine (storage/data-disk.ts), where it is found
+    if (!log || now?.reason === 'dataDiskFull') return;
     if (now?.reason === 'battery') log.info('The computer runs on battery: uploads wait (Pause while on battery).');
     else if (now?.reason === 'metered') log.info('The connection is metered: uploads wait (On a metered connection).');
     else if (now?.reason === 'schedule') {
@@ -104,7 +107,7 @@ export class QueuePolicy {
           ? 'The upload schedule pauses uploads.'
           : `The upload schedule pauses uploads until ${new Date(now.until).toISOString()}.`,
       );
-    } else if (before)
+    } else if (before && before.reason !== 'dataDiskFull')
       log.info('Uploads go on: the schedule, the battery or a metered connection no longer holds them.');
   }
 }

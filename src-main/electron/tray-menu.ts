@@ -60,6 +60,10 @@ export function trayState(
   });
   const time = (at: number) => new Date(at).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
   if (blockedReason) return state('error', t('core.tray.blocked', { reason: blockedReason }));
+  // nothing can be saved: more pressing than any pause, and no Resume lifts it
+  if (status.hold?.reason === 'dataDiskFull') {
+    return state('error', t('core.tray.dataDiskFull', { count: status.hold.waiting }), true);
+  }
   if (status.paused) {
     const until = status.pausedUntil;
     return state('paused', until === null ? t('core.tray.paused') : t('core.tray.pausedUntil', { time: time(until) }));

@@ -167,6 +167,10 @@ const MIGRATIONS: readonly string[] = [
       AND folder_id IN (SELECT id FROM watched_folders)
     ORDER BY id;
   `,
+  // issue 30: the device (st_dev) a watched folder was on when last seen, so an unmounted drive is "not connected"
+  `
+  ALTER TABLE watched_folders ADD COLUMN device INTEGER;
+  `,
 ];
 
 /**

@@ -68,6 +68,17 @@ export class FolderStore {
     this.sql('UPDATE watched_folders SET paused = ? WHERE id = ?').run(Number(paused), id);
   }
 
+  /** The device (st_dev) the folder was on when last seen there, null before: how an unmounted drive is told. */
+  device(id: number): number | null {
+    const row = this.sql('SELECT device FROM watched_folders WHERE id = ?').get(id) as
+      { device: number | null } | undefined;
+    return row?.device ?? null;
+  }
+
+  setDevice(id: number, device: number): void {
+    this.sql('UPDATE watched_folders SET device = ? WHERE id = ?').run(device, id);
+  }
+
   /** Forgets the folder, what was uploaded from it and what was declined; the files on the service stay. */
   remove(id: number): void {
     this.byId.delete(id);

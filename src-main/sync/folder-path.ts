@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { posix, win32 } from 'node:path';
 import type { FolderPathProblem } from '../../src-shared/ipc/ipc-contract.js';
@@ -93,14 +93,72 @@ function folderPathError(code: FolderPathProblem, text: Message): CoreError {
   return CoreError.say(code, text);
 }
 
-/** What keeps a folder's path from being watched now (it is gone or unmounted, or not readable), or null when it can be. */
-export async function folderPathTrouble(path: string): Promise<'missing' | 'unreadable' | null> {
+/** What keeps a folder's path from being watched: gone, its drive unmounted, or not readable. */
+export type PathTrouble = 'missing' | 'notConnected' | 'unreadable';
+
+/**
+ * What keeps a folder's path from being watched now, or null when it can
+ * be, with the device (st_dev) it is on then, to be remembered as `known`
+ * for the next look. Knowing the device it was on tells an unmounted drive
+ * (`isNotConnected`) from a folder that is empty or gone.
+ */
+export async function folderPathTrouble(
+  path: string,
+  known: number | null = null,
+): Promise<{ trouble: PathTrouble | null; device: number | null }> {
+  let trouble: PathTrouble | null = null;
   try {
     await checkFolderPath(path);
-    return null;
   } catch (error) {
-    return error instanceof CoreError && error.code === 'FOLDER_NOT_READABLE' ? 'unreadable' : 'missing';
+    trouble = error instanceof CoreError && error.code === 'FOLDER_NOT_READABLE' ? 'unreadable' : 'missing';
   }
+  if (trouble === 'unreadable') return { trouble, device: null };
+  const device = trouble ? null : await deviceOf(path);
+  const here = { device, aboveDevice: await nearestDevice(pathRules(process.platform).dirname(path)), empty: false };
+  // read only when it may decide: an unmounted drive leaves an empty folder on the file system above
+  if (known !== null && device !== null && device !== known && device === here.aboveDevice) {
+    here.empty = (await readdir(path).catch(() => [])).length === 0;
+  }
+  if (isNotConnected(known, here)) return { trouble: 'notConnected', device: null };
+  // gone between the two looks: the next check says more
+  return device === null ? { trouble: 'missing', device } : { trouble, device };
+}
+
+/**
+ * Whether a folder's drive is not mounted now, from what stat says (pure):
+ * the folder was on device `known` when last seen, and now either
+ * - it is gone, and so is that device from the path: the nearest folder
+ *   above it that exists is on another device (or none exists: a drive
+ *   letter gone), as when a mount point under /media or /Volumes is removed
+ *   with its drive; or
+ * - it is an empty folder on another device, the same as the folder above
+ *   it: the mount point a drive left behind.
+ * A folder on a new drive (a mount point again) or with files in it is
+ * connected; a folder gone from a drive still mounted is missing.
+ */
+export function isNotConnected(
+  known: number | null,
+  here: { device: number | null; aboveDevice: number | null; empty: boolean },
+): boolean {
+  if (known === null) return false;
+  if (here.device === null) return here.aboveDevice !== known;
+  return here.device !== known && here.device === here.aboveDevice && here.empty;
+}
+
+/** The device of `path`, or of the nearest folder above it that exists; null when none does. */
+async function nearestDevice(path: string): Promise<number | null> {
+  const { dirname } = pathRules(process.platform);
+  for (let current = path; ; current = dirname(current)) {
+    const device = await deviceOf(current);
+    if (device !== null || dirname(current) === current) return device;
+  }
+}
+
+function deviceOf(path: string): Promise<number | null> {
+  return stat(path).then(
+    (stats) => stats.dev,
+    () => null,
+  );
 }
 
 /** Whether nothing is at `path` any more (or it cannot be looked at). */

@@ -4,13 +4,13 @@ import type { FolderTrouble } from './sync-service.js';
 
 /** What is known of one watched folder at a moment: the input of `folderState`. */
 export interface FolderFacts {
-  /** the folder's own trouble (missing, unreadable, a full disk), else its account's refused token, else null */
+  /** the folder's own trouble (missing, not connected, unreadable, its full disk), else its account's refused token, else null */
   trouble: FolderTrouble | null;
   /** the folder's own pause (folders:pause) */
   paused: boolean;
   /** the person's pause of the whole queue: null when not paused, Infinity until resumed, else until then */
   queuePausedUntil: number | null;
-  /** the app's hold of the whole queue (schedule, battery, …) */
+  /** the app's hold of the whole queue (its own full disk, schedule, battery, …) */
   hold: QueueHold | null;
   scan: { found: number } | null;
   /** files being written, outside a scan */
@@ -23,7 +23,8 @@ export interface FolderFacts {
 
 /**
  * A folder's state in the words of FolderStateSchema, the most pressing
- * first: a problem a person must act on, then what holds the folder (its own
+ * first: a problem a person must act on (the folder's own, then the app's
+ * full disk, which holds every folder), then what holds the folder (its own
  * pause, the queue's pause, the app's hold), then its work (scanning,
  * settling, uploading), else "watching". A pause wins over work because
  * nothing of the folder moves while it holds, even if there is work.
@@ -31,6 +32,7 @@ export interface FolderFacts {
 export function folderState(facts: FolderFacts): FolderState {
   const { trouble, hold, uploading } = facts;
   if (trouble) return { kind: 'problem', problem: trouble.problem, since: trouble.since };
+  if (hold?.reason === 'dataDiskFull') return { kind: 'problem', problem: 'dataDiskFull', since: hold.since };
   if (facts.paused) return { kind: 'paused', by: 'folder', until: null };
   if (facts.queuePausedUntil !== null) {
     const until = Number.isFinite(facts.queuePausedUntil) ? facts.queuePausedUntil : null;

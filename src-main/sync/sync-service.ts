@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import type { DataDisk } from '../storage/data-disk.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import { sameVersion, type DeclinedFiles } from './declined-files.js';
@@ -30,8 +31,17 @@ export interface SyncServiceOptions {
   rescanIntervalMs?: number;
   /** every folder's path is looked at this often (30 s): gone or unreadable, or back again */
   folderCheckMs?: number;
+  /** the app's own disk: a file that cannot be taken in for lack of room waits for it (absent: never full) */
+  dataDisk?: Pick<DataDisk, 'full' | 'report' | 'check' | 'onDidChange'>;
   log?: (message: string) => void;
 }
+
+/**
+ * New files remembered while the app's disk is full, at most: past this,
+ * their folders are walked again once there is room (the index keeps the
+ * files sent from going twice), so nothing is lost and memory stays bounded.
+ */
+export const WAITING_FOR_ROOM_LIMIT = 10_000;
 
 /**
  * Folder sync (docs/ARCHITECTURE.md, Folders): one FolderWatcher per watched folder; each file
@@ -85,6 +95,14 @@ export class SyncService {
   private readonly changeEmitter = new Emitter<number>();
   /** a folder's activity, trouble or pause may have changed, or it was added or removed (its id) */
   readonly onDidChangeFolder = this.changeEmitter.event;
+  /** files that settled while the app's disk was full, by path: taken in once it has room */
+  private readonly waiting = new Map<string, { folderId: number; file: StableFile }>();
+  /** folders with more such files than WAITING_FOR_ROOM_LIMIT: walked again once there is room */
+  private readonly walkWhenRoom = new Set<number>();
+  private readonly waitingEmitter = new Emitter<void>();
+  /** `waitingForRoom` changed */
+  readonly onDidChangeWaiting = this.waitingEmitter.event;
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly options: SyncServiceOptions) {
     this.clock = options.clock ?? systemClock;
@@ -94,11 +112,20 @@ export class SyncService {
         if (item.state.kind === 'done') this.recordInWatchedFolders(item);
         return;
       }
-      if (item.state.kind === 'done') void this.afterUpload(item);
+      if (item.state.kind === 'done') {
+        this.afterUpload(item).catch((error: unknown) => {
+          // its index entry could not be written: the done item in the queue keeps it from going twice until then
+          if (!options.dataDisk?.report(error))
+            this.log(`After the upload of ${item.path}: ${(error as Error).message}`);
+        });
+      }
       if (item.state.kind === 'cancelled') this.decline(item, item.folderId);
       // retried, or a new version queued: the folder wants this path again
       if (item.state.kind === 'queued') options.declines.forget(item.path);
     });
+    if (options.dataDisk) {
+      this.subscriptions.add(options.dataDisk.onDidChange((full) => full === null && void this.takeInWaiting()));
+    }
   }
 
   /** Starts watching every folder (each one's first scan finds what arrived while the app was off). */
@@ -206,6 +233,11 @@ export class SyncService {
     while (this.busy) await this.clock.sleep(50);
   }
 
+  /** Files that settled while the app's disk was full, not queued yet (at most WAITING_FOR_ROOM_LIMIT). */
+  get waitingForRoom(): number {
+    return this.waiting.size;
+  }
+
   /** A file the watchers have seen is still settling, or being looked at before it is queued. */
   get busy(): boolean {
     return this.inspecting.size > 0 || [...this.watchers.values()].some(({ watcher }) => watcher.pendingCount > 0);
@@ -218,13 +250,15 @@ export class SyncService {
     this.checkTimer?.abort();
     this.checkTimer = null;
     this.changeEmitter.dispose();
+    this.waitingEmitter.dispose();
+    this.subscriptions.dispose();
     this.queueSubscription.dispose();
     await Promise.all([...this.watchers.keys()].map((id) => this.unwatch(id)));
   }
 
   private async watch(folder: WatchedFolder): Promise<void> {
     if (this.watchers.has(folder.id)) return;
-    const trouble = await folderPathTrouble(folder.path);
+    const trouble = await this.pathTrouble(folder);
     if (trouble) return this.setTrouble(folder.id, trouble);
     if (this.watchers.has(folder.id)) return;
     const watcher = new FolderWatcher({
@@ -265,7 +299,7 @@ export class SyncService {
     const next = (this.checks.get(id) ?? Promise.resolve()).then(async () => {
       const folder = this.closed ? undefined : this.options.folders.get(id);
       if (!folder) return;
-      const trouble = await folderPathTrouble(folder.path);
+      const trouble = await this.pathTrouble(folder);
       if (this.closed) return;
       if (trouble) {
         if (this.watchers.has(id)) this.log(`Watching ${folder.path} stopped: ${trouble}.`);
@@ -279,6 +313,25 @@ export class SyncService {
     const settled = next.catch((error: unknown) => this.log(`Checking folder #${id}: ${(error as Error).message}`));
     this.checks.set(id, settled);
     return settled;
+  }
+
+  /**
+   * What keeps the folder's path from being watched now (folderPathTrouble),
+   * remembering the device it is on while it can be: its drive unmounted,
+   * the folder is then "not connected" rather than an empty folder.
+   */
+  private async pathTrouble(folder: WatchedFolder): Promise<FolderProblem | null> {
+    const known = this.options.folders.device(folder.id);
+    const { trouble, device } = await folderPathTrouble(folder.path, known);
+    if (device !== null && device !== known && !this.closed) {
+      try {
+        this.options.folders.setDevice(folder.id, device);
+      } catch (error) {
+        // no room to remember it: the next look tries again
+        if (!this.options.dataDisk?.report(error)) throw error;
+      }
+    }
+    return trouble;
   }
 
   /** Keeps the first `since` of a trouble that goes on. */
@@ -307,6 +360,12 @@ export class SyncService {
 
   private async consider(folder: WatchedFolder, file: StableFile): Promise<void> {
     if (this.inspecting.has(file.absPath)) return;
+    if (this.options.dataDisk?.full) {
+      // nothing can be written now: the file waits for room, and this new write is the moment to look for it
+      this.waitForRoom(folder.id, file);
+      void this.options.dataDisk.check();
+      return;
+    }
     this.inspecting.add(file.absPath);
     try {
       const index = this.options.index;
@@ -336,11 +395,41 @@ export class SyncService {
       // uploaded before: by this folder (its after-upload action may still be owed), or by the person themselves
       if (outcome === 'done') await (item.folderId === null ? this.record(folder, item) : this.afterUpload(item));
     } catch (error) {
+      if (this.options.dataDisk?.report(error)) this.waitForRoom(folder.id, file);
       // gone or unreadable since it settled: the next event or rescan brings it back
-      this.log(`Skipped ${file.absPath}: ${(error as Error).message}`);
+      else this.log(`Skipped ${file.absPath}: ${(error as Error).message}`);
     } finally {
       this.inspecting.delete(file.absPath);
     }
+  }
+
+  /** Remembers a file that could not be taken in for lack of room (or its folder, past the limit). */
+  private waitForRoom(folderId: number, file: StableFile): void {
+    if (this.waiting.size >= WAITING_FOR_ROOM_LIMIT && !this.waiting.has(file.absPath)) {
+      this.walkWhenRoom.add(folderId);
+      return;
+    }
+    this.waiting.set(file.absPath, { folderId, file });
+    this.waitingEmitter.fire();
+  }
+
+  /**
+   * The app's disk has room again: the files that waited are looked at as
+   * if they had just settled (in the order they came), and the folders that
+   * had too many are walked. Should the disk fill up again meanwhile, the
+   * rest wait again.
+   */
+  private async takeInWaiting(): Promise<void> {
+    const entries = [...this.waiting.values()];
+    const walks = [...this.walkWhenRoom];
+    this.waiting.clear();
+    this.walkWhenRoom.clear();
+    if (entries.length > 0) this.waitingEmitter.fire();
+    for (const { folderId, file } of entries) {
+      const folder = this.closed ? undefined : this.options.folders.get(folderId);
+      if (folder) await this.consider(folder, file);
+    }
+    for (const id of walks) void this.watchers.get(id)?.watcher.rescan();
   }
 
   /**

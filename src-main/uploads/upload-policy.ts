@@ -13,6 +13,8 @@ export interface UploadPolicyInput {
   meteredUploads: MeteredUploads;
   /** the connection is metered now */
   metered: boolean;
+  /** Media Sync's own disk is full (since when, and the files that wait for room); null while it has room */
+  dataDiskFull?: { since: number; waiting: number } | null;
 }
 
 /** Whose limit is in force: the Bandwidth setting, a schedule window's, or the metered connection's. */
@@ -33,15 +35,17 @@ export interface UploadPolicy {
  *   it runs (as rclone's timetable replaces --bwlimit); outside every window
  *   the setting applies. A metered connection's limit comes on top: the
  *   lower of the two is in force.
- * - holds: the battery is named first, then the metered connection, then
- *   the schedule: the first two have no end time a person could wait for,
- *   and they outlast any schedule edge the person sees.
+ * - holds: a full disk of the app's own is named first (nothing can be
+ *   saved until it has room, whatever else holds), then the battery, then
+ *   the metered connection, then the schedule: these two have no end time a
+ *   person could wait for, and they outlast any schedule edge the person sees.
  */
 export function uploadPolicy(input: UploadPolicyInput): UploadPolicy {
   const effect = input.schedule.effect;
   const metered = input.metered ? input.meteredUploads : { kind: 'normal' as const };
-  const hold: QueueHold | null =
-    input.pauseOnBattery && input.onBattery
+  const hold: QueueHold | null = input.dataDiskFull
+    ? { reason: 'dataDiskFull', since: input.dataDiskFull.since, waiting: input.dataDiskFull.waiting }
+    : input.pauseOnBattery && input.onBattery
       ? { reason: 'battery' }
       : metered.kind === 'pause'
         ? { reason: 'metered' }

@@ -38,6 +38,12 @@ export interface UploadQueueOptions {
   chunksPerFile?: number;
   /** whether an item not started yet is first looked for on the service (its folder's `skipExisting`) */
   skipIfOnService?: (item: UploadItem) => boolean;
+  /**
+   * A write to the store failed: whether for lack of room (DataDisk.report).
+   * Then the item is left as last saved, and goes back in line once the
+   * hold of the full disk is lifted.
+   */
+  outOfSpace?: (error: unknown) => boolean;
 }
 
 export interface EnqueueInput {
@@ -137,9 +143,7 @@ export class UploadQueue implements Disposable {
     if (this.running) return;
     this.running = true;
     // a worker was running when the app stopped: it goes back in line, keeping its chunks
-    for (const kind of ['uploading', 'finalizing'] as const) {
-      for (const item of this.options.store.ofKind(kind)) this.items.apply(item, { type: 'interrupt' });
-    }
+    this.requeueStopped();
     this.pump();
   }
 
@@ -225,6 +229,13 @@ export class UploadQueue implements Disposable {
     this.hold = hold;
     this.statusEmitter.fire(this.status());
     if (hold !== null && started) await this.abortWorkers([...this.workers.keys()], 'stop');
+    if (hold === null) {
+      try {
+        this.requeueStopped();
+      } catch (error) {
+        if (!this.outOfSpace(error)) throw error;
+      }
+    }
     this.pump();
   }
 
@@ -356,6 +367,24 @@ export class UploadQueue implements Disposable {
     return true;
   }
 
+  /**
+   * Items saved as `uploading` or `finalizing` with no worker go back in
+   * line, keeping their chunks: the app stopped while they ran, or their
+   * stop could not be saved (a full disk).
+   */
+  private requeueStopped(): void {
+    for (const kind of ['uploading', 'finalizing'] as const) {
+      for (const item of this.options.store.ofKind(kind)) {
+        if (!this.workers.has(item.id)) this.items.apply(item, { type: 'interrupt' });
+      }
+    }
+  }
+
+  /** Whether a failed write was for lack of room (the app's disk is full from now on); never the service's answer. */
+  private outOfSpace(error: unknown): boolean {
+    return !(error instanceof ApiError) && (this.options.outOfSpace?.(error) ?? false);
+  }
+
   private async abortWorkers(ids: number[], reason: StopReason): Promise<void> {
     const waits = ids.flatMap((id) => {
       const worker = this.workers.get(id);
@@ -430,11 +459,16 @@ export class UploadQueue implements Disposable {
     const id = item.id;
     const worker: Worker = { controller: new AbortController(), done: Promise.resolve(), upload: null, after: null };
     this.workers.set(id, worker);
-    worker.done = this.work(item, client, worker).finally(() => {
-      this.workers.delete(id);
-      this.items.stopped(id);
-      this.pump();
-    });
+    worker.done = this.work(item, client, worker)
+      .catch((error: unknown) => {
+        // its stop could not be saved for lack of room: the row stays as it was (requeueStopped)
+        if (!this.outOfSpace(error)) throw error;
+      })
+      .finally(() => {
+        this.workers.delete(id);
+        this.items.stopped(id);
+        this.pump();
+      });
   }
 
   private async work(stored: UploadItem, client: MediaApiClient, worker: Worker): Promise<void> {
@@ -474,6 +508,8 @@ export class UploadQueue implements Disposable {
         this.uploadedEmitter.fire({ item: done, file: outcome.file });
       });
     } catch (error) {
+      // nothing can be saved: the item stays as last saved, and goes on once the disk has room
+      if (this.outOfSpace(error)) return;
       const current = this.options.store.get(id);
       if (!current) return;
       if (signal.aborted) {

@@ -282,14 +282,16 @@ export function formatEdge(
 function holdRowText(hold: QueueHold, now: number, clock: (ms: number) => string, locale: string): string {
   if (hold.reason === 'battery') return t('queue.waiting.battery');
   if (hold.reason === 'metered') return t('queue.waiting.metered');
+  if (hold.reason === 'dataDiskFull') return t('queue.waiting.dataDiskFull');
   return hold.until === null
     ? t('queue.waiting.schedule')
     : t('queue.waiting.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });
 }
 
 /**
- * "Paused until 18:00 (schedule)", "Paused while on battery", or null: the
- * toolbar's words for the app's own hold, shown beside the person's pause.
+ * "Paused until 18:00 (schedule)", "Paused while on battery", "Media Sync's
+ * disk is full: 30 files wait", or null: the toolbar's words for the app's
+ * own hold, shown beside the person's pause.
  */
 export function queueHoldText(
   hold: QueueHold | null,
@@ -300,6 +302,7 @@ export function queueHoldText(
   if (hold === null) return null;
   if (hold.reason === 'battery') return t('queue.hold.battery');
   if (hold.reason === 'metered') return t('queue.hold.metered');
+  if (hold.reason === 'dataDiskFull') return t('queue.hold.dataDiskFull', { count: hold.waiting });
   return hold.until === null
     ? t('queue.hold.schedule')
     : t('queue.hold.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });

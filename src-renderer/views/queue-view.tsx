@@ -180,16 +180,17 @@ function PauseOrResume(props: {
 }
 
 /**
- * Why the app itself holds the queue (the schedule's pause, the battery),
- * beside the person's own pause and apart from it: Resume all does not lift
- * it, and it ends by itself.
+ * Why the app itself holds the queue (the schedule's pause, the battery, its
+ * own full disk, with what to do about that), beside the person's own pause
+ * and apart from it: Resume all does not lift it, and it ends by itself.
  */
 function HoldNote({ status }: { status: QueueStatus | undefined }) {
-  const { locale } = useLocale();
+  const { t, locale } = useLocale();
   const text = status ? queueHoldText(status.hold, Date.now(), undefined, locale) : null;
   return (
     <span className={text ? 'queue__paused' : 'visually-hidden'} role="status">
       {text}
+      {status?.hold?.reason === 'dataDiskFull' && <span className="muted"> {t('queue.hold.dataDiskFullDetail')}</span>}
     </span>
   );
 }

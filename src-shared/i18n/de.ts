@@ -111,6 +111,7 @@ export const de: Catalog = {
       metered: 'Wartet: Über eine getaktete Verbindung sind Uploads pausiert',
       schedule: 'Wartet: Der Upload-Zeitplan pausiert die Uploads',
       scheduleUntil: 'Wartet bis {{time}}: Der Upload-Zeitplan pausiert die Uploads',
+      dataDiskFull: 'Wartet: Der Datenträger von Media Sync ist voll',
     },
     hold: {
       battery: 'Im Akkubetrieb pausiert',
@@ -119,6 +120,10 @@ export const de: Catalog = {
       scheduleUntil: 'Pausiert bis {{time}} (Zeitplan)',
       allUntilResumed: 'Alle Uploads pausiert, bis Sie fortsetzen',
       allUntil: 'Alle Uploads pausiert bis {{time}}',
+      dataDiskFull_one: 'Der Datenträger von Media Sync ist voll: {{count, number}} Datei wartet',
+      dataDiskFull_other: 'Der Datenträger von Media Sync ist voll: {{count, number}} Dateien warten',
+      dataDiskFullDetail:
+        'Geben Sie auf dem Datenträger des Datenordners von Media Sync Platz frei: Die Dateien werden von selbst hochgeladen, sobald wieder Platz ist.',
     },
     whenDone: {
       label: 'Wenn fertig',
@@ -581,9 +586,15 @@ export const de: Catalog = {
         'Er wurde verschoben oder gelöscht, oder sein Laufwerk ist nicht eingehängt. Stellen Sie ihn wieder her oder schließen Sie das Laufwerk an: Media Sync nimmt ihn von selbst wieder auf, ohne etwas doppelt hochzuladen.',
       unreadable: 'Der Ordner kann nicht gelesen werden',
       unreadableDetail: 'Media Sync darf ihn nicht lesen. Prüfen Sie die Berechtigungen des Ordners.',
-      diskFull: 'Der Datenträger ist voll',
+      diskFull: 'Der Datenträger dieses Ordners ist voll',
       diskFullDetail:
         'Dateien können nach dem Upload nicht verschoben werden. Geben Sie auf diesem Datenträger Platz frei.',
+      notConnected: 'Nicht verbunden: Ist sein Laufwerk angeschlossen?',
+      notConnectedDetail:
+        'Das Laufwerk des Ordners ist nicht eingehängt: Sein Ordner ist jetzt leer. Sobald das Laufwerk wieder da ist, beobachtet Media Sync ihn von selbst wieder, ohne etwas doppelt hochzuladen.',
+      dataDiskFull: 'Der Datenträger von Media Sync ist voll',
+      dataDiskFullDetail:
+        'Neue Dateien dieses Ordners warten und werden von selbst hochgeladen, sobald wieder Platz ist. Geben Sie auf dem Datenträger des Datenordners von Media Sync Platz frei.',
       signedOut: 'Der Token des Kontos wurde abgelehnt',
       signedOutDetail: 'Die Uploads dieses Ordners warten, bis Sie sich mit einem neuen Token erneut anmelden.',
     },
@@ -695,6 +706,7 @@ export const de: Catalog = {
       importFailed: 'Ein Import ist fehlgeschlagen',
       accountProblem: 'Problem mit einem Konto (Token abgelehnt)',
       readyToWatch: 'Bereit zum Ansehen',
+      dataDiskFull: 'Der Datenträger von Media Sync ist voll (Uploads warten)',
     },
     browserNotifications: {
       unsupported: 'Dieser Browser kann keine Benachrichtigungen anzeigen.',
@@ -875,6 +887,9 @@ export const de: Catalog = {
       importFailed: 'Import fehlgeschlagen: {{name}}',
       importFailedReason: 'Der Import ist fehlgeschlagen.',
       accountProblem: 'Uploads zu {{account}} sind pausiert',
+      dataDiskFull: 'Der Datenträger von Media Sync ist voll',
+      dataDiskFullBody:
+        'Uploads warten, und neue Dateien werden von selbst hochgeladen, sobald wieder Platz ist. Geben Sie auf dem Datenträger von {{path}} Platz frei.',
       namesAndMore_one: '{{names}} und {{count}} weitere',
       namesAndMore_other: '{{names}} und {{count}} weitere',
     },
@@ -887,6 +902,8 @@ export const de: Catalog = {
       metered: 'pausiert bei getakteter Verbindung',
       schedule: 'pausiert (Zeitplan)',
       scheduleUntil: 'pausiert bis {{time}} (Zeitplan)',
+      dataDiskFull_one: 'Der Datenträger von Media Sync ist voll: {{count, number}} Datei wartet',
+      dataDiskFull_other: 'Der Datenträger von Media Sync ist voll: {{count, number}} Dateien warten',
       left_one: 'noch {{count, number}} Datei · {{size}}',
       left_other: 'noch {{count, number}} Dateien · {{size}}',
       leftTime_one: 'noch {{count, number}} Datei · {{size}} · etwa {{time}}',
@@ -930,7 +947,9 @@ export const de: Catalog = {
         pausedMetered: '{{name}} — pausiert bei getakteter Verbindung',
         missing: '{{name}} — Ordner nicht gefunden',
         unreadable: '{{name}} — nicht lesbar',
-        diskFull: '{{name}} — Datenträger voll',
+        diskFull: '{{name}} — sein Datenträger ist voll',
+        notConnected: '{{name}} — nicht verbunden',
+        dataDiskFull: '{{name}} — Datenträger von Media Sync voll',
         signedOut: '{{name}} — bitte erneut anmelden',
         more_one: 'und {{count}} weiterer Ordner',
         more_other: 'und {{count}} weitere Ordner',

@@ -117,6 +117,7 @@ export const en = {
       metered: 'Waiting: uploads are paused on a metered connection',
       schedule: 'Waiting: the upload schedule pauses uploads',
       scheduleUntil: 'Waiting until {{time}}: the upload schedule pauses uploads',
+      dataDiskFull: 'Waiting: Media Sync’s disk is full',
     },
     // the toolbar's words for a pause or the app's hold
     hold: {
@@ -126,6 +127,10 @@ export const en = {
       scheduleUntil: 'Paused until {{time}} (schedule)',
       allUntilResumed: 'All uploads paused until you resume',
       allUntil: 'All uploads paused until {{time}}',
+      dataDiskFull_one: 'Media Sync’s disk is full: {{count, number}} file waits',
+      dataDiskFull_other: 'Media Sync’s disk is full: {{count, number}} files wait',
+      dataDiskFullDetail:
+        'Free some space on the disk of Media Sync’s data folder: the files are uploaded by themselves once there is room.',
     },
     // what runs once the queue is done, for this run of the queue only
     whenDone: {
@@ -578,8 +583,14 @@ export const en = {
         'It was moved or deleted, or its drive is not mounted. Put it back or connect the drive: Media Sync picks it up again by itself, without uploading anything twice.',
       unreadable: 'The folder cannot be read',
       unreadableDetail: 'Media Sync is not allowed to read it. Check the folder’s permissions.',
-      diskFull: 'The disk is full',
+      diskFull: 'This folder’s disk is full',
       diskFullDetail: 'Files cannot be moved after their upload. Free some space on this disk.',
+      notConnected: 'Not connected: is its drive plugged in?',
+      notConnectedDetail:
+        'The folder’s drive is not mounted: its folder is empty now. Once the drive is back, Media Sync watches it again by itself, without uploading anything twice.',
+      dataDiskFull: 'Media Sync’s disk is full',
+      dataDiskFullDetail:
+        'New files of this folder wait, and are uploaded by themselves once there is room. Free some space on the disk of Media Sync’s data folder.',
       signedOut: 'The account’s token was refused',
       signedOutDetail: 'This folder’s uploads wait until you sign in again with a new token.',
     },
@@ -689,6 +700,7 @@ export const en = {
       importFailed: 'An import failed',
       accountProblem: 'A problem with an account (token refused)',
       readyToWatch: 'Ready to watch',
+      dataDiskFull: 'Media Sync’s disk is full (uploads wait)',
     },
     browserNotifications: {
       unsupported: 'This browser cannot show notifications.',
@@ -867,6 +879,9 @@ export const en = {
       importFailed: 'Import failed: {{name}}',
       importFailedReason: 'The import failed.',
       accountProblem: 'Uploads to {{account}} are paused',
+      dataDiskFull: 'Media Sync’s disk is full',
+      dataDiskFullBody:
+        'Uploads wait, and new files are uploaded by themselves once there is room. Free some space on the disk of {{path}}.',
       namesAndMore_one: '{{names}} and {{count}} more',
       namesAndMore_other: '{{names}} and {{count}} more',
     },
@@ -879,6 +894,8 @@ export const en = {
       metered: 'paused on a metered connection',
       schedule: 'paused (schedule)',
       scheduleUntil: 'paused until {{time}} (schedule)',
+      dataDiskFull_one: 'Media Sync’s disk is full: {{count, number}} file waits',
+      dataDiskFull_other: 'Media Sync’s disk is full: {{count, number}} files wait',
       left_one: '{{count, number}} file left · {{size}}',
       left_other: '{{count, number}} files left · {{size}}',
       leftTime_one: '{{count, number}} file left · {{size}} · about {{time}}',
@@ -923,7 +940,9 @@ export const en = {
         pausedMetered: '{{name}} — paused on a metered network',
         missing: '{{name}} — folder not found',
         unreadable: '{{name}} — cannot be read',
-        diskFull: '{{name}} — disk full',
+        diskFull: '{{name}} — its disk is full',
+        notConnected: '{{name}} — not connected',
+        dataDiskFull: '{{name}} — Media Sync’s disk is full',
         signedOut: '{{name}} — sign in again',
         more_one: 'and {{count}} more folder',
         more_other: 'and {{count}} more folders',

@@ -32,14 +32,17 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
     until: z.number().nullable(),
   }),
   /**
-   * Something a person has to act on: the folder is gone or its drive is
-   * unmounted ('missing'), it cannot be read ('unreadable'), the disk is
-   * full ('diskFull': after-upload moves fail), or the account's token is
-   * refused ('signedOut'). Checked again at least every 30 s.
+   * Something a person has to act on: the folder is gone ('missing'), its
+   * drive is unmounted ('notConnected': it was on a drive of its own, and
+   * is now an empty folder of another or gone with it), it cannot be read
+   * ('unreadable'), the folder's disk is full ('diskFull': after-upload
+   * moves fail), Media Sync's own disk is full ('dataDiskFull': its data
+   * folder's; new files wait for room), or the account's token is refused
+   * ('signedOut'). Checked again at least every 30 s.
    */
   z.object({
     kind: z.literal('problem'),
-    problem: z.enum(['missing', 'unreadable', 'diskFull', 'signedOut']),
+    problem: z.enum(['missing', 'notConnected', 'unreadable', 'diskFull', 'dataDiskFull', 'signedOut']),
     /** since when (epoch ms) */
     since: z.number(),
   }),

@@ -12,6 +12,8 @@ export const NOTIFICATION_KINDS = [
   'accountProblem',
   /** a followed file's conversion ended: ready to watch, or failed with the reason */
   'readyToWatch',
+  /** Media Sync's own disk (its data folder's) is full: uploads wait for room */
+  'dataDiskFull',
 ] as const;
 export const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;

@@ -9,6 +9,7 @@ import type { ServerOptionsInput } from '../../src-server/options.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { NO_SESSION_BUS, NO_SYSTEM_BUS } from '../helpers/private-dbus.js';
+import { mountTmpfs, unmount } from '../helpers/tmpfs.js';
 import { connectContract, type WsContractClient } from '../helpers/ws-client.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -46,14 +47,21 @@ export interface AppHarness {
  * real daemon, SQLite and watcher) against the reference server on port 0,
  * driven in Debian's Chromium. `signIn` signs the daemon in to the
  * reference server first; without it the page opens on the sign-in form.
- * `env` adds to the daemon's environment (a HOME of the test's own, say).
+ * `env` adds to the daemon's environment (a HOME of the test's own, say);
+ * `dataDiskMb` puts its data folder on a tmpfs of that size (as root).
  */
 export async function startApp(
-  options: { signIn?: boolean; server?: Partial<ServerOptionsInput>; env?: Record<string, string> } = {},
+  options: {
+    signIn?: boolean;
+    server?: Partial<ServerOptionsInput>;
+    env?: Record<string, string>;
+    dataDiskMb?: number;
+  } = {},
 ): Promise<AppHarness> {
   const scratch = await mkdtemp(join(tmpdir(), 'media-sync-e2e-'));
   const dataDir = join(scratch, 'app-data');
   await mkdir(dataDir);
+  if (options.dataDiskMb) await mountTmpfs(dataDir, options.dataDiskMb);
   const server = await startTestServer({ rateLimit: 1000, ...options.server });
   let output = '';
   const startDaemon = (port: string, args: string[] = []) => {
@@ -136,6 +144,7 @@ export async function startApp(
       await browser.close();
       await stop(daemon);
       await server.close();
+      if (options.dataDiskMb) await unmount(dataDir);
       await rm(scratch, { recursive: true, force: true });
     },
   };

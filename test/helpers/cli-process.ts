@@ -3,9 +3,9 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
-import type { AppCore } from '../../src-main/core/app-core.js';
+import type { AppCore, AppCoreOptions } from '../../src-main/core/app-core.js';
 import { coreTransport } from '../../src-main/core/core-transport.js';
-import { Engine } from '../../src-main/core/engine.js';
+import { Engine, type EngineOptions } from '../../src-main/core/engine.js';
 import { serveOwnerSocket } from '../../src-main/core/owner-socket.js';
 import { tryLockDataFolder } from '../../src-main/storage/data-folder-lock.js';
 import { createAppCore } from './app-core-fixture.js';
@@ -77,20 +77,25 @@ export const runCli = (args: string[], options: CliOptions): Promise<CliRun> => 
  * An owner of `dataDir` in this process, as `media-sync serve` is one: the
  * folder's lock, a started core on it and its owner socket, so a CLI run
  * beside it goes through the socket. `contract` is the test's own line to the
- * same core.
+ * same core; `options` what the test changes of the engine and the core.
  */
-export async function startInProcessOwner(dataDir: string): Promise<{
+export async function startInProcessOwner(
+  dataDir: string,
+  options: { engine?: Partial<EngineOptions>; core?: Partial<AppCoreOptions> } = {},
+): Promise<{
+  engine: Engine;
   core: AppCore;
   contract: MediaSyncBridge;
   close(): Promise<void>;
 }> {
   const attempt = tryLockDataFolder(dataDir, { kind: 'daemon', url: null });
   if (!attempt.ok) throw new Error(`${dataDir} is owned already`);
-  const engine = await Engine.open({ dataDir, settleMs: 300 });
-  const core = createAppCore(engine, dataDir);
+  const engine = await Engine.open({ dataDir, settleMs: 300, ...options.engine });
+  const core = createAppCore(engine, dataDir, options.core);
   await core.start();
   const socket = await serveOwnerSocket(core, dataDir);
   return {
+    engine,
     core,
     contract: contractClient(coreTransport(core)),
     async close() {

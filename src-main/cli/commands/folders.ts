@@ -75,8 +75,10 @@ export function describeFolderState(state: FolderState): string {
     case 'problem':
       return {
         missing: 'folder not found: is its drive connected? It is watched again once it is back',
+        notConnected: 'not connected: is its drive plugged in? It is watched again once it is back',
         unreadable: 'cannot be read: let the user Media Sync runs as read it',
-        diskFull: 'disk full: files cannot be moved after their upload',
+        diskFull: 'this folder’s disk is full: files cannot be moved after their upload',
+        dataDiskFull: 'Media Sync’s disk is full: new files wait until its data folder’s disk has room',
         signedOut: 'the account’s token was refused: sign in again (media-sync login)',
       }[state.problem];
   }

@@ -135,7 +135,7 @@ describe('createFileLog', () => {
     expect(line).toContain('INFO  start hhh');
   });
 
-  it('never throws when it cannot write, and writes again once it can', async () => {
+  it('never throws when it cannot write, and writes again once it can, saying how many entries it dropped', async () => {
     // a directory where the log file should be: fails for root too, unlike permissions
     await mkdir(join(dir, 'main.log'), { recursive: true });
     const log = open();
@@ -145,7 +145,10 @@ describe('createFileLog', () => {
 
     await rm(join(dir, 'main.log'), { recursive: true });
     log.info('written');
-    expect((await lines()).map((line) => line.slice(31))).toEqual(['written']);
+    expect((await lines()).map((line) => line.slice(25))).toEqual([
+      `WARN  2 log entries could not be written before this one (EISDIR: illegal operation on a directory, open '${join(dir, 'main.log')}').`,
+      'INFO  written',
+    ]);
   });
 
   it('never throws when its folder cannot be made, and drops what is written after close', async () => {

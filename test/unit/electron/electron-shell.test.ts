@@ -290,6 +290,14 @@ describe('the tray', () => {
       status: 'paused while on battery',
       held: true,
     });
+    // Media Sync's own disk full: a problem over any pause, that no Resume lifts
+    const full = { reason: 'dataDiskFull', since: 1, waiting: 30 } as const;
+    expect(trayState({ ...running, paused: true, hold: full }, queueOf([]), null)).toEqual({
+      kind: 'error',
+      tooltip: 'Media Sync: Media Sync’s disk is full: 30 files wait',
+      status: 'Media Sync’s disk is full: 30 files wait',
+      held: true,
+    });
     expect(trayState({ ...running, hold: { reason: 'schedule', until: null } }, queueOf([]), null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused (schedule)',

@@ -105,6 +105,7 @@ describe('the ipc contract', () => {
         importFailed: true,
         accountProblem: true,
         readyToWatch: true,
+        dataDiskFull: true,
       },
       launchAtLogin: false,
       proxyUrl: null,

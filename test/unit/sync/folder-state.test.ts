@@ -42,6 +42,17 @@ describe('folderState: the most pressing state of a folder wins', () => {
     });
   });
 
+  it("states the app's own full disk as every folder's problem, over any pause, after the folder's own problem", () => {
+    const full = { reason: 'dataDiskFull', since: 5, waiting: 30 } as const;
+    const everything: FolderFacts = { ...busy, paused: true, queuePausedUntil: Infinity, hold: full };
+    expect(folderState(everything)).toEqual({ kind: 'problem', problem: 'dataDiskFull', since: 5 });
+    expect(folderState({ ...everything, trouble: { problem: 'notConnected', since: 9 } })).toEqual({
+      kind: 'problem',
+      problem: 'notConnected',
+      since: 9,
+    });
+  });
+
   it('states a problem over everything else', () => {
     const everything: FolderFacts = { ...busy, paused: true, queuePausedUntil: Infinity, hold: { reason: 'battery' } };
     expect(folderState({ ...everything, trouble: { problem: 'missing', since: 7 } })).toEqual({

@@ -152,6 +152,23 @@ describe('uploadPolicy', () => {
     });
   });
 
+  it("the app's own full disk holds before anything else, with what waits for room, and keeps the limit", () => {
+    const dataDiskFull = { since: 7, waiting: 30 };
+    const schedule: ScheduleState = { effect: { kind: 'paused' }, until: 42 };
+    const everything = { ...base, schedule, onBattery: true, pauseOnBattery: true, metered: true };
+    expect(uploadPolicy({ ...everything, dataDiskFull }).hold).toEqual({
+      reason: 'dataDiskFull',
+      since: 7,
+      waiting: 30,
+    });
+    expect(uploadPolicy({ ...base, dataDiskFull })).toEqual({
+      limit: 5 * MB,
+      limitBy: 'setting',
+      hold: { reason: 'dataDiskFull', since: 7, waiting: 30 },
+    });
+    expect(uploadPolicy({ ...everything, dataDiskFull: null }).hold).toEqual({ reason: 'battery' });
+  });
+
   it("a metered connection's limit applies only when it is the lower one, and only while metered", () => {
     const meteredUploads = { kind: 'limit', bytesPerSecond: MB } as const;
     expect(uploadPolicy({ ...base, meteredUploads })).toEqual({ limit: 5 * MB, limitBy: 'setting', hold: null });

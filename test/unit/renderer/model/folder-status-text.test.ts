@@ -67,7 +67,19 @@ describe('a watched folder’s state in words', () => {
       action: null,
     });
     expect(problem('unreadable').detail).toBe('Media Sync is not allowed to read it. Check the folder’s permissions.');
-    expect(problem('diskFull').title).toBe('The disk is full');
+    // the folder's disk (its after-upload moves) and Media Sync's own are two things, said apart
+    expect(problem('diskFull').title).toBe('This folder’s disk is full');
+    expect(problem('dataDiskFull')).toEqual({
+      title: 'Media Sync’s disk is full',
+      detail:
+        'New files of this folder wait, and are uploaded by themselves once there is room. Free some space on the disk of Media Sync’s data folder.',
+      icon: 'problem',
+      action: null,
+    });
+    expect(problem('notConnected')).toMatchObject({
+      title: 'Not connected: is its drive plugged in?',
+      icon: 'problem',
+    });
     expect(problem('signedOut')).toMatchObject({ title: 'The account’s token was refused', action: 'signIn' });
   });
 

@@ -180,6 +180,10 @@ describe('queue row text', () => {
     );
     expect(queueHoldText({ reason: 'schedule', until: null }, NOW)).toBe('Paused by the schedule');
     expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Paused while on battery');
+    const full = { reason: 'dataDiskFull', since: NOW, waiting: 30 } as const;
+    expect(queueHoldText(full, NOW)).toBe('Media Sync’s disk is full: 30 files wait');
+    expect(queueHoldText({ ...full, waiting: 1 }, NOW)).toBe('Media Sync’s disk is full: 1 file waits');
+    expect(describeRow(queued, { ...context, queueHold: full }).detail).toBe('Waiting: Media Sync’s disk is full');
   });
 
   it('shows an edge more than a day away with its weekday, with Intl in the locale', () => {
@@ -231,6 +235,9 @@ describe('queue row text', () => {
         `Pausiert bis ${weekday.format(monday)} (Zeitplan)`,
       );
       expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Im Akkubetrieb pausiert');
+      expect(queueHoldText({ reason: 'dataDiskFull', since: NOW, waiting: 1_200 }, NOW)).toBe(
+        'Der Datenträger von Media Sync ist voll: 1.200 Dateien warten',
+      );
       expect(rateLimitText({ limit: 1_000, remaining: 999, gateReason: null }, 0, 'de')).toBe(
         'Noch 999 von 1.000 Anfragen',
       );
