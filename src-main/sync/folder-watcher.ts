@@ -1,6 +1,6 @@
 import type * as Chokidar from 'chokidar';
 import type { Stats } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
@@ -308,7 +308,8 @@ export class FolderWatcher {
   private onFolderAdded(absPath: string): void {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined || !this.rules.entersFolder(relFolder)) return;
-    this.queueFolderTask(() => this.watchAnew(relFolder));
+    // through its lstat: a link to a folder is not walked
+    this.queueFolderTask(() => this.reconcileFolder(relFolder));
   }
 
   /**
@@ -327,7 +328,8 @@ export class FolderWatcher {
 
   /** A folder not watched, or watched under its name but another one now, is watched afresh. */
   private async checkFolder(relFolder: string): Promise<void> {
-    const stats = await stat(this.watchPathOf(relFolder)).catch(() => undefined);
+    // lstat: a link to a folder is not a folder of this tree (links are not followed)
+    const stats = await lstat(this.watchPathOf(relFolder)).catch(() => undefined);
     if (!stats?.isDirectory()) return;
     if (this.watchedFolders.has(relFolder) && this.folderInodes.get(relFolder) === stats.ino) return;
     await this.reconcileFolder(relFolder);
@@ -335,7 +337,7 @@ export class FolderWatcher {
 
   /** Watches afresh what is under `relFolder` now (nothing if it is gone) and reports gone what is not there. */
   private async reconcileFolder(relFolder: string): Promise<void> {
-    const there = await stat(this.watchPathOf(relFolder)).then(
+    const there = await lstat(this.watchPathOf(relFolder)).then(
       (stats) => stats.isDirectory(),
       () => false,
     );
