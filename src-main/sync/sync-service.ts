@@ -41,8 +41,13 @@ export interface SyncServiceOptions {
  *
  * A file is not uploaded again when it is, in the index, at the same path
  * with the same size and mtime; or at the same path with the same fingerprint
- * (touched, not changed); or under another path that no longer exists with
- * the same size and fingerprint (renamed or moved within the folder).
+ * (touched, not changed); or under another spelling of its name
+ * (path-spellings.ts) with the same size and fingerprint (one name, one
+ * content: one file, docs/uploads.md); or under another path that no longer
+ * exists with the same size and fingerprint (renamed or moved within the
+ * folder). Two spellings of a name with different content, which Linux
+ * keeps as two files, are two files: each is uploaded once, under its own
+ * path in the index.
  *
  * Nor is a file whose item the person cancelled (DeclinedFiles): at the same
  * path with the same size, mtime and fingerprint, or renamed or moved within
@@ -311,10 +316,14 @@ export class SyncService {
     try {
       const index = this.options.index;
       const known = index.lookup(folder.id, file.relPath);
-      if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
+      const here = known?.relPath === file.relPath;
+      if (here && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
       const identity = await quickFingerprint(file.absPath);
       if (known && known.size === identity.size && known.fingerprint === identity.fingerprint) {
-        index.record({ ...known, mtimeMs: identity.mtimeMs });
+        // touched, not changed; or another spelling of its name with the same content: one file
+        if (here || !(await isGone(join(folder.path, known.relPath)))) {
+          index.record({ ...known, relPath: file.relPath, mtimeMs: identity.mtimeMs });
+        } else index.move(folder.id, known.relPath, file.relPath, identity.mtimeMs);
         return;
       }
       for (const candidate of index.findByContent(folder.id, identity.size, identity.fingerprint)) {
@@ -435,8 +444,9 @@ export class SyncService {
     const relPath = relative(folder.path, item.path).split(sep).join('/');
     if (relPath.startsWith('..') || isAbsolute(relPath)) return null;
     const index = this.options.index;
+    // this very path: another spelling of its name may be another file (Linux keeps both)
     const known = index.lookup(folder.id, relPath);
-    if (known && (options.unlessKnown || known.fileId === item.state.fileId)) return null;
+    if (known?.relPath === relPath && (options.unlessKnown || known.fileId === item.state.fileId)) return null;
     index.record({
       folderId: folder.id,
       relPath,

@@ -8,6 +8,7 @@ import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { sameFileOnDisk } from '../common/path-spellings.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { ChunkedUpload } from './chunked-upload.js';
@@ -162,7 +163,7 @@ export class UploadQueue implements Disposable {
     if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
     const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
-    const existing = store.findUnfinishedByPath(path);
+    const existing = await this.unfinishedUploadOf(path);
     if (existing) {
       const item = existing.state.kind === 'failed' ? ((await this.retry(existing.id)) ?? existing) : existing;
       this.pump();
@@ -175,7 +176,8 @@ export class UploadQueue implements Disposable {
     const item = store.insert({
       accountId: input.accountId,
       path,
-      fileName: basename(path),
+      // the name the file has on the service: composed, whatever the disk holds (UploadItemSchema)
+      fileName: basename(path).normalize('NFC'),
       identity,
       visibility: input.visibility ?? null,
       metadata: input.metadata ?? {},
@@ -185,6 +187,19 @@ export class UploadQueue implements Disposable {
     this.items.added(item);
     this.pump();
     return { item, outcome: 'new' };
+  }
+
+  /**
+   * The unfinished upload of the file at `path`: at this path, or at another
+   * spelling of its name that is the same file on disk (a file system that
+   * ignores the difference). On one that keeps both (Linux), two spellings
+   * are two files, each with its own upload.
+   */
+  private async unfinishedUploadOf(path: string): Promise<UploadItem | undefined> {
+    for (const item of this.options.store.findUnfinishedByPath(path)) {
+      if (item.path === path || (await sameFileOnDisk(item.path, path))) return item;
+    }
+    return undefined;
   }
 
   /** The items not done, failed or cancelled, in queue order, with the running items' progress. */

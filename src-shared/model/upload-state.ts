@@ -97,7 +97,13 @@ export const UploadItemSchema = z.object({
   id: z.int().positive(),
   accountId: z.string(),
   path: z.string(),
-  fileName: z.string(),
+  /**
+   * The name the file gets on the service, composed (NFC) whatever the disk
+   * holds: "Café" typed on one system and read from another's disk is one
+   * name, and the service's search finds it (rows saved before this, which
+   * kept the disk's spelling, are composed when read)
+   */
+  fileName: z.string().transform((name) => name.normalize('NFC')),
   size: z.int().min(0),
   mtimeMs: z.number(),
   fingerprint: z.string(),
