@@ -17,11 +17,13 @@ import { ConversionStore } from '../conversions/conversion-store.js';
 import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
 import { DeclinedFiles } from '../sync/declined-files.js';
+import type { FileSystemProbe } from '../sync/file-system-kind.js';
 import { FolderFiles } from '../sync/folder-files.js';
 import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
+import { ProcWriterProbe } from '../uploads/file-writers.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
@@ -45,6 +47,10 @@ export interface EngineOptions {
   settleMs?: number;
   /** how often a watched folder's path is looked at, gone or back (30 s); tests shorten it */
   folderCheckMs?: number;
+  /** how often a folder checked by polling is looked at (60 s; Settings set it once the app runs) */
+  pollIntervalMs?: number;
+  /** which folders' file systems give no change events (statfs); a test marks a local folder as a network share */
+  fileSystemOf?: FileSystemProbe;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
   /** an http(s) proxy for API traffic (settings: proxy) */
@@ -132,6 +138,8 @@ export class Engine {
       chunksPerFile: options.chunksPerFile,
       skipIfOnService: (item) =>
         item.folderId !== null && this.folders.get(item.folderId)?.options.skipExisting === true,
+      // Linux's /proc; elsewhere it cannot tell, and the settle window alone decides
+      writers: new ProcWriterProbe(),
     });
     this.sync = new SyncService({
       folders: this.folders,
@@ -141,6 +149,8 @@ export class Engine {
       clock,
       settleMs: options.settleMs,
       folderCheckMs: options.folderCheckMs,
+      pollIntervalMs: options.pollIntervalMs,
+      fileSystemOf: options.fileSystemOf,
       log: (message) => log.warn(message),
     });
     this.folderStatus = new FolderStatusService({

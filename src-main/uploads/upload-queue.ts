@@ -12,6 +12,7 @@ import { sameFileOnDisk } from '../common/path-spellings.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { ChunkedUpload } from './chunked-upload.js';
+import { noWriterProbe, type FileWriter, type WriterProbe } from './file-writers.js';
 import { ItemStates, type ItemProgress } from './item-states.js';
 import { Semaphore } from './semaphore.js';
 import { isRetryableFailure, problemOf } from './upload-errors.js';
@@ -39,6 +40,8 @@ export interface UploadQueueOptions {
   chunksPerFile?: number;
   /** whether an item not started yet is first looked for on the service (its folder's `skipExisting`) */
   skipIfOnService?: (item: UploadItem) => boolean;
+  /** who holds a file open for writing (file-writers.ts): such a file does not start; none by default */
+  writers?: WriterProbe;
 }
 
 export interface EnqueueInput {
@@ -84,6 +87,8 @@ interface Worker {
 export type PauseOptions = { afterChunk?: boolean };
 
 const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
+/** A file held open for writing is looked at again this often (its row says so meanwhile). */
+export const WRITER_RECHECK_MS = 2_000;
 
 /**
  * Runs the upload queue (docs/uploads.md): picks queued items in order, has
@@ -113,6 +118,8 @@ export class UploadQueue implements Disposable {
   private readonly statusEmitter = this.disposables.add(new Emitter<QueueRunState>());
   private readonly uploadedEmitter = this.disposables.add(new Emitter<{ item: UploadItem; file: MediaFile | null }>());
   private readonly idleWaiters: Array<() => void> = [];
+  /** queued items whose file a process writes: who held it, and when it is looked at again (wall ms); in memory */
+  private readonly beingWritten = new Map<number, { writer: FileWriter; checkAt: number }>();
   /** a stored item changed (state, or a new item) */
   readonly onDidChangeItem: Event<UploadItem>;
   /** bytes moved in a running item (frequent: throttle before showing) */
@@ -342,6 +349,7 @@ export class UploadQueue implements Disposable {
 
   private async command(id: number, event: UploadEvent, stop?: StopReason): Promise<UploadItem | undefined> {
     if (stop && this.workers.has(id)) await this.abortWorkers([id], stop);
+    this.beingWritten.delete(id);
     const item = this.options.store.get(id);
     if (!item) return undefined;
     this.items.apply(item, event);
@@ -407,17 +415,19 @@ export class UploadQueue implements Disposable {
     const store = this.options.store;
     const now = this.clock.wall();
     const free = this.concurrency - this.workers.size;
+    const written = [...this.beingWritten].filter(([, { checkAt }]) => checkAt > now).map(([id]) => id);
     if (free > 0) {
       const blocked = this.options.blockedAccounts();
       const folders = this.options.pausedFolders?.() ?? [];
-      for (const item of store.runnable(now, [...this.workers.keys()], blocked, free, folders)) {
+      const skip = [...this.workers.keys(), ...written];
+      for (const item of store.runnable(now, skip, blocked, free, folders)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);
       }
     }
-    const next = store.nextWake(now);
-    if (next !== null) this.wakeAt(next);
+    const next = Math.min(store.nextWake(now) ?? Infinity, ...written.map((id) => this.beingWritten.get(id)!.checkAt));
+    if (Number.isFinite(next)) this.wakeAt(next);
     this.settleIdle();
   }
 
@@ -438,6 +448,27 @@ export class UploadQueue implements Disposable {
       },
       () => undefined,
     );
+  }
+
+  /**
+   * Whether a process still holds the item's file open for writing (a
+   * recorder between two flushes, past the settle window): then it stays
+   * queued, saying so, and is looked at again in WRITER_RECHECK_MS.
+   */
+  private async stillWritten(item: UploadItem, signal: AbortSignal): Promise<boolean> {
+    const writer = await (this.options.writers ?? noWriterProbe).writerOf(
+      item.path,
+      this.beingWritten.get(item.id)?.writer,
+    );
+    // paused, cancelled or stopped meanwhile: the command moves the state
+    if (signal.aborted) return true;
+    if (writer === null) {
+      this.beingWritten.delete(item.id);
+      return false;
+    }
+    this.beingWritten.set(item.id, { writer, checkAt: this.clock.wall() + WRITER_RECHECK_MS });
+    this.items.apply(item, { type: 'wait', reason: 'beingWritten' });
+    return true;
   }
 
   /** Starts a worker on `item`, as the store holds it now. */
@@ -469,6 +500,7 @@ export class UploadQueue implements Disposable {
     }));
     const interrupt: UploadEvent = { type: 'interrupt' };
     try {
+      if (stored.state.kind === 'queued' && (await this.stillWritten(stored, signal))) return;
       this.items.apply(stored, { type: 'start', totalBytes: stored.size, ackedBytes: ackedBytes(stored) });
       const outcome = await upload.send(signal);
       if (outcome.kind !== 'sent') {

@@ -27,13 +27,23 @@ export type UploadProblem = z.infer<typeof UploadProblemSchema>;
  *     │ resume / retry                               ▼
  *   paused, failed, cancelled ◀── pause / cancel ── failed
  * ```
+ * `wait` keeps a queued item queued with the reason it does not start (a
+ * writer holds its file); `start` takes it on once the reason is gone.
  * `pauseAfterChunk` marks an upload `pausing` (no new chunk starts; the runner
  * applies pause or interrupt once the chunks in flight are committed), and
  * `resume` takes the mark back. Times are wall-clock milliseconds because
  * they survive a restart.
  */
 export const UploadStateSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('queued') }),
+  z.object({
+    kind: z.literal('queued'),
+    /**
+     * Why it is not started though its turn came: `beingWritten`, a process
+     * holds the file open for writing (Linux: a recorder between two flushes);
+     * it is looked at again every few seconds and starts once closed
+     */
+    waiting: z.enum(['beingWritten']).optional(),
+  }),
   z.object({
     kind: z.literal('uploading'),
     attempt: z.int().min(0),

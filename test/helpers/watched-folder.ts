@@ -24,10 +24,11 @@ export interface WatchedFolderBench {
   /** the engine; `watch` opens it */
   fixture: EngineFixture | undefined;
   log: ReturnType<typeof memoryLog>;
-  /** opens the engine (with `engineOptions`), starts its queue and watches the folder with `options` */
+  /** opens the engine (with `engineOptions`), starts its queue and watches `path` (the folder) with `options` */
   watch(
     options?: FolderOptionsInput,
     engineOptions?: Partial<EngineOptions>,
+    path?: string,
   ): Promise<{ engine: Engine; watched: WatchedFolder }>;
   /** every file on the service, all pages */
   serverFiles(search?: string): Promise<ServerFile[]>;
@@ -45,11 +46,11 @@ export async function openWatchedFolderBench(prefix: string): Promise<WatchedFol
     folder,
     fixture: undefined,
     log,
-    async watch(options = {}, engineOptions = {}) {
+    async watch(options = {}, engineOptions = {}, path = folder.path) {
       bench.fixture = await openEngine(server.baseUrl, server.token, { settleMs: 300, log, ...engineOptions });
       const engine = bench.fixture.engine;
       engine.queue.start();
-      const watched = await engine.sync.addFolder(bench.fixture.accountId, folder.path, options);
+      const watched = await engine.sync.addFolder(bench.fixture.accountId, path, options);
       return { engine, watched };
     },
     async serverFiles(search) {
