@@ -23,7 +23,7 @@ import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
-import { ProcWriterProbe } from '../uploads/file-writers.js';
+import { ProcWriterProbe, type WriterProbe } from '../uploads/file-writers.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
@@ -51,6 +51,8 @@ export interface EngineOptions {
   pollIntervalMs?: number;
   /** which folders' file systems give no change events (statfs); a test marks a local folder as a network share */
   fileSystemOf?: FileSystemProbe;
+  /** who holds a file open for writing (Linux's /proc by default); a test scripts it */
+  writers?: WriterProbe;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
   /** an http(s) proxy for API traffic (settings: proxy) */
@@ -139,7 +141,7 @@ export class Engine {
       skipIfOnService: (item) =>
         item.folderId !== null && this.folders.get(item.folderId)?.options.skipExisting === true,
       // Linux's /proc; elsewhere it cannot tell, and the settle window alone decides
-      writers: new ProcWriterProbe(),
+      writers: options.writers ?? new ProcWriterProbe(),
     });
     this.sync = new SyncService({
       folders: this.folders,

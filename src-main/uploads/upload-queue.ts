@@ -479,7 +479,9 @@ export class UploadQueue implements Disposable {
     worker.done = this.work(item, client, worker).finally(() => {
       this.workers.delete(id);
       this.items.stopped(id);
-      this.pump();
+      // stopped by a pause, a cancel or a hold: whoever stopped it moves its state, then looks for work; a look
+      // now could start it again, still queued (stopped while its file's writers were looked for)
+      if (!worker.controller.signal.aborted) this.pump();
     });
   }
 

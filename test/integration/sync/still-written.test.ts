@@ -65,6 +65,26 @@ describe('a recording in a watched folder', () => {
     },
   );
 
+  it('is cancelled, never started, when the person cancels it while its writers are looked for', async () => {
+    let answer!: (writer: null) => void;
+    let looks = 0;
+    const writers = {
+      // the first look waits for the test; any later one answers "no writer" at once
+      writerOf: () => (++looks === 1 ? new Promise<null>((resolve) => (answer = resolve)) : Promise.resolve(null)),
+    };
+    const { engine } = await bench.watch({}, { settleMs: 300, writers });
+    await writeFile(at('cancelled.mp4'), 'not wanted');
+    await waitFor(() => (looks === 1 ? true : undefined), 10_000, 'the look for writers');
+    const [item] = engine.uploads.list();
+    const cancelling = engine.queue.cancel(item!.id);
+    answer(null);
+    expect((await cancelling)!.state).toEqual({ kind: 'cancelled' });
+    // a second look would mean it went back in line: none comes, nothing is sent
+    await pause(500);
+    await engine.queue.whenIdle();
+    expect([looks, uploads().length, engine.uploads.get(item!.id)!.state.kind]).toEqual([1, 0, 'cancelled']);
+  });
+
   it('waits the folder’s own settle window: a recorder that closes the file between flushes 1.5 s apart is sent once', async () => {
     // the app's default here is 300 ms, which each of the recorder's pauses outlasts
     const { engine } = await bench.watch({ settleSeconds: 4 }, { settleMs: 300 });
