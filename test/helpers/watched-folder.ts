@@ -53,30 +53,8 @@ export async function openWatchedFolderBench(prefix: string): Promise<WatchedFol
       const watched = await engine.sync.addFolder(bench.fixture.accountId, path, options);
       return { engine, watched };
     },
-    async serverFiles(search) {
-      const all: ServerFile[] = [];
-      const query = search === undefined ? '' : `&search=${encodeURIComponent(search)}`;
-      for (let page = 1; page <= 100; page++) {
-        const body = JSON.parse((await server.api(`/files?per_page=100&page=${page}${query}`)).body.toString()) as {
-          data: ServerFile[];
-          meta: { last_page: number };
-        };
-        all.push(...body.data);
-        if (page >= body.meta.last_page) break;
-      }
-      return all;
-    },
-    async uploadsDone(engine, count, timeoutMs = 20_000) {
-      await waitFor(
-        () => {
-          const items = engine.uploads.list();
-          const done = items.filter((item) => item.state.kind === 'done').length;
-          return done >= count && items.every((item) => item.state.kind === 'done') ? true : undefined;
-        },
-        timeoutMs,
-        `${count} uploads`,
-      );
-    },
+    serverFiles: (search) => serverFiles(server, search),
+    uploadsDone,
     async close() {
       await bench.fixture?.close();
       bench.fixture = undefined;
@@ -85,4 +63,32 @@ export async function openWatchedFolderBench(prefix: string): Promise<WatchedFol
     },
   };
   return bench;
+}
+
+/** Every file on the service, all pages (`search`: its search). */
+export async function serverFiles(server: TestServer, search?: string): Promise<ServerFile[]> {
+  const all: ServerFile[] = [];
+  const query = search === undefined ? '' : `&search=${encodeURIComponent(search)}`;
+  for (let page = 1; page <= 100; page++) {
+    const body = JSON.parse((await server.api(`/files?per_page=100&page=${page}${query}`)).body.toString()) as {
+      data: ServerFile[];
+      meta: { last_page: number };
+    };
+    all.push(...body.data);
+    if (page >= body.meta.last_page) break;
+  }
+  return all;
+}
+
+/** Waits until `count` uploads are done and nothing else is in the queue. */
+export async function uploadsDone(engine: Engine, count: number, timeoutMs = 20_000): Promise<void> {
+  await waitFor(
+    () => {
+      const items = engine.uploads.list();
+      const done = items.filter((item) => item.state.kind === 'done').length;
+      return done >= count && items.every((item) => item.state.kind === 'done') ? true : undefined;
+    },
+    timeoutMs,
+    `${count} uploads`,
+  );
 }

@@ -99,46 +99,38 @@ describe('a recording in a watched folder', () => {
     expect(uploads()).toHaveLength(1);
     expect(uploads()[0]!.bytes).toBe('take one; take two; take three.'.length);
   });
-});
 
-describe.skipIf(process.platform !== 'linux')('the writers of a file, from /proc', () => {
-  let bench: WatchedFolderBench;
-  const writers: OpenWriter[] = [];
+  it.skipIf(process.platform !== 'linux')(
+    'the /proc probe finds a process that holds the file open for writing, not one that reads it, and none once it closed',
+    async () => {
+      const path = join(bench.folder.path, 'clip.mp4');
+      await writeFile(path, 'recorded');
+      // a fresh walk for each look: a walk serves the looks within cacheMs
+      const probe = new ProcWriterProbe({ cacheMs: 0 });
+      const reader = await holdOpen(path, 'r');
+      writers.push(reader);
+      expect(await probe.writerOf(path)).toBeNull();
+      const writer = await holdOpen(path, 'a');
+      writers.push(writer);
+      const found = await probe.writerOf(path);
+      expect(found).toMatchObject({ pid: writer.child.pid });
+      // asked about the writer it found: still held
+      expect(await probe.writerOf(path, found)).toEqual(found);
+      await writer.close();
+      expect(await probe.writerOf(path, found)).toBeNull();
+      expect(await probe.writerOf(join(bench.folder.path, 'missing.mp4'))).toBeNull();
+    },
+  );
 
-  beforeEach(async () => {
-    bench = await openWatchedFolderBench('media-sync-writers-');
-  });
-
-  afterEach(async () => {
-    await Promise.all(writers.splice(0).map((writer) => writer.close()));
-    await bench.close();
-  });
-
-  it('finds a process that holds the file open for writing, not one that reads it, and none once it closed', async () => {
-    const path = join(bench.folder.path, 'clip.mp4');
-    await writeFile(path, 'recorded');
-    // a fresh walk for each look: a walk serves the looks within cacheMs
-    const probe = new ProcWriterProbe({ cacheMs: 0 });
-    const reader = await holdOpen(path, 'r');
-    writers.push(reader);
-    expect(await probe.writerOf(path)).toBeNull();
-    const writer = await holdOpen(path, 'a');
-    writers.push(writer);
-    const found = await probe.writerOf(path);
-    expect(found).toMatchObject({ pid: writer.child.pid });
-    // asked about the writer it found: still held
-    expect(await probe.writerOf(path, found)).toEqual(found);
-    await writer.close();
-    expect(await probe.writerOf(path, found)).toBeNull();
-    expect(await probe.writerOf(join(bench.folder.path, 'missing.mp4'))).toBeNull();
-  });
-
-  it('gives up without an answer once its budget is spent, rather than hold a start up', async () => {
-    const path = join(bench.folder.path, 'clip.mp4');
-    await writeFile(path, 'recorded');
-    const writer = await holdOpen(path, 'a');
-    writers.push(writer);
-    expect(await new ProcWriterProbe({ cacheMs: 0 }).writerOf(path)).not.toBeNull();
-    expect(await new ProcWriterProbe({ cacheMs: 0, maxProcesses: 0 }).writerOf(path)).toBeNull();
-  });
+  it.skipIf(process.platform !== 'linux')(
+    'the /proc probe gives up without an answer once its budget is spent, rather than hold a start up',
+    async () => {
+      const path = join(bench.folder.path, 'clip.mp4');
+      await writeFile(path, 'recorded');
+      const writer = await holdOpen(path, 'a');
+      writers.push(writer);
+      expect(await new ProcWriterProbe({ cacheMs: 0 }).writerOf(path)).not.toBeNull();
+      expect(await new ProcWriterProbe({ cacheMs: 0, maxProcesses: 0 }).writerOf(path)).toBeNull();
+    },
+  );
 });
