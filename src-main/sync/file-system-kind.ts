@@ -27,16 +27,17 @@ const WITHOUT_CHANGE_EVENTS: ReadonlyMap<number, string> = new Map([
   [0x7461636f, 'OCFS2'],
 ]);
 
+/** The name of a folder's file system when it gives no change events, else null (injectable: tests mark a folder so). */
+export type FileSystemProbe = (path: string) => Promise<string | null>;
+
 /**
  * The name of the folder's file system when it gives no change events for
  * what others write (a network share, 9p, FUSE), or null. Only Linux answers
- * `statfs` with these numbers: elsewhere (macOS's FSEvents, Windows'
+ * `statfs` with these numbers: elsewhere null (macOS's FSEvents and Windows'
  * ReadDirectoryChangesW report a share's changes made on this machine; a
  * folder there can still be set to "check by polling"), and where the look
- * fails, null.
+ * fails.
  */
-export type FileSystemProbe = (path: string) => Promise<string | null>;
-
 export const detectFileSystemWithoutEvents: FileSystemProbe = async (path) => {
   if (process.platform !== 'linux') return null;
   try {

@@ -81,6 +81,11 @@ interface KnownFile {
  *
  * Symbolic links inside the folder are not followed, so a link cannot pull in
  * another tree or loop.
+ *
+ * With `pollMs` (a file system that gives no change events: a network share,
+ * FUSE) there is no chokidar at all: every `pollMs` the tree is listed with
+ * each file's size and mtime, and only what differs from what was reported
+ * goes to the settle tracker (`poll`).
  */
 export class FolderWatcher {
   private readonly root: string;

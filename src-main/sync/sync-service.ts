@@ -215,7 +215,7 @@ export class SyncService {
     const diskFullSince = this.diskFull.get(id);
     const polling = this.watchers.get(id)?.polling ?? null;
     return {
-      polling: polling && { ...polling, everySeconds: Math.round(this.pollIntervalMs / 1000) },
+      polling: polling && { ...polling, everySeconds: Math.max(1, Math.round(this.pollIntervalMs / 1000)) },
       scan: watcher?.scan ?? null,
       settling: watcher?.settlingCount ?? 0,
       lastScanAt: this.lastScans.get(id) ?? null,

@@ -23,8 +23,6 @@ export interface WriterProbe {
 export const noWriterProbe: WriterProbe = { writerOf: () => Promise.resolve(null) };
 
 export interface ProcWriterProbeOptions {
-  /** `/proc`; a test may point elsewhere */
-  procRoot?: string;
   /** processes looked at in one walk, at most */
   maxProcesses?: number;
   /** a walk that takes longer than this gives up (it could not tell) */
@@ -33,6 +31,7 @@ export interface ProcWriterProbeOptions {
   cacheMs?: number;
 }
 
+const PROC = '/proc';
 /** The access mode bits of `flags:` in fdinfo (O_ACCMODE): 1 O_WRONLY, 2 O_RDWR. */
 const ACCESS_MODE = 0o3;
 /** The event loop is let go between processes once a slice of the walk took this long. */
@@ -53,7 +52,6 @@ type OpenPaths = Map<string, FileWriter[]>;
  * cannot tell and answers null.
  */
 export class ProcWriterProbe implements WriterProbe {
-  private readonly procRoot: string;
   private readonly maxProcesses: number;
   private readonly budgetMs: number;
   private readonly cacheMs: number;
@@ -61,7 +59,6 @@ export class ProcWriterProbe implements WriterProbe {
   private cached: { at: number; walk: Promise<OpenPaths> } | null = null;
 
   constructor(options: ProcWriterProbeOptions = {}) {
-    this.procRoot = options.procRoot ?? '/proc';
     this.maxProcesses = options.maxProcesses ?? 4_000;
     this.budgetMs = options.budgetMs ?? 500;
     this.cacheMs = options.cacheMs ?? 1_000;
@@ -91,7 +88,7 @@ export class ProcWriterProbe implements WriterProbe {
     const open: OpenPaths = new Map();
     let pids: string[];
     try {
-      pids = readdirSync(this.procRoot).filter((name) => /^\d+$/.test(name));
+      pids = readdirSync(PROC).filter((name) => /^\d+$/.test(name));
     } catch {
       return open;
     }
@@ -111,7 +108,7 @@ export class ProcWriterProbe implements WriterProbe {
   private readDescriptors(pid: number, open: OpenPaths): void {
     let fds: string[];
     try {
-      fds = readdirSync(`${this.procRoot}/${pid}/fd`);
+      fds = readdirSync(`${PROC}/${pid}/fd`);
     } catch {
       return;
     }
@@ -119,7 +116,7 @@ export class ProcWriterProbe implements WriterProbe {
       const fd = Number(name);
       let target: string;
       try {
-        target = readlinkSync(`${this.procRoot}/${pid}/fd/${fd}`);
+        target = readlinkSync(`${PROC}/${pid}/fd/${fd}`);
       } catch {
         continue;
       }
@@ -133,7 +130,7 @@ export class ProcWriterProbe implements WriterProbe {
 
   /** Whether the descriptor still points at `target` and was opened for writing. */
   private holdsForWriting(writer: FileWriter, target: string): boolean {
-    const base = `${this.procRoot}/${writer.pid}`;
+    const base = `${PROC}/${writer.pid}`;
     try {
       if (readlinkSync(`${base}/fd/${writer.fd}`) !== target) return false;
       const flags = /^flags:\s*([0-7]+)$/m.exec(readFileSync(`${base}/fdinfo/${writer.fd}`, 'utf8'));
