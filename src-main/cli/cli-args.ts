@@ -19,6 +19,8 @@ const OPTIONS = {
   'no-subfolders': { type: 'boolean' },
   after: { type: 'string' },
   ignore: { type: 'string', multiple: true },
+  settle: { type: 'string' },
+  poll: { type: 'boolean' },
   for: { type: 'string' },
   'after-chunk': { type: 'boolean' },
   search: { type: 'string' },

@@ -53,6 +53,8 @@ export type ShownItem = Pick<UploadItemView, 'id' | 'path' | 'fileName' | 'size'
 export function describeState(item: ShownItem): string {
   const state = item.state;
   switch (state.kind) {
+    case 'queued':
+      return state.waiting === 'beingWritten' ? 'queued: a program is still writing this file' : 'queued';
     case 'uploading': {
       // what a pause or a quit would keep, when a chunk is on its way
       const confirmed =

@@ -12,6 +12,7 @@ const USAGE = `Usage: media-sync <command> [options]
   account                                      the account summary
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
+              [--settle 3s|2m|recordings] [--poll]   how long a file must stay unchanged; check by polling
   folders [ls] | pause ID | resume ID | rescan ID   the watched folders, their state and counts
   queue ls | pause [ID] [--for 2h|8h|24h] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page 25|50|100]

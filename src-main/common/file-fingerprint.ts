@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegularFile } from './open-regular.js';
 
 /** Bytes read from each of the start, middle and end of a file. */
 export const FINGERPRINT_SAMPLE_BYTES = 64 * 1024;
@@ -16,10 +17,11 @@ export interface FileIdentity {
  * keeps it cheap for a 15 GB file, yet it tells apart a file rewritten in
  * place with the same size and recognises a renamed file. It is not a full
  * hash: files that differ only between the samples share a fingerprint, which
- * is why callers also compare size and mtime.
+ * is why callers also compare size and mtime. A path that is not a regular
+ * file (a FIFO, a device) is refused without blocking (NotRegularFileError).
  */
 export async function quickFingerprint(path: string): Promise<FileIdentity> {
-  const handle = await open(path, 'r');
+  const handle = await openRegularFile(path, { followLink: true });
   try {
     const stats = await handle.stat();
     const size = stats.size;

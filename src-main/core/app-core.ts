@@ -364,6 +364,7 @@ export class AppCore {
     this.engine.pruning.setKeep(settings.removeFinishedAfterDays && settings.removeFinishedAfterDays * DAY_MS);
     this.engine.queue.setConcurrency(settings.concurrency);
     this.engine.queue.setChunkSize(settings.chunkSizeBytes);
+    this.engine.sync.setPollInterval(settings.pollIntervalSeconds * 1000);
     this.engine.setProxy(settings.proxyUrl);
     this.options.updates?.setFeedUrl(settings.updateUrl);
   }

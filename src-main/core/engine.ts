@@ -19,11 +19,13 @@ import { ConversionStore } from '../conversions/conversion-store.js';
 import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
 import { DeclinedFiles } from '../sync/declined-files.js';
+import type { FileSystemProbe } from '../sync/file-system-kind.js';
 import { FolderFiles } from '../sync/folder-files.js';
 import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
+import { ProcWriterProbe, type WriterProbe } from '../uploads/file-writers.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
@@ -49,6 +51,12 @@ export interface EngineOptions {
   folderCheckMs?: number;
   /** how often the free space of the app's own disk is looked at while it is full (5 s); tests shorten it */
   dataDiskProbeMs?: number;
+  /** how often a folder checked by polling is looked at (60 s; Settings set it once the app runs) */
+  pollIntervalMs?: number;
+  /** which folders' file systems give no change events (statfs); a test marks a local folder as a network share */
+  fileSystemOf?: FileSystemProbe;
+  /** who holds a file open for writing (Linux's /proc by default); a test scripts it */
+  writers?: WriterProbe;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
   /** an http(s) proxy for API traffic (settings: proxy) */
@@ -145,6 +153,8 @@ export class Engine {
       skipIfOnService: (item) =>
         item.folderId !== null && this.folders.get(item.folderId)?.options.skipExisting === true,
       outOfSpace: (error) => this.dataDisk.report(error),
+      // Linux's /proc; elsewhere it cannot tell, and the settle window alone decides
+      writers: options.writers ?? new ProcWriterProbe(),
     });
     this.sync = new SyncService({
       folders: this.folders,
@@ -155,6 +165,8 @@ export class Engine {
       settleMs: options.settleMs,
       folderCheckMs: options.folderCheckMs,
       dataDisk: this.dataDisk,
+      pollIntervalMs: options.pollIntervalMs,
+      fileSystemOf: options.fileSystemOf,
       log: (message) => log.warn(message),
     });
     // more files waiting for room change only the count the queue's status shows: told at most twice a second

@@ -1,4 +1,5 @@
 import type { FileIdentity } from '../common/file-fingerprint.js';
+import { spellingsOf } from '../common/path-spellings.js';
 import { statementCache, type Db, type Sql } from '../storage/database.js';
 
 export interface DeclinedFile extends FileIdentity {
@@ -40,8 +41,12 @@ export class DeclinedFiles {
     ).run(file.path, file.folderId, file.size, file.mtimeMs, file.fingerprint, this.now());
   }
 
+  /** The mark of this path, else of another spelling of its name (path-spellings.ts): its `path` says which. */
   lookup(path: string): DeclinedFile | undefined {
-    const row = this.sql('SELECT * FROM sync_declined WHERE path = ?').get(path) as Row | undefined;
+    const row = this.sql('SELECT * FROM sync_declined WHERE path IN (?, ?, ?) ORDER BY path = ? DESC LIMIT 1').get(
+      ...spellingsOf(path),
+      path,
+    ) as Row | undefined;
     return row && toFile(row);
   }
 

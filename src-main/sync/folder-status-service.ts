@@ -33,6 +33,8 @@ interface Work {
   folderId: number;
   size: number;
   sent: number;
+  /** queued, but a process still writes its file: the folder says it is being written, not sent */
+  beingWritten: boolean;
 }
 
 const WAITING_KINDS = new Set(['queued', 'uploading', 'finalizing', 'retrying']);
@@ -106,7 +108,7 @@ export class FolderStatusService {
       queuePausedUntil: queue.pausedUntil,
       hold: queue.hold,
       scan: activity.scan,
-      settling: activity.settling,
+      settling: activity.settling + this.beingWritten(folder.id),
       uploading: this.uploading(folder.id),
       // at the first look, up to date since its last scan
       upToDateSince: this.upToDateSince.has(folder.id)
@@ -124,6 +126,7 @@ export class FolderStatusService {
       counts: files.counts(folder.id, startOfDay(now)),
       lastScanAt: activity.lastScanAt,
       recent: files.recent(folder.id),
+      ...(activity.polling && { polling: activity.polling }),
     };
   }
 
@@ -143,7 +146,7 @@ export class FolderStatusService {
     let bytesDone = 0;
     let bytesTotal = 0;
     for (const work of this.workOf().values()) {
-      if (work.folderId !== folderId) continue;
+      if (work.folderId !== folderId || work.beingWritten) continue;
       files += 1;
       bytesDone += work.sent;
       bytesTotal += work.size;
@@ -154,6 +157,12 @@ export class FolderStatusService {
     const last = sent?.meter?.samples.at(-1)?.bytes ?? 0;
     const secondsLeft = etaSeconds(sent?.meter, this.clock.monotonic(), last + bytesTotal - bytesDone);
     return { files, bytesDone, bytesTotal, secondsLeft };
+  }
+
+  private beingWritten(folderId: number): number {
+    let files = 0;
+    for (const work of this.workOf().values()) if (work.folderId === folderId && work.beingWritten) files += 1;
+    return files;
   }
 
   private itemChanged(item: UploadItem): void {
@@ -176,12 +185,8 @@ export class FolderStatusService {
     else if (state.kind === 'cancelled') record('skipped', null);
     else if (state.kind === 'queued') this.options.files.forgetFailure(folderId, item.path);
     if (this.work) {
-      if (WAITING_KINDS.has(state.kind)) {
-        const sent = state.kind === 'uploading' ? state.sentBytes : ackedBytes(item);
-        this.work.set(item.id, { folderId, size: item.size, sent });
-      } else {
-        this.work.delete(item.id);
-      }
+      if (WAITING_KINDS.has(state.kind)) this.work.set(item.id, workOf(item, folderId));
+      else this.work.delete(item.id);
     }
     this.changed(folderId);
   }
@@ -200,8 +205,7 @@ export class FolderStatusService {
     const work = new Map<number, Work>();
     for (const item of this.options.unfinishedItems()) {
       if (item.folderId === null || !WAITING_KINDS.has(item.state.kind)) continue;
-      const sent = item.state.kind === 'uploading' ? item.state.sentBytes : ackedBytes(item);
-      work.set(item.id, { folderId: item.folderId, size: item.size, sent });
+      work.set(item.id, workOf(item, item.folderId));
     }
     return (this.work = work);
   }
@@ -232,6 +236,13 @@ export class FolderStatusService {
     this.dirty.clear();
     if (changed.length > 0) this.changes.fire(changed);
   }
+}
+
+/** What a folder's item waiting or being sent counts for in its status. */
+function workOf(item: UploadItem, folderId: number): Work {
+  const { state } = item;
+  const sent = state.kind === 'uploading' ? state.sentBytes : ackedBytes(item);
+  return { folderId, size: item.size, sent, beingWritten: state.kind === 'queued' && state.waiting === 'beingWritten' };
 }
 
 /** Local midnight of the day of `now` (epoch ms). */

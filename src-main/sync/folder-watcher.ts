@@ -1,6 +1,6 @@
 import type * as Chokidar from 'chokidar';
 import type { Stats } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
@@ -25,8 +25,18 @@ export interface FolderWatcherOptions extends PathRuleOptions {
   root: string;
   /** Base settle window in ms (default 3000); large files get longer, see settleWindowFor. */
   settleMs?: number;
+  /**
+   * Check by polling every this many ms instead of listening to change
+   * events (a network share, FUSE: see file-system-kind.ts); undefined:
+   * events. Each poll lists the tree with each file's size and mtime and
+   * hands the settle tracker only what differs from what was reported.
+   */
+  pollMs?: number;
   clock?: Clock;
 }
+
+/** Files stat'ed at once by a poll: enough to keep libuv's pool busy, far from any descriptor limit. */
+const POLL_STAT_CONCURRENCY = 16;
 
 /**
  * Folders handed to one chokidar instance at a time. chokidar lstats every
@@ -71,6 +81,11 @@ interface KnownFile {
  *
  * Symbolic links inside the folder are not followed, so a link cannot pull in
  * another tree or loop.
+ *
+ * With `pollMs` (a file system that gives no change events: a network share,
+ * FUSE) there is no chokidar at all: every `pollMs` the tree is listed with
+ * each file's size and mtime, and only what differs from what was reported
+ * goes to the settle tracker (`poll`).
  */
 export class FolderWatcher {
   private readonly root: string;
@@ -85,6 +100,8 @@ export class FolderWatcher {
   /** How many folders each instance still watches: one that watches none is closed. */
   private readonly instanceFolders = new Map<Chokidar.FSWatcher, number>();
   private readonly closing = new AbortController();
+  /** null: change events; else the interval of the polls, and what ends the current wait early */
+  private polling: { everyMs: number; wake: AbortController } | null;
 
   private readonly found = new Emitter<StableFile>();
   private readonly removed = new Emitter<string>();
@@ -118,6 +135,7 @@ export class FolderWatcher {
     this.watchRoot = this.root;
     this.clock = options.clock ?? systemClock;
     this.rules = new PathRules(options);
+    this.polling = options.pollMs === undefined ? null : { everyMs: options.pollMs, wake: new AbortController() };
     this.tracker = new SettleTracker({ clock: this.clock, settleMs: options.settleMs ?? DEFAULT_SETTLE_MS });
     this.tracker.onDidSettle((file) => this.onSettled(file));
     this.tracker.onDidVanish((relPath) => this.forgetKnown(relPath));
@@ -196,6 +214,66 @@ export class FolderWatcher {
     this.watchRoot = await realpath(this.root);
     if (this.closing.signal.aborted) return;
     await this.rescan();
+    if (this.polling) void this.pollEvery();
+  }
+
+  /** A polled folder's new interval, from now on (the wait under way ends early when it is shorter). */
+  setPollInterval(everyMs: number): void {
+    if (!this.polling) return;
+    const wake = this.polling.wake;
+    this.polling = { everyMs, wake: new AbortController() };
+    wake.abort();
+  }
+
+  private async pollEvery(): Promise<void> {
+    while (this.polling && !this.closing.signal.aborted) {
+      const { everyMs, wake } = this.polling;
+      try {
+        await this.clock.sleep(everyMs, AbortSignal.any([this.closing.signal, wake.signal]));
+      } catch {
+        // closed (the loop ends), or a new interval (it waits again, that long)
+        continue;
+      }
+      await this.poll().catch((error: unknown) => this.reportError(error));
+    }
+  }
+
+  /**
+   * One poll: lists the tree, stats each file (no read of its content), and
+   * tracks those whose size or mtime differs from what was reported (new or
+   * changed); a reported file a complete listing no longer holds is gone. A
+   * root that is no longer a folder is lost, as with events.
+   */
+  private async poll(): Promise<void> {
+    if (this.rescanning) return;
+    if (!(await isFolder(this.root))) {
+      if (!this.closing.signal.aborted) this.lost.fire();
+      return;
+    }
+    const listed: string[] = [];
+    const complete = await this.walkFolders('', (relPath) => listed.push(relPath));
+    let next = 0;
+    const statNext = async (): Promise<void> => {
+      while (next < listed.length && !this.closing.signal.aborted) {
+        const relPath = listed[next++]!;
+        if (this.tracker.isTracking(relPath)) continue;
+        const stats = await lstat(this.absPathOf(relPath)).catch(() => undefined);
+        const known = this.known.get(relPath);
+        if (!stats?.isFile() || (known?.size === stats.size && known.mtimeMs === stats.mtimeMs)) continue;
+        this.track(relPath, 'change');
+      }
+    };
+    await Promise.all(Array.from({ length: POLL_STAT_CONCURRENCY }, statNext));
+    if (!complete || this.closing.signal.aborted) return;
+    const present = new Set(listed);
+    for (const relPath of [...this.known.keys()]) {
+      if (!present.has(relPath)) this.forgetKnown(relPath);
+    }
+  }
+
+  /** How the folder learns of changes: null for change events, else the interval of its polls. */
+  get pollEveryMs(): number | null {
+    return this.polling?.everyMs ?? null;
   }
 
   /**
@@ -204,6 +282,8 @@ export class FolderWatcher {
    * watcher closes.
    */
   private async watchFolders(relFolders: string[]): Promise<void> {
+    // a polled folder has no watches: its polls walk the tree
+    if (this.polling) return;
     const { watch } = await loadChokidar();
     const fresh = relFolders.filter((relFolder) => !this.watchedFolders.has(relFolder));
     if (fresh.length === 0 || this.closing.signal.aborted) return;
@@ -308,7 +388,8 @@ export class FolderWatcher {
   private onFolderAdded(absPath: string): void {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined || !this.rules.entersFolder(relFolder)) return;
-    this.queueFolderTask(() => this.watchAnew(relFolder));
+    // through its lstat: a link to a folder is not walked
+    this.queueFolderTask(() => this.reconcileFolder(relFolder));
   }
 
   /**
@@ -327,7 +408,8 @@ export class FolderWatcher {
 
   /** A folder not watched, or watched under its name but another one now, is watched afresh. */
   private async checkFolder(relFolder: string): Promise<void> {
-    const stats = await stat(this.watchPathOf(relFolder)).catch(() => undefined);
+    // lstat: a link to a folder is not a folder of this tree (links are not followed)
+    const stats = await lstat(this.watchPathOf(relFolder)).catch(() => undefined);
     if (!stats?.isDirectory()) return;
     if (this.watchedFolders.has(relFolder) && this.folderInodes.get(relFolder) === stats.ino) return;
     await this.reconcileFolder(relFolder);
@@ -335,7 +417,7 @@ export class FolderWatcher {
 
   /** Watches afresh what is under `relFolder` now (nothing if it is gone) and reports gone what is not there. */
   private async reconcileFolder(relFolder: string): Promise<void> {
-    const there = await stat(this.watchPathOf(relFolder)).then(
+    const there = await lstat(this.watchPathOf(relFolder)).then(
       (stats) => stats.isDirectory(),
       () => false,
     );
@@ -440,11 +522,7 @@ export class FolderWatcher {
 
   /** Says when the root is no longer a folder. */
   private checkRoot(): void {
-    const isFolder = stat(this.root).then(
-      (stats) => stats.isDirectory(),
-      () => false,
-    );
-    void isFolder.then((there) => !there && !this.closing.signal.aborted && this.lost.fire());
+    void isFolder(this.root).then((there) => !there && !this.closing.signal.aborted && this.lost.fire());
   }
 
   /** Serialised so that a moved-in tree of 500 folders does not open 500 directories at once. */
@@ -473,6 +551,13 @@ export class FolderWatcher {
   private absPathOf(relPath: string): string {
     return absPathOf(this.root, relPath);
   }
+}
+
+function isFolder(absPath: string): Promise<boolean> {
+  return stat(absPath).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 function toError(error: unknown): Error {

@@ -1,6 +1,7 @@
-import { open, stat } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import type { Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import { NotRegularFileError, openRegularFile } from '../common/open-regular.js';
 
 /** The settle window when a folder sets none: long enough to outlast a copy's pauses, short enough to feel prompt. */
 export const DEFAULT_SETTLE_MS = 3_000;
@@ -22,11 +23,14 @@ export function settleWindowFor(size: number, baseMs: number): number {
   return Math.max(baseMs, Math.min(baseMs + bonus, MAX_SIZE_BONUS_WINDOW_MS));
 }
 
-/** What a stat tells the tracker: a regular file's size and mtime, nothing there, or something else (a folder). */
+/** What a stat tells the tracker: a regular file's size and mtime, nothing there, or something else (a folder, a link, a FIFO). */
 export type ProbeStat = { kind: 'file'; size: number; mtimeMs: number } | { kind: 'missing' } | { kind: 'other' };
 
-/** Whether a file can be opened for reading right now; `locked` is Windows' answer while a writer holds it. */
-export type ProbeOpen = 'ok' | 'missing' | 'locked';
+/**
+ * Whether a file can be opened for reading right now; `locked` is Windows'
+ * answer while a writer holds it; `other`: no longer a regular file.
+ */
+export type ProbeOpen = 'ok' | 'missing' | 'locked' | 'other';
 
 /** The file-system edge of the tracker, so unit tests can script sizes, deletions and locks. */
 export interface FileProbe {
@@ -37,11 +41,16 @@ export interface FileProbe {
 
 const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
 
-/** The real file system: `fs.stat`, then `fs.open(path, 'r')` and close as the readability check. */
+/**
+ * The real file system: `fs.lstat`, then an open for reading (and close) as
+ * the readability check. Links are not followed (lstat, and O_NOFOLLOW), and
+ * the open never blocks on a FIFO or a device that took a file's place
+ * (openRegularFile): such a path is `other`, and dropped.
+ */
 export const nodeFileProbe: FileProbe = {
   async stat(absPath) {
     try {
-      const stats = await stat(absPath);
+      const stats = await lstat(absPath);
       return stats.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs } : { kind: 'other' };
     } catch (error) {
       if (MISSING_CODES.has((error as NodeJS.ErrnoException).code ?? '')) return { kind: 'missing' };
@@ -50,10 +59,11 @@ export const nodeFileProbe: FileProbe = {
   },
   async open(absPath) {
     try {
-      const handle = await open(absPath, 'r');
+      const handle = await openRegularFile(absPath, { followLink: false });
       await handle.close();
       return 'ok';
     } catch (error) {
+      if (error instanceof NotRegularFileError) return 'other';
       // Windows reports a file another process is writing as EBUSY (sharing
       // violation) or EPERM; either way it is worth asking again later.
       return MISSING_CODES.has((error as NodeJS.ErrnoException).code ?? '') ? 'missing' : 'locked';
@@ -324,7 +334,7 @@ export class SettleTracker implements Disposable {
       entry.nextCheckAt = entry.quietSince + window;
       return;
     }
-    if (readable === 'missing') return this.drop(entry, true);
+    if (readable === 'missing' || readable === 'other') return this.drop(entry, readable === 'missing');
     if (readable === 'locked') {
       entry.lockedChecks += 1;
       entry.nextCheckAt = now + Math.min(window * 2 ** (entry.lockedChecks - 1), MAX_LOCKED_RETRY_MS);

@@ -1,3 +1,4 @@
+import { spellingsOf } from '../common/path-spellings.js';
 import { statementCache, type Db, type Sql } from '../storage/database.js';
 
 export interface IndexEntry {
@@ -25,6 +26,8 @@ interface Row {
  * mtime and quick fingerprint → remote file id. It is why a restart, a rescan
  * or a rename never uploads a file twice. `baseline` entries are files that
  * were in a folder added with "only new files": known, never uploaded.
+ * Paths are kept as the disk spells them; `lookup` finds a name under its
+ * other spellings too (docs/uploads.md, Names).
  */
 export class SyncIndex {
   private readonly sql: Sql;
@@ -36,9 +39,14 @@ export class SyncIndex {
     this.sql = statementCache(db);
   }
 
+  /**
+   * The entry of this path, else of another spelling of its name
+   * (path-spellings.ts: composed, decomposed): its `relPath` says which.
+   */
   lookup(folderId: number, relPath: string): IndexEntry | undefined {
-    const row = this.sql('SELECT * FROM sync_index WHERE folder_id = ? AND rel_path = ?').get(folderId, relPath) as
-      Row | undefined;
+    const row = this.sql(
+      'SELECT * FROM sync_index WHERE folder_id = ? AND rel_path IN (?, ?, ?) ORDER BY rel_path = ? DESC LIMIT 1',
+    ).get(folderId, ...spellingsOf(relPath), relPath) as Row | undefined;
     return row && toEntry(row);
   }
 

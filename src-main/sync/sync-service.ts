@@ -5,7 +5,7 @@ import {
   type FolderOptionsInput,
   type WatchedFolder,
 } from '../../src-shared/model/folder-options.js';
-import type { FolderState } from '../../src-shared/model/folder-status.js';
+import type { FolderPolling, FolderState } from '../../src-shared/model/folder-status.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
@@ -16,6 +16,7 @@ import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import { sameVersion, type DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
+import { detectFileSystemWithoutEvents, type FileSystemProbe } from './file-system-kind.js';
 import { checkFolderPath, folderPathTrouble, isGone } from './folder-path.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
@@ -26,6 +27,7 @@ export interface SyncServiceOptions {
   declines: DeclinedFiles;
   queue: UploadQueue;
   clock?: Clock;
+  /** the settle window of a folder that sets none (3 s) */
   settleMs?: number;
   /** a full rescan of every folder this often, for what the watcher missed (sleep, network drives) */
   rescanIntervalMs?: number;
@@ -33,6 +35,10 @@ export interface SyncServiceOptions {
   folderCheckMs?: number;
   /** the app's own disk: a file that cannot be taken in for lack of room waits for it (absent: never full) */
   dataDisk?: Pick<DataDisk, 'full' | 'report' | 'check' | 'onDidChange'>;
+  /** how often a folder checked by polling is looked at (Settings; 60 s) */
+  pollIntervalMs?: number;
+  /** the file system of a folder when it gives no change events (file-system-kind.ts); tests mark a folder so */
+  fileSystemOf?: FileSystemProbe;
   log?: (message: string) => void;
 }
 
@@ -51,8 +57,13 @@ export const WAITING_FOR_ROOM_LIMIT = 10_000;
  *
  * A file is not uploaded again when it is, in the index, at the same path
  * with the same size and mtime; or at the same path with the same fingerprint
- * (touched, not changed); or under another path that no longer exists with
- * the same size and fingerprint (renamed or moved within the folder).
+ * (touched, not changed); or under another spelling of its name
+ * (path-spellings.ts) with the same size and fingerprint (one name, one
+ * content: one file, docs/uploads.md); or under another path that no longer
+ * exists with the same size and fingerprint (renamed or moved within the
+ * folder). Two spellings of a name with different content, which Linux
+ * keeps as two files, are two files: each is uploaded once, under its own
+ * path in the index.
  *
  * Nor is a file whose item the person cancelled (DeclinedFiles): at the same
  * path with the same size, mtime and fingerprint, or renamed or moved within
@@ -73,10 +84,18 @@ export interface FolderActivity {
   lastScanAt: number | null;
   /** missing or unreadable (then it is not watched), or a full disk (its after-upload moves fail) */
   trouble: FolderTrouble | null;
+  /** checked by polling, and why; null with change events (or while not watched) */
+  polling: FolderPolling | null;
 }
 
+/** A folder checked by polling is looked at every minute unless Settings say otherwise. */
+export const DEFAULT_POLL_INTERVAL_MS = 60_000;
+
 export class SyncService {
-  private readonly watchers = new Map<number, { watcher: FolderWatcher; subscriptions: DisposableStore }>();
+  private readonly watchers = new Map<
+    number,
+    { watcher: FolderWatcher; subscriptions: DisposableStore; polling: Omit<FolderPolling, 'everySeconds'> | null }
+  >();
   private readonly clock: Clock;
   private readonly log: (message: string) => void;
   private rescanTimer: AbortController | null = null;
@@ -91,6 +110,7 @@ export class SyncService {
   /** each folder's checks, one after the other */
   private readonly checks = new Map<number, Promise<void>>();
   private checkTimer: AbortController | null = null;
+  private pollIntervalMs: number;
   private closed = false;
   private readonly changeEmitter = new Emitter<number>();
   /** a folder's activity, trouble or pause may have changed, or it was added or removed (its id) */
@@ -107,6 +127,7 @@ export class SyncService {
   constructor(private readonly options: SyncServiceOptions) {
     this.clock = options.clock ?? systemClock;
     this.log = options.log ?? (() => undefined);
+    this.pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
     this.queueSubscription = options.queue.onDidChangeItem((item) => {
       if (item.folderId === null) {
         if (item.state.kind === 'done') this.recordInWatchedFolders(item);
@@ -202,13 +223,26 @@ export class SyncService {
     else void this.check(id);
   }
 
+  /** How often folders checked by polling are looked at, from now on (Settings). */
+  setPollInterval(ms: number): void {
+    if (ms === this.pollIntervalMs) return;
+    this.pollIntervalMs = ms;
+    for (const [id, { watcher }] of this.watchers) {
+      if (watcher.pollEveryMs === null) continue;
+      watcher.setPollInterval(ms);
+      this.changeEmitter.fire(id);
+    }
+  }
+
   /** What the folder's watcher is doing now. */
   activity(id: number): FolderActivity {
     const watcher = this.watchers.get(id)?.watcher;
     const scanned = watcher?.lastScanAt ?? null;
     if (scanned !== null) this.lastScans.set(id, scanned);
     const diskFullSince = this.diskFull.get(id);
+    const polling = this.watchers.get(id)?.polling ?? null;
     return {
+      polling: polling && { ...polling, everySeconds: Math.max(1, Math.round(this.pollIntervalMs / 1000)) },
       scan: watcher?.scan ?? null,
       settling: watcher?.settlingCount ?? 0,
       lastScanAt: this.lastScans.get(id) ?? null,
@@ -260,11 +294,19 @@ export class SyncService {
     if (this.watchers.has(folder.id)) return;
     const trouble = await this.pathTrouble(folder);
     if (trouble) return this.setTrouble(folder.id, trouble);
+    // looked at each time it is watched (added, the app started, back after it was gone): a share may be remounted
+    const fileSystem = await (this.options.fileSystemOf ?? detectFileSystemWithoutEvents)(folder.path);
     if (this.watchers.has(folder.id)) return;
+    const polling: Omit<FolderPolling, 'everySeconds'> | null = fileSystem
+      ? { why: 'network', fileSystem }
+      : folder.options.checkByPolling
+        ? { why: 'chosen', fileSystem: null }
+        : null;
     const watcher = new FolderWatcher({
       root: folder.path,
       includeSubfolders: folder.options.includeSubfolders,
-      settleMs: this.options.settleMs,
+      settleMs: folder.options.settleSeconds === null ? this.options.settleMs : folder.options.settleSeconds * 1000,
+      pollMs: polling ? this.pollIntervalMs : undefined,
       clock: this.clock,
       ...ignoreOf(folder),
     });
@@ -279,7 +321,7 @@ export class SyncService {
     );
     subscriptions.add(watcher.onDidLoseRoot(() => void this.check(folder.id)));
     subscriptions.add(watcher.onDidChangeActivity(() => this.changeEmitter.fire(folder.id)));
-    this.watchers.set(folder.id, { watcher, subscriptions });
+    this.watchers.set(folder.id, { watcher, subscriptions, polling });
     this.setTrouble(folder.id, null);
     try {
       await watcher.start();
@@ -370,10 +412,14 @@ export class SyncService {
     try {
       const index = this.options.index;
       const known = index.lookup(folder.id, file.relPath);
-      if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
+      const here = known?.relPath === file.relPath;
+      if (here && known.size === file.size && known.mtimeMs === file.mtimeMs) return;
       const identity = await quickFingerprint(file.absPath);
       if (known && known.size === identity.size && known.fingerprint === identity.fingerprint) {
-        index.record({ ...known, mtimeMs: identity.mtimeMs });
+        // touched, not changed; or another spelling of its name with the same content: one file
+        if (here || !(await isGone(join(folder.path, known.relPath)))) {
+          index.record({ ...known, relPath: file.relPath, mtimeMs: identity.mtimeMs });
+        } else index.move(folder.id, known.relPath, file.relPath, identity.mtimeMs);
         return;
       }
       for (const candidate of index.findByContent(folder.id, identity.size, identity.fingerprint)) {
@@ -524,8 +570,9 @@ export class SyncService {
     const relPath = relative(folder.path, item.path).split(sep).join('/');
     if (relPath.startsWith('..') || isAbsolute(relPath)) return null;
     const index = this.options.index;
+    // this very path: another spelling of its name may be another file (Linux keeps both)
     const known = index.lookup(folder.id, relPath);
-    if (known && (options.unlessKnown || known.fileId === item.state.fileId)) return null;
+    if (known?.relPath === relPath && (options.unlessKnown || known.fileId === item.state.fileId)) return null;
     index.record({
       folderId: folder.id,
       relPath,

@@ -8,9 +8,11 @@ import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { sameFileOnDisk } from '../common/path-spellings.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { ChunkedUpload } from './chunked-upload.js';
+import { noWriterProbe, type FileWriter, type WriterProbe } from './file-writers.js';
 import { ItemStates, type ItemProgress } from './item-states.js';
 import { Semaphore } from './semaphore.js';
 import { isRetryableFailure, problemOf } from './upload-errors.js';
@@ -44,6 +46,8 @@ export interface UploadQueueOptions {
    * hold of the full disk is lifted.
    */
   outOfSpace?: (error: unknown) => boolean;
+  /** who holds a file open for writing (file-writers.ts): such a file does not start; none by default */
+  writers?: WriterProbe;
 }
 
 export interface EnqueueInput {
@@ -89,6 +93,8 @@ interface Worker {
 export type PauseOptions = { afterChunk?: boolean };
 
 const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
+/** A file held open for writing is looked at again this often (its row says so meanwhile). */
+export const WRITER_RECHECK_MS = 2_000;
 
 /**
  * Runs the upload queue (docs/uploads.md): picks queued items in order, has
@@ -118,6 +124,8 @@ export class UploadQueue implements Disposable {
   private readonly statusEmitter = this.disposables.add(new Emitter<QueueRunState>());
   private readonly uploadedEmitter = this.disposables.add(new Emitter<{ item: UploadItem; file: MediaFile | null }>());
   private readonly idleWaiters: Array<() => void> = [];
+  /** queued items whose file a process writes: who held it, and when it is looked at again (wall ms); in memory */
+  private readonly beingWritten = new Map<number, { writer: FileWriter; checkAt: number }>();
   /** a stored item changed (state, or a new item) */
   readonly onDidChangeItem: Event<UploadItem>;
   /** bytes moved in a running item (frequent: throttle before showing) */
@@ -166,7 +174,7 @@ export class UploadQueue implements Disposable {
     if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
     const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
-    const existing = store.findUnfinishedByPath(path);
+    const existing = await this.unfinishedUploadOf(path);
     if (existing) {
       const item = existing.state.kind === 'failed' ? ((await this.retry(existing.id)) ?? existing) : existing;
       this.pump();
@@ -179,7 +187,8 @@ export class UploadQueue implements Disposable {
     const item = store.insert({
       accountId: input.accountId,
       path,
-      fileName: basename(path),
+      // the name the file has on the service: composed, whatever the disk holds (UploadItemSchema)
+      fileName: basename(path).normalize('NFC'),
       identity,
       visibility: input.visibility ?? null,
       metadata: input.metadata ?? {},
@@ -189,6 +198,19 @@ export class UploadQueue implements Disposable {
     this.items.added(item);
     this.pump();
     return { item, outcome: 'new' };
+  }
+
+  /**
+   * The unfinished upload of the file at `path`: at this path, or at another
+   * spelling of its name that is the same file on disk (a file system that
+   * ignores the difference). On one that keeps both (Linux), two spellings
+   * are two files, each with its own upload.
+   */
+  private async unfinishedUploadOf(path: string): Promise<UploadItem | undefined> {
+    for (const item of this.options.store.findUnfinishedByPath(path)) {
+      if (item.path === path || (await sameFileOnDisk(item.path, path))) return item;
+    }
+    return undefined;
   }
 
   /** The items not done, failed or cancelled, in queue order, with the running items' progress. */
@@ -338,6 +360,7 @@ export class UploadQueue implements Disposable {
 
   private async command(id: number, event: UploadEvent, stop?: StopReason): Promise<UploadItem | undefined> {
     if (stop && this.workers.has(id)) await this.abortWorkers([id], stop);
+    this.beingWritten.delete(id);
     const item = this.options.store.get(id);
     if (!item) return undefined;
     this.items.apply(item, event);
@@ -421,17 +444,19 @@ export class UploadQueue implements Disposable {
     const store = this.options.store;
     const now = this.clock.wall();
     const free = this.concurrency - this.workers.size;
+    const written = [...this.beingWritten].filter(([, { checkAt }]) => checkAt > now).map(([id]) => id);
     if (free > 0) {
       const blocked = this.options.blockedAccounts();
       const folders = this.options.pausedFolders?.() ?? [];
-      for (const item of store.runnable(now, [...this.workers.keys()], blocked, free, folders)) {
+      const skip = [...this.workers.keys(), ...written];
+      for (const item of store.runnable(now, skip, blocked, free, folders)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);
       }
     }
-    const next = store.nextWake(now);
-    if (next !== null) this.wakeAt(next);
+    const next = Math.min(store.nextWake(now) ?? Infinity, ...written.map((id) => this.beingWritten.get(id)!.checkAt));
+    if (Number.isFinite(next)) this.wakeAt(next);
     this.settleIdle();
   }
 
@@ -454,6 +479,27 @@ export class UploadQueue implements Disposable {
     );
   }
 
+  /**
+   * Whether a process still holds the item's file open for writing (a
+   * recorder between two flushes, past the settle window): then it stays
+   * queued, saying so, and is looked at again in WRITER_RECHECK_MS.
+   */
+  private async stillWritten(item: UploadItem, signal: AbortSignal): Promise<boolean> {
+    const writer = await (this.options.writers ?? noWriterProbe).writerOf(
+      item.path,
+      this.beingWritten.get(item.id)?.writer,
+    );
+    // paused, cancelled or stopped meanwhile: the command moves the state
+    if (signal.aborted) return true;
+    if (writer === null) {
+      this.beingWritten.delete(item.id);
+      return false;
+    }
+    this.beingWritten.set(item.id, { writer, checkAt: this.clock.wall() + WRITER_RECHECK_MS });
+    this.items.apply(item, { type: 'wait', reason: 'beingWritten' });
+    return true;
+  }
+
   /** Starts a worker on `item`, as the store holds it now. */
   private launch(item: UploadItem, client: MediaApiClient): void {
     const id = item.id;
@@ -467,7 +513,9 @@ export class UploadQueue implements Disposable {
       .finally(() => {
         this.workers.delete(id);
         this.items.stopped(id);
-        this.pump();
+        // stopped by a pause, a cancel or a hold: whoever stopped it moves its state, then looks for work; a look
+        // now could start it again, still queued (stopped while its file's writers were looked for)
+        if (!worker.controller.signal.aborted) this.pump();
       });
   }
 
@@ -488,6 +536,7 @@ export class UploadQueue implements Disposable {
     }));
     const interrupt: UploadEvent = { type: 'interrupt' };
     try {
+      if (stored.state.kind === 'queued' && (await this.stillWritten(stored, signal))) return;
       this.items.apply(stored, { type: 'start', totalBytes: stored.size, ackedBytes: ackedBytes(stored) });
       const outcome = await upload.send(signal);
       if (outcome.kind !== 'sent') {

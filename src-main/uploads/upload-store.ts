@@ -10,6 +10,7 @@ import {
   type UploadStateKind,
 } from '../../src-shared/model/upload-state.js';
 import type { FileIdentity } from '../common/file-fingerprint.js';
+import { spellingsOf } from '../common/path-spellings.js';
 import { statementCache, type Db, type Sql } from '../storage/database.js';
 import { parseJsonOrUndefined } from '../common/parse-json.js';
 
@@ -225,26 +226,32 @@ export class UploadStore {
   }
 
   /**
-   * The unfinished upload of this path, failed ones included: enqueuing the
-   * same file again resumes it (with its acknowledged chunks) rather than
-   * starting a second upload. (By path: the `+` keeps SQLite from looking
-   * the kind up instead, which a queue's history shares.)
+   * The unfinished uploads of this path, failed ones included, under each
+   * spelling of its name (path-spellings.ts), this spelling first: enqueuing
+   * the same file again resumes it (with its acknowledged chunks) rather than
+   * starting a second upload; whether another spelling is the same file is
+   * the caller's call. (By path: the `+` keeps SQLite from looking the kind
+   * up instead, which a queue's history shares.)
    */
-  findUnfinishedByPath(path: string): UploadItem | undefined {
-    return this.parseRow(
+  findUnfinishedByPath(path: string): UploadItem[] {
+    return this.parseRows(
       this.sql(
-        `SELECT * FROM upload_items WHERE path = ? AND +kind NOT IN ('done', 'cancelled') ORDER BY id DESC LIMIT 1`,
-      ).get(path),
+        `SELECT * FROM upload_items WHERE path IN (?, ?, ?) AND +kind NOT IN ('done', 'cancelled')
+         ORDER BY path = ? DESC, id DESC`,
+      ).all(...spellingsOf(path), path),
     );
   }
 
-  /** The latest finished upload of exactly this content at this path. */
+  /**
+   * The latest finished upload of exactly this content at this path, under
+   * any spelling of its name: the same content under the same name is one file.
+   */
   findDone(path: string, identity: FileIdentity): UploadItem | undefined {
     return this.parseRow(
       this.sql(
-        `SELECT * FROM upload_items WHERE path = ? AND size = ? AND fingerprint = ? AND +kind = 'done'
+        `SELECT * FROM upload_items WHERE path IN (?, ?, ?) AND size = ? AND fingerprint = ? AND +kind = 'done'
          ORDER BY id DESC LIMIT 1`,
-      ).get(path, identity.size, identity.fingerprint),
+      ).get(...spellingsOf(path), identity.size, identity.fingerprint),
     );
   }
 

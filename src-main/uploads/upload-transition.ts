@@ -13,6 +13,8 @@ export type UploadEvent =
   | { type: 'start'; totalBytes: number; ackedBytes: number }
   /** an acknowledged chunk (more `ackedBytes`) starts the attempt count over */
   | { type: 'progress'; ackedBytes: number; sentBytes: number }
+  /** its turn came, but it may not start yet: a process still writes its file */
+  | { type: 'wait'; reason: 'beingWritten' }
   /** the person's "pause after this chunk" (or the queue's) */
   | { type: 'pauseAfterChunk' }
   | { type: 'bytesSent' }
@@ -42,6 +44,10 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
         return { kind: 'uploading', attempt, ackedBytes, sentBytes: ackedBytes, totalBytes };
       }
       return state;
+    case 'wait':
+      return state.kind === 'queued' && state.waiting !== event.reason
+        ? { kind: 'queued', waiting: event.reason }
+        : state;
     case 'progress': {
       if (state.kind !== 'uploading') return state;
       const { ackedBytes, sentBytes } = event;

@@ -1,5 +1,6 @@
 import { useId } from 'react';
-import type { FolderOptions } from '../../src-shared/model/folder-options.js';
+import { SETTLE_CHOICES, type FolderOptions } from '../../src-shared/model/folder-options.js';
+import { settleChoiceText } from '../model/file-checks-text.js';
 import { globsFromText, subfolderError } from '../model/settings-form.js';
 import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
@@ -15,6 +16,9 @@ export interface FolderOptionsDraft {
   afterUpload: 'keep' | 'move' | 'delete';
   subfolder: string;
   globsText: string;
+  /** null: the app's default */
+  settleSeconds: number | null;
+  checkByPolling: boolean;
 }
 
 export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
@@ -27,6 +31,8 @@ export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
     afterUpload: options.afterUpload.kind,
     subfolder: options.afterUpload.kind === 'move' ? options.afterUpload.subfolder : 'Uploaded',
     globsText: options.ignoreGlobs.join('\n'),
+    settleSeconds: options.settleSeconds,
+    checkByPolling: options.checkByPolling,
   };
 }
 
@@ -42,6 +48,8 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
     afterUpload:
       draft.afterUpload === 'move' ? { kind: 'move', subfolder: draft.subfolder.trim() } : { kind: draft.afterUpload },
     ignoreGlobs: globsFromText(draft.globsText),
+    settleSeconds: draft.settleSeconds,
+    checkByPolling: draft.checkByPolling,
   };
 }
 
@@ -171,6 +179,40 @@ export function FolderOptionsForm(props: {
           <p className="folder-options__warning">{t('folderOptions.deleteWarning')}</p>
         )}
       </fieldset>
+
+      <label className="field">
+        <span>{t('fileChecks.settle')}</span>
+        <select
+          value={value.settleSeconds ?? 'default'}
+          aria-describedby={`${id}-settle-hint`}
+          onChange={(event) =>
+            set({ settleSeconds: event.target.value === 'default' ? null : Number(event.target.value) })
+          }
+        >
+          {/* a window set by hand (the CLI's --settle) is offered too, so the form keeps it */}
+          {[...new Set<number | null>([...SETTLE_CHOICES, value.settleSeconds])].map((seconds) => (
+            <option key={seconds ?? 'default'} value={seconds ?? 'default'}>
+              {settleChoiceText(seconds)}
+            </option>
+          ))}
+        </select>
+        <small id={`${id}-settle-hint`} className="muted">
+          {t('fileChecks.settleHint')}
+        </small>
+      </label>
+
+      <label className="field--inline">
+        <input
+          type="checkbox"
+          checked={value.checkByPolling}
+          aria-describedby={`${id}-polling-hint`}
+          onChange={(event) => set({ checkByPolling: event.target.checked })}
+        />
+        <span>{t('fileChecks.checkByPolling')}</span>
+      </label>
+      <small id={`${id}-polling-hint`} className="muted">
+        {t('fileChecks.checkByPollingHint')}
+      </small>
 
       <label className="field">
         <span>{t('folderOptions.ignore')}</span>

@@ -143,6 +143,7 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         state: t('queue.row.queued'),
         detail:
           waitReason(context, clock, locale) ??
+          (state.waiting === 'beingWritten' ? t('fileChecks.beingWritten') : null) ??
           (acked > 0 ? t('queue.row.alreadySent', { sent: bytes(acked), total: bytes(size) }) : null),
         problem: null,
         progress: bar(acked, size),

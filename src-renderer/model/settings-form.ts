@@ -11,6 +11,7 @@ import { DEFAULT_UPDATE_URL } from '../../src-shared/model/update-status.js';
 import { numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { formatCount } from './file-columns.js';
+import { settleSummaryText } from './file-checks-text.js';
 
 /** Decimal megabytes, like the spec's "90 MB" chunk and what people read on speed tests. */
 const MB = 1_000_000;
@@ -33,6 +34,7 @@ export interface SettingsForm {
   proxyUrl: string;
   /** null: never */
   removeFinishedAfterDays: Settings['removeFinishedAfterDays'];
+  pollIntervalSeconds: Settings['pollIntervalSeconds'];
 }
 
 export type SettingsFormErrors = Partial<Record<'bandwidthMb' | 'chunkMb' | 'proxyUrl', string>>;
@@ -48,6 +50,7 @@ export function settingsForm(settings: Settings, locale = currentLocale()): Sett
     launchAtLogin: settings.launchAtLogin,
     proxyUrl: settings.proxyUrl ?? '',
     removeFinishedAfterDays: settings.removeFinishedAfterDays,
+    pollIntervalSeconds: settings.pollIntervalSeconds,
   };
 }
 
@@ -85,6 +88,7 @@ export function settingsChange(form: SettingsForm): { change: SettingsChange | n
     launchAtLogin: form.launchAtLogin,
     proxyUrl: proxy,
     removeFinishedAfterDays: form.removeFinishedAfterDays,
+    pollIntervalSeconds: form.pollIntervalSeconds,
   };
   const parsed = SettingsChangeSchema.safeParse(change);
   return parsed.success
@@ -149,6 +153,8 @@ export function folderOptionsSummary(options: FolderOptions): string {
   if (options.ignoreGlobs.length > 0) {
     parts.push(t('settings.summary.ignores', { count: options.ignoreGlobs.length }));
   }
+  if (options.settleSeconds !== null) parts.push(settleSummaryText(options.settleSeconds));
+  if (options.checkByPolling) parts.push(t('fileChecks.summaryPolling'));
   return parts.join(' · ');
 }
 

@@ -869,6 +869,44 @@ export const de: Catalog = {
     listLabel: 'Länder',
     noMatch: 'Kein Land passt zu „{{query}}“.',
   },
+  // how watched folders notice files (issue 30): polling where no change events come, the settle window, a file
+  // still open for writing
+  fileChecks: {
+    networkSeconds_one: 'Netzwerkordner ({{fileSystem}}): wird jede Sekunde geprüft',
+    networkSeconds_other: 'Netzwerkordner ({{fileSystem}}): wird alle {{count}} Sekunden geprüft',
+    networkMinutes_one: 'Netzwerkordner ({{fileSystem}}): wird jede Minute geprüft',
+    networkMinutes_other: 'Netzwerkordner ({{fileSystem}}): wird alle {{count}} Minuten geprüft',
+    chosenSeconds_one: 'Wird jede Sekunde durch Abfragen geprüft',
+    chosenSeconds_other: 'Wird alle {{count}} Sekunden durch Abfragen geprüft',
+    chosenMinutes_one: 'Wird jede Minute durch Abfragen geprüft',
+    chosenMinutes_other: 'Wird alle {{count}} Minuten durch Abfragen geprüft',
+    pollingDetail: 'Sein Dateisystem meldet keine Änderungen: Neue Dateien werden bei jeder Prüfung gefunden.',
+    settle: 'Eine Datei übernehmen, wenn sie sich nicht mehr geändert hat seit',
+    settleDefault: '3 Sekunden (Standard)',
+    settleSeconds_one: '{{count}} Sekunde',
+    settleSeconds_other: '{{count}} Sekunden',
+    settleMinutes_one: '{{count}} Minute',
+    settleMinutes_other: '{{count}} Minuten',
+    settleRecordings: '2 Minuten: für Aufnahmen',
+    settleHint:
+      'Ein Aufnahme- oder Kameraprogramm, das länger pausiert, würde seine Datei halb geschrieben hochladen lassen. Unter Linux wird eine Datei, die ein Programm noch zum Schreiben geöffnet hat, nicht begonnen.',
+    checkByPolling: 'Durch Abfragen prüfen',
+    checkByPollingHint:
+      'Für einen Ordner, dessen Änderungen nicht gemeldet werden. Netzwerkfreigaben, FUSE- und 9p-Ordner werden von selbst erkannt und so geprüft.',
+    summarySettleSeconds_one: 'eine Datei wird nach {{count}} Sekunde ohne Änderung übernommen',
+    summarySettleSeconds_other: 'eine Datei wird nach {{count}} Sekunden ohne Änderung übernommen',
+    summarySettleMinutes_one: 'eine Datei wird nach {{count}} Minute ohne Änderung übernommen',
+    summarySettleMinutes_other: 'eine Datei wird nach {{count}} Minuten ohne Änderung übernommen',
+    summaryPolling: 'durch Abfragen geprüft',
+    pollInterval: 'Netzwerkordner prüfen',
+    pollEverySeconds_one: 'Jede Sekunde',
+    pollEverySeconds_other: 'Alle {{count}} Sekunden',
+    pollEveryMinutes_one: 'Jede Minute',
+    pollEveryMinutes_other: 'Alle {{count}} Minuten',
+    pollIntervalHint:
+      'Ordner auf einer Netzwerkfreigabe, FUSE oder 9p und solche mit „Durch Abfragen prüfen“ werden so oft angesehen: Ihre Dateisysteme melden keine Änderungen.',
+    beingWritten: 'Wartet: Ein Programm schreibt diese Datei noch',
+  },
   // sentences the core writes: notifications, the tray, errors it reports
   core: {
     notifications: {

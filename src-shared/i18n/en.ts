@@ -861,6 +861,44 @@ export const en = {
     listLabel: 'Countries',
     noMatch: 'No country matches “{{query}}”.',
   },
+  // how watched folders notice files (issue 30): polling where no change events come, the settle window, a file
+  // still open for writing
+  fileChecks: {
+    networkSeconds_one: 'Network folder ({{fileSystem}}): checked every second',
+    networkSeconds_other: 'Network folder ({{fileSystem}}): checked every {{count}} seconds',
+    networkMinutes_one: 'Network folder ({{fileSystem}}): checked every minute',
+    networkMinutes_other: 'Network folder ({{fileSystem}}): checked every {{count}} minutes',
+    chosenSeconds_one: 'Checked by polling every second',
+    chosenSeconds_other: 'Checked by polling every {{count}} seconds',
+    chosenMinutes_one: 'Checked by polling every minute',
+    chosenMinutes_other: 'Checked by polling every {{count}} minutes',
+    pollingDetail: 'Its file system does not announce changes: new files are found at each check.',
+    settle: 'Take a file once it has not changed for',
+    settleDefault: '3 seconds (the default)',
+    settleSeconds_one: '{{count}} second',
+    settleSeconds_other: '{{count}} seconds',
+    settleMinutes_one: '{{count}} minute',
+    settleMinutes_other: '{{count}} minutes',
+    settleRecordings: '2 minutes: for recordings',
+    settleHint:
+      'A recorder or camera tool that pauses longer than this would have its file uploaded half-written. On Linux, a file a program still has open for writing is not started.',
+    checkByPolling: 'Check by polling',
+    checkByPollingHint:
+      'For a folder whose changes are not announced. Network shares, FUSE and 9p folders are found and checked this way by themselves.',
+    summarySettleSeconds_one: 'a file is taken after {{count}} second unchanged',
+    summarySettleSeconds_other: 'a file is taken after {{count}} seconds unchanged',
+    summarySettleMinutes_one: 'a file is taken after {{count}} minute unchanged',
+    summarySettleMinutes_other: 'a file is taken after {{count}} minutes unchanged',
+    summaryPolling: 'checked by polling',
+    pollInterval: 'Check network folders',
+    pollEverySeconds_one: 'Every second',
+    pollEverySeconds_other: 'Every {{count}} seconds',
+    pollEveryMinutes_one: 'Every minute',
+    pollEveryMinutes_other: 'Every {{count}} minutes',
+    pollIntervalHint:
+      'Folders on a network share, FUSE or 9p, and those set to “Check by polling”, are looked at this often: their file systems do not announce changes.',
+    beingWritten: 'Waiting: a program is still writing this file',
+  },
   // sentences the core writes: notifications, the tray, errors it reports
   core: {
     notifications: {

@@ -17,6 +17,13 @@ export const AfterUploadSchema = z.discriminatedUnion('kind', [
 ]);
 export type AfterUpload = z.infer<typeof AfterUploadSchema>;
 
+/** The longest settle window a folder may ask for: 10 minutes. */
+export const MAX_SETTLE_SECONDS = 600;
+/** The settle window of the named choice "for recordings": a recorder or camera tool flushes, or pauses, for longer than 3 s. */
+export const RECORDINGS_SETTLE_SECONDS = 120;
+/** The windows the folder form offers (null: the app's default, 3 s). */
+export const SETTLE_CHOICES = [null, 10, 30, RECORDINGS_SETTLE_SECONDS, MAX_SETTLE_SECONDS] as const;
+
 /** Per-folder choices (docs/ARCHITECTURE.md, Folders). Defaults are what a newcomer expects: private, keep the file. */
 export const FolderOptionsSchema = z.object({
   visibility: z.enum(['private', 'public']).default('private'),
@@ -33,6 +40,18 @@ export const FolderOptionsSchema = z.object({
    */
   skipExisting: z.boolean().default(false),
   ignoreGlobs: z.array(z.string().min(1)).default([]),
+  /**
+   * How long a file must stay unchanged (size and mtime) before it is taken
+   * as complete, in seconds; null: the app's default (3 s). Longer for a
+   * folder a recorder writes in bursts ("for recordings": 2 minutes)
+   */
+  settleSeconds: z.int().min(1).max(MAX_SETTLE_SECONDS).nullable().default(null),
+  /**
+   * Look for changes by polling (Settings: every minute) rather than by the
+   * system's change events, for a folder whose file system does not announce
+   * changes and is not recognised as such (a network share, FUSE and 9p are)
+   */
+  checkByPolling: z.boolean().default(false),
 });
 export type FolderOptions = z.output<typeof FolderOptionsSchema>;
 export type FolderOptionsInput = z.input<typeof FolderOptionsSchema>;

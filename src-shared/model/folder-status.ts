@@ -49,6 +49,20 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
 ]);
 export type FolderState = z.infer<typeof FolderStateSchema>;
 
+/**
+ * A folder checked by polling rather than by the system's change events:
+ * every `everySeconds`, because its file system gives none for what others
+ * write (`network`: a network share, 9p, FUSE; `fileSystem` names it) or
+ * because its options ask for it (`chosen`).
+ */
+export const FolderPollingSchema = z.object({
+  everySeconds: z.int().positive(),
+  why: z.enum(['network', 'chosen']),
+  /** the file system found (NFS, SMB/CIFS, FUSE…); null on one that gives change events */
+  fileSystem: z.string().nullable(),
+});
+export type FolderPolling = z.infer<typeof FolderPollingSchema>;
+
 /** One of the last files a folder dealt with, newest first. */
 export const FolderRecentFileSchema = z.object({
   name: z.string(),
@@ -87,6 +101,8 @@ export const FolderStatusSchema = z.object({
   }),
   /** when the last full scan ended (epoch ms), null before the first */
   lastScanAt: z.number().nullable(),
+  /** how it is checked when by polling; absent: the system's change events (or not watched now) */
+  polling: FolderPollingSchema.optional(),
   recent: z.array(FolderRecentFileSchema).max(FOLDER_RECENT_LIMIT),
 });
 export type FolderStatus = z.infer<typeof FolderStatusSchema>;

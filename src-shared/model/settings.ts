@@ -26,6 +26,9 @@ const NotificationSwitchesSchema = z.object(
 export const REMOVE_FINISHED_DAYS = [1, 7, 30] as const;
 export const RemoveFinishedAfterDaysSchema = z.literal(REMOVE_FINISHED_DAYS).nullable();
 
+/** How often a folder checked by polling may be looked at, in seconds: the Settings' choices. */
+export const POLL_INTERVAL_CHOICES = [15, 30, 60, 300, 900] as const;
+
 /** The UI's language: `system` follows the OS (Electron) or the browser; the others override it. */
 export const LANGUAGE_SETTINGS = ['system', 'en', 'de'] as const;
 export const LanguageSettingSchema = z.enum(LANGUAGE_SETTINGS);
@@ -64,6 +67,8 @@ const FIELDS = {
   language: LanguageSettingSchema,
   /** finished uploads leave the queue this many days after they ended; null: never (the folders still remember them) */
   removeFinishedAfterDays: RemoveFinishedAfterDaysSchema,
+  /** how often a watched folder checked by polling (a network share, FUSE, or by its choice) is looked at */
+  pollIntervalSeconds: z.literal(POLL_INTERVAL_CHOICES),
 };
 
 /**
@@ -87,6 +92,7 @@ export const SettingsSchema = z.object({
   // a language this version no longer has falls back to the system's rather than losing every setting
   language: FIELDS.language.catch('system').default('system'),
   removeFinishedAfterDays: FIELDS.removeFinishedAfterDays.default(7),
+  pollIntervalSeconds: FIELDS.pollIntervalSeconds.default(60),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 

@@ -27,13 +27,23 @@ export type UploadProblem = z.infer<typeof UploadProblemSchema>;
  *     │ resume / retry                               ▼
  *   paused, failed, cancelled ◀── pause / cancel ── failed
  * ```
+ * `wait` keeps a queued item queued with the reason it does not start (a
+ * writer holds its file); `start` takes it on once the reason is gone.
  * `pauseAfterChunk` marks an upload `pausing` (no new chunk starts; the runner
  * applies pause or interrupt once the chunks in flight are committed), and
  * `resume` takes the mark back. Times are wall-clock milliseconds because
  * they survive a restart.
  */
 export const UploadStateSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('queued') }),
+  z.object({
+    kind: z.literal('queued'),
+    /**
+     * Why it is not started though its turn came: `beingWritten`, a process
+     * holds the file open for writing (Linux: a recorder between two flushes);
+     * it is looked at again every few seconds and starts once closed
+     */
+    waiting: z.enum(['beingWritten']).optional(),
+  }),
   z.object({
     kind: z.literal('uploading'),
     attempt: z.int().min(0),
@@ -97,7 +107,13 @@ export const UploadItemSchema = z.object({
   id: z.int().positive(),
   accountId: z.string(),
   path: z.string(),
-  fileName: z.string(),
+  /**
+   * The name the file gets on the service, composed (NFC) whatever the disk
+   * holds: "Café" typed on one system and read from another's disk is one
+   * name, and the service's search finds it (rows saved before this, which
+   * kept the disk's spelling, are composed when read)
+   */
+  fileName: z.string().transform((name) => name.normalize('NFC')),
   size: z.int().min(0),
   mtimeMs: z.number(),
   fingerprint: z.string(),

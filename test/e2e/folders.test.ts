@@ -154,10 +154,30 @@ describe('the Folders view', () => {
     expect(await edit.getByRole('button', { name: 'Save folder' }).isDisabled()).toBe(true);
     await edit.getByLabel('Subfolder name').fill('Sent');
     await edit.getByLabel('Ignore files matching').fill('*.tmp\nDrafts/**');
+    await edit
+      .getByLabel('Take a file once it has not changed for')
+      .selectOption({ label: '2 minutes: for recordings' });
+    await edit.getByRole('checkbox', { name: 'Check by polling' }).check();
     await edit.getByRole('button', { name: 'Save folder' }).click();
-    await card.getByText('files moved to “Sent” · ignores 2 patterns', { exact: false }).waitFor();
+    await card
+      .getByText(
+        'files moved to “Sent” · ignores 2 patterns · a file is taken after 2 minutes unchanged · checked by polling',
+        {
+          exact: false,
+        },
+      )
+      .waitFor();
+    // watched again with its new options: by polling now, and the card says so
+    await card.getByText('Checked by polling every minute').waitFor();
     await page.reload();
     await folderCard(page, work).getByText('files moved to “Sent”', { exact: false }).waitFor();
+    await folderCard(page, work)
+      .getByRole('button', { name: `Edit the options of ${work}` })
+      .click();
+    const reopened = page.getByRole('form', { name: `Options of ${work}` });
+    expect(await reopened.getByRole('checkbox', { name: 'Check by polling' }).isChecked()).toBe(true);
+    expect(await reopened.getByLabel('Take a file once it has not changed for').inputValue()).toBe('120');
+    await reopened.getByRole('button', { name: 'Cancel' }).click();
 
     await folderCard(page, holiday)
       .getByRole('button', { name: `Remove ${holiday}` })

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Db } from '../../src-main/storage/database.js';
 
 /**
@@ -34,4 +35,15 @@ export function beforeIndexedStates(db: Db): void {
     ALTER TABLE conversion_follows DROP COLUMN kind; ALTER TABLE conversion_follows DROP COLUMN next_poll_at;
     PRAGMA user_version = 3;
   `);
+}
+
+/**
+ * Turns the queue's file names back into what the version before issue 30
+ * stored: the name as the disk spells it (a decomposed name stayed
+ * decomposed), where this version stores it composed.
+ */
+export function namesAsOnDisk(db: Db): void {
+  const rows = db.prepare('SELECT id, path FROM upload_items').all() as { id: number; path: string }[];
+  const update = db.prepare('UPDATE upload_items SET file_name = ? WHERE id = ?');
+  for (const row of rows) update.run(basename(row.path), row.id);
 }

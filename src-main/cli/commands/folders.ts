@@ -1,4 +1,4 @@
-import type { FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
+import type { FolderPolling, FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../../src-shared/model/format.js';
 import { UsageError, line, table } from '../cli-output.js';
 import { output, type CommandContext } from '../command-context.js';
@@ -27,7 +27,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
           statuses.map((status) => [
             `#${status.folderId}`,
             status.path,
-            describeFolderState(status.state),
+            describeFolderState(status.state) + (status.polling ? `; ${describePolling(status.polling)}` : ''),
             describeCounts(status.counts),
           ]),
         );
@@ -82,6 +82,16 @@ export function describeFolderState(state: FolderState): string {
         signedOut: 'the account’s token was refused: sign in again (media-sync login)',
       }[state.problem];
   }
+}
+
+/** "network folder (NFS): checked every minute", as the folder's card says it. */
+export function describePolling(polling: FolderPolling): string {
+  const [count, unit] =
+    polling.everySeconds % 60 === 0 ? [polling.everySeconds / 60, 'minute'] : [polling.everySeconds, 'second'];
+  const every = count === 1 ? `every ${unit}` : `every ${count} ${unit}s`;
+  return polling.why === 'network'
+    ? `network folder (${polling.fileSystem}): checked ${every}`
+    : `checked by polling ${every}`;
 }
 
 function describeCounts(counts: FolderStatus['counts']): string {

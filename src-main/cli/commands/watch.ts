@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import { MAX_SETTLE_SECONDS, RECORDINGS_SETTLE_SECONDS } from '../../../src-shared/model/folder-options.js';
 import { UsageError, describeState, holdText, line } from '../cli-output.js';
 import type { Flags } from '../cli-args.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
@@ -104,7 +105,21 @@ function folderOptions(flags: Flags) {
     skipExisting: flags['skip-existing'] ?? false,
     afterUpload: parseAfter(flags.after),
     ignoreGlobs: flags.ignore ?? [],
+    settleSeconds: parseSettle(flags.settle),
+    checkByPolling: flags.poll ?? false,
   };
+}
+
+/** `--settle 30s`, `2m`, `45` (seconds) or `recordings` (2 minutes); absent: the app's default (3 s). */
+function parseSettle(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  if (value === 'recordings') return RECORDINGS_SETTLE_SECONDS;
+  const match = /^(\d+)\s*(s|m)?$/i.exec(value.trim());
+  const seconds = match ? Number(match[1]) * (match[2]?.toLowerCase() === 'm' ? 60 : 1) : 0;
+  if (seconds < 1 || seconds > MAX_SETTLE_SECONDS) {
+    throw new UsageError('--settle must be from 1s to 10m (e.g. 30s, 2m), or recordings.');
+  }
+  return seconds;
 }
 
 function parseAfter(value: string | undefined) {

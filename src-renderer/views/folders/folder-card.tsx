@@ -8,6 +8,7 @@ import { writeClipboard } from '../../bridge/clipboard.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { useLocale } from '../../i18n/i18n.js';
+import { pollingText } from '../../model/file-checks-text.js';
 import { folderStateText, recentOutcomeText, type FolderIcon } from '../../model/folder-status-text.js';
 import { formatRelativeTime } from '../../model/relative-time.js';
 import { folderOptionsSummary } from '../../model/settings-form.js';
@@ -45,6 +46,7 @@ export const FolderCard = memo(function FolderCard(props: {
   const { t, locale } = useLocale();
   const titleId = useId();
   const text = folderStateText(status.state, now, undefined, locale);
+  const polling = status.polling && pollingText(status.polling);
   const count = (value: number) => numberFormat(locale).format(value);
 
   async function act(name: 'folders:pause' | 'folders:rescan') {
@@ -92,6 +94,13 @@ export const FolderCard = memo(function FolderCard(props: {
           </button>
         )}
       </div>
+
+      {polling && (
+        <p className="folder-card__polling">
+          {polling.title}
+          {polling.detail && <span className="muted"> {polling.detail}</span>}
+        </p>
+      )}
 
       <dl className="folder-card__counts" aria-label={t('folders.counts')}>
         {COUNTS.map((key) => (

@@ -22,6 +22,8 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
   skipExisting: false,
   afterUpload: { kind: 'keep' },
   ignoreGlobs: [],
+  settleSeconds: null,
+  checkByPolling: false,
 });
 
 /** A watched folder's options, edited in its card. */

@@ -1,10 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { REMOVE_FINISHED_DAYS, type SettingsChange } from '../../../src-shared/model/settings.js';
+import {
+  POLL_INTERVAL_CHOICES,
+  REMOVE_FINISHED_DAYS,
+  type SettingsChange,
+} from '../../../src-shared/model/settings.js';
 import { useAction } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
+import { pollIntervalText } from '../../model/file-checks-text.js';
 import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../model/settings-form.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
@@ -15,10 +20,14 @@ const FIELDS = [
   'bandwidthBytesPerSecond',
   'chunkSizeBytes',
   'removeFinishedAfterDays',
+  'pollIntervalSeconds',
   'proxyUrl',
 ] as const;
 
-/** Settings → Uploads: uploads at once, bandwidth, chunk size, when finished uploads leave the queue, proxy. */
+/**
+ * Settings → Uploads: uploads at once, bandwidth, chunk size, when finished
+ * uploads leave the queue, how often folders without change events are checked, proxy.
+ */
 export function AppSection() {
   const stores = useStores();
   const settings = useStore(stores.settings);
@@ -152,6 +161,27 @@ export function AppSection() {
         </select>
         <small id="settings-remove-finished-hint" className="muted">
           {t('settings.app.removeFinishedHint')}
+        </small>
+      </label>
+
+      <label className="field">
+        <span>{t('fileChecks.pollInterval')}</span>
+        <select
+          value={form.pollIntervalSeconds}
+          aria-describedby="settings-poll-interval-hint"
+          onChange={(event) => {
+            const seconds = POLL_INTERVAL_CHOICES.find((choice) => String(choice) === event.target.value);
+            if (seconds !== undefined) set({ pollIntervalSeconds: seconds });
+          }}
+        >
+          {POLL_INTERVAL_CHOICES.map((seconds) => (
+            <option key={seconds} value={seconds}>
+              {pollIntervalText(seconds)}
+            </option>
+          ))}
+        </select>
+        <small id="settings-poll-interval-hint" className="muted">
+          {t('fileChecks.pollIntervalHint')}
         </small>
       </label>
 

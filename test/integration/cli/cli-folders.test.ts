@@ -99,4 +99,32 @@ describe('media-sync folders', { timeout: 120_000 }, () => {
     expect(alone.stderr).toBe('No Media Sync runs on this data folder: its folders are not being watched now.\n');
     expect(alone.stdout).toContain('2 uploaded (2 today), 0 failed, 0 skipped');
   });
+
+  it('watch sets the settle window and polling (--settle, --poll); folders says the folder is checked by polling', async () => {
+    const owner = await startInProcessOwner(home.path);
+    try {
+      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+      const recordings = join(files.path, 'Recordings');
+      await mkdir(recordings);
+      const watched = await cli(['watch', recordings, '--once', '--settle', 'recordings', '--poll']);
+      expect(watched.code).toBe(0);
+      const [folder] = await owner.contract.invoke('folders:list', {});
+      expect(folder!.options).toMatchObject({ settleSeconds: 120, checkByPolling: true });
+      const listed = await cli(['folders']);
+      expect(listed.stdout).toMatch(/Recordings +up to date since .+; checked by polling every minute {2}0 uploaded/);
+      expect((JSON.parse((await cli(['folders', '--json'])).stdout) as FolderStatus[])[0]!.polling).toEqual({
+        everySeconds: 60,
+        why: 'chosen',
+        fileSystem: null,
+      });
+      for (const wrong of ['11m', '0s', 'soon']) {
+        expect(await cli(['watch', recordings, '--once', '--settle', wrong])).toMatchObject({
+          code: 2,
+          stderr: expect.stringContaining('--settle must be from 1s to 10m (e.g. 30s, 2m), or recordings.'),
+        });
+      }
+    } finally {
+      await owner.close();
+    }
+  });
 });

@@ -5,13 +5,9 @@ import { Engine } from '../../../src-main/core/engine.js';
 import { openEngine, sha256File, sha256Url, tempDir, type EngineFixture } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { serverFiles as listServerFiles, uploadsDone } from '../../helpers/watched-folder.js';
 
 const SETTLE_MS = 300;
-
-interface ListedFile {
-  id: string;
-  filename: string;
-}
 
 describe('folder sync against the reference server', () => {
   let server: TestServer;
@@ -30,31 +26,7 @@ describe('folder sync against the reference server', () => {
     await folder.remove();
   });
 
-  async function serverFiles(): Promise<ListedFile[]> {
-    const all: ListedFile[] = [];
-    for (let page = 1; page <= 100; page++) {
-      const body = JSON.parse((await server.api(`/files?per_page=100&page=${page}`)).body.toString()) as {
-        data: ListedFile[];
-        meta: { last_page: number };
-      };
-      all.push(...body.data);
-      if (page >= body.meta.last_page) break;
-    }
-    return all;
-  }
-
-  /** Waits until `count` uploads are done and the queue has nothing else to do. */
-  async function uploadsDone(engine: Engine, count: number, timeoutMs = 20_000): Promise<void> {
-    await waitFor(
-      () => {
-        const items = engine.uploads.list();
-        const done = items.filter((item) => item.state.kind === 'done').length;
-        return done >= count && items.every((item) => item.state.kind === 'done') ? true : undefined;
-      },
-      timeoutMs,
-      `${count} uploads`,
-    );
-  }
+  const serverFiles = () => listServerFiles(server);
 
   async function watch(options: Parameters<Engine['sync']['addFolder']>[2] = {}) {
     fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });

@@ -115,6 +115,7 @@ describe('the ipc contract', () => {
       language: 'system',
       removeFinishedAfterDays: 7,
       metered: { kind: 'pause' },
+      pollIntervalSeconds: 60,
     });
     expect(SettingsSchema.parse({ language: 'de' }).language).toBe('de');
     // a language this version does not have falls back to the system's, keeping the other settings
@@ -127,6 +128,9 @@ describe('the ipc contract', () => {
     expect(SettingsSchema.safeParse({ chunkSizeBytes: 100_000_000 }).success).toBe(false);
     expect(SettingsSchema.safeParse({ proxyUrl: 'socks5://127.0.0.1:1080' }).success).toBe(false);
     expect(SettingsSchema.safeParse({ updateUrl: 'file:///srv/updates/' }).success).toBe(false);
+    // folders without change events are checked at one of the offered intervals, never in a loop
+    expect(SettingsSchema.safeParse({ pollIntervalSeconds: 1 }).success).toBe(false);
+    expect(SettingsSchema.parse({ pollIntervalSeconds: 300 }).pollIntervalSeconds).toBe(300);
     expect(parse('settings:update', { concurrency: 0 }).success).toBe(false);
     expect(parse('settings:update', { launchAtLogin: true }).data).toEqual({ launchAtLogin: true });
     expect(SettingsSchema.parse({ notifications: { uploadsDone: false } }).notifications).toEqual({

@@ -42,7 +42,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     photos = folders.add('account', '/home/ann/Photos', FolderOptionsSchema.parse({})).id;
     camera = folders.add('account', '/home/ann/Camera', FolderOptionsSchema.parse({})).id;
     signedOut = false;
-    activity = { scan: null, settling: 0, lastScanAt: START - 60_000, trouble: null };
+    activity = { scan: null, settling: 0, lastScanAt: START - 60_000, trouble: null, polling: null };
     changes.length = 0;
     service = new FolderStatusService({
       folders,
@@ -147,6 +147,20 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     activity = { ...activity, trouble: { problem: 'missing', since: START - 5 } };
     expect(service.status(photos)!.state).toEqual({ kind: 'problem', problem: 'missing', since: START - 5 });
     expect(service.status(99)).toBeUndefined();
+  });
+
+  it('counts a file a program still writes as being written, not as sent; then as sent once it starts', () => {
+    items.fire(item(1, { kind: 'queued', waiting: 'beingWritten' }));
+    expect(service.status(photos)!.state).toEqual({ kind: 'settling', files: 1 });
+    items.fire(item(1, uploading(0)));
+    expect(service.status(photos)!.state).toMatchObject({ kind: 'uploading', files: 1 });
+  });
+
+  it('says a folder is checked by polling, how often and why; a folder with change events says nothing', () => {
+    activity = { ...activity, polling: { everySeconds: 60, why: 'network', fileSystem: 'NFS' } };
+    expect(service.status(photos)!.polling).toEqual({ everySeconds: 60, why: 'network', fileSystem: 'NFS' });
+    activity = { ...activity, polling: null };
+    expect(service.status(photos)).not.toHaveProperty('polling');
   });
 
   it('is paused by its own pause, and a failure retried is no longer counted', () => {

@@ -34,7 +34,7 @@ const STATES: Record<UploadStateKind, UploadState> = {
 
 /**
  * Every event type; `fail` twice, since a retryable and a final failure lead to
- * different states (11 types, 12 rows).
+ * different states (12 types, 13 rows).
  */
 const EVENTS = {
   start: { type: 'start', totalBytes: 1_000, ackedBytes: 300 },
@@ -49,6 +49,7 @@ const EVENTS = {
   resume: { type: 'resume' },
   cancel: { type: 'cancel' },
   retry: { type: 'retry' },
+  wait: { type: 'wait', reason: 'beingWritten' },
 } as const satisfies Record<string, UploadEvent>;
 type EventName = keyof typeof EVENTS;
 
@@ -75,6 +76,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: { kind: 'cancelled' },
     retry: IGNORED,
+    wait: { kind: 'queued', waiting: 'beingWritten' },
   },
   uploading: {
     start: IGNORED,
@@ -96,6 +98,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: { kind: 'cancelled' },
     retry: IGNORED,
+    wait: IGNORED,
   },
   finalizing: {
     start: IGNORED,
@@ -110,6 +113,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: { kind: 'cancelled' },
     retry: IGNORED,
+    wait: IGNORED,
   },
   retrying: {
     start: { kind: 'uploading', attempt: 2, ackedBytes: 300, sentBytes: 300, totalBytes: 1_000 },
@@ -124,6 +128,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: { kind: 'cancelled' },
     retry: IGNORED,
+    wait: IGNORED,
   },
   paused: {
     start: IGNORED,
@@ -138,6 +143,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: { kind: 'queued' },
     cancel: { kind: 'cancelled' },
     retry: IGNORED,
+    wait: IGNORED,
   },
   done: {
     start: IGNORED,
@@ -152,6 +158,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: IGNORED,
     retry: IGNORED,
+    wait: IGNORED,
   },
   failed: {
     start: IGNORED,
@@ -166,6 +173,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: IGNORED,
     retry: { kind: 'queued' },
+    wait: IGNORED,
   },
   cancelled: {
     start: IGNORED,
@@ -180,6 +188,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     resume: IGNORED,
     cancel: IGNORED,
     retry: { kind: 'queued' },
+    wait: IGNORED,
   },
 };
 
@@ -201,10 +210,11 @@ describe('transition', () => {
       'resume',
       'cancel',
       'retry',
+      'wait',
     ];
     expect(new Set(Object.values(EVENTS).map((event) => event.type))).toEqual(new Set(eventTypes));
     expect(Object.keys(TABLE).sort()).toEqual([...UPLOAD_STATE_KINDS].sort());
-    expect(CASES).toHaveLength(8 * 12);
+    expect(CASES).toHaveLength(8 * 13);
   });
 
   it.each(CASES)('$kind + $eventName', ({ kind, eventName, expected }) => {
@@ -216,6 +226,18 @@ describe('transition', () => {
       expect(next).not.toBe(state);
       expect(next).toEqual(expected);
     }
+  });
+
+  it('waits once for a writer: waiting again changes nothing, and a start takes the item on', () => {
+    const waiting = transition({ kind: 'queued' }, EVENTS.wait);
+    expect(transition(waiting, EVENTS.wait)).toBe(waiting);
+    expect(transition(waiting, EVENTS.start)).toEqual({
+      kind: 'uploading',
+      attempt: 0,
+      ackedBytes: 300,
+      sentBytes: 300,
+      totalBytes: 1_000,
+    });
   });
 
   it('counts attempts across fail/start cycles and gives up after MAX_FILE_ATTEMPTS', () => {

@@ -157,6 +157,16 @@ describe('queue row text', () => {
     );
   });
 
+  it('says a queued file a program still writes waits for it, after what holds the whole queue', () => {
+    const written = item(1, { kind: 'queued', waiting: 'beingWritten' });
+    expect(describeRow(written, context)).toMatchObject({
+      state: 'Queued',
+      detail: 'Waiting: a program is still writing this file',
+      actions: ['pause', 'cancel'],
+    });
+    expect(describeRow(written, { ...context, queuePaused: true }).detail).toBe('Waiting: all uploads are paused');
+  });
+
   it("says when the app itself holds the queue: the schedule's pause with its end, or the battery", () => {
     const queued = item(1);
     // a minute on: the same day in every zone (NOW is 22:13 UTC)
@@ -226,6 +236,9 @@ describe('queue row text', () => {
       const confirmed = describeRow(chunked, context);
       expect(confirmed.detail).toMatch(/^456,0 KB von 1,00 MB, 400,0 KB bestätigt · /);
       expect(progressText(confirmed.progress, 'de')).toBe('40\u00a0% bestätigt, 45\u00a0% gesendet');
+      expect(
+        describeRow(item(2, { kind: 'queued', waiting: 'beingWritten' }), { ...context, locale: 'de' }).detail,
+      ).toBe('Wartet: Ein Programm schreibt diese Datei noch');
       expect(describeRow(item(1), { ...context, queuePaused: true, locale: 'de' }).detail).toBe(
         'Wartet: Alle Uploads sind pausiert',
       );

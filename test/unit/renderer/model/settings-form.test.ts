@@ -28,6 +28,7 @@ describe('settings form', () => {
         launchAtLogin: false,
         proxyUrl: null,
         removeFinishedAfterDays: 7,
+        pollIntervalSeconds: 60,
       },
       errors: {},
     });
@@ -77,6 +78,16 @@ describe('settings form', () => {
     expect(subfolderError('')).toBe('Enter the name of the subfolder.');
     expect(subfolderError('a/b')).toBe('Enter a folder name, not a path (no / or \\).');
     expect(subfolderError('..')).not.toBeNull();
+  });
+
+  it('says a folder’s own settle window and polling in its summary', () => {
+    const options = FolderOptionsSchema.parse({ settleSeconds: 120, checkByPolling: true });
+    expect(folderOptionsSummary(options)).toBe(
+      'Private · with subfolders · existing files too · files kept · a file is taken after 2 minutes unchanged · checked by polling',
+    );
+    expect(folderOptionsSummary({ ...options, settleSeconds: 45, checkByPolling: false })).toContain(
+      'a file is taken after 45 seconds unchanged',
+    );
   });
 
   it('calls a token encrypted only when its storage says so', () => {

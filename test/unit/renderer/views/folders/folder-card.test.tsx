@@ -68,4 +68,10 @@ describe('a watched folder’s card', () => {
     expect(buttons(html)[0]).toBe('Sign in with a new token');
     expect(html).toContain('folder-card--problem');
   });
+
+  it('says a folder on a network share is checked by polling, and says nothing of it for a folder with change events', () => {
+    const polled = card({ polling: { everySeconds: 60, why: 'network', fileSystem: 'NFS' } });
+    expect(text(polled)).toContain('Network folder (NFS): checked every minute');
+    expect(text(card({}))).not.toContain('checked every');
+  });
 });

@@ -1,0 +1,45 @@
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+
+/**
+ * Opening a FIFO for reading waits for a writer, for ever if none comes, and
+ * holds one of libuv's four threads meanwhile; a device may block or have
+ * side effects. O_NONBLOCK makes such an open return at once (it changes
+ * nothing for a regular file), so the handle can be looked at and dropped.
+ * Windows has neither flag (nor FIFOs in a folder): 0 there.
+ */
+const NO_BLOCK = constants.O_NONBLOCK ?? 0;
+const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** Thrown when the path is not a regular file (a FIFO, a socket, a device, a folder, or a link not followed). */
+export class NotRegularFileError extends Error {
+  readonly code = 'ENOTREGULAR';
+  constructor(path: string) {
+    super(`${path} is not a regular file`);
+  }
+}
+
+/**
+ * Opens a regular file for reading, never blocking on what is not one: a
+ * FIFO, a socket or a device put where a file was is closed again and
+ * answered with NotRegularFileError. `followLink: false` also refuses a
+ * symbolic link (ELOOP from O_NOFOLLOW becomes NotRegularFileError), as a
+ * watched folder's files are never links (docs/uploads.md, Special files).
+ */
+export async function openRegularFile(path: string, options: { followLink: boolean }): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | NO_BLOCK | (options.followLink ? 0 : NO_FOLLOW));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !options.followLink) throw new NotRegularFileError(path);
+    throw error;
+  }
+  let regular = false;
+  try {
+    regular = (await handle.stat()).isFile();
+  } finally {
+    if (!regular) await handle.close();
+  }
+  if (!regular) throw new NotRegularFileError(path);
+  return handle;
+}
