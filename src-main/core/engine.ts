@@ -21,6 +21,7 @@ import { FolderFiles } from '../sync/folder-files.js';
 import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
+import { DEFAULT_SETTLE_MS, settleWindowFor } from '../sync/stability.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
@@ -132,6 +133,8 @@ export class Engine {
       chunksPerFile: options.chunksPerFile,
       skipIfOnService: (item) =>
         item.folderId !== null && this.folders.get(item.folderId)?.options.skipExisting === true,
+      // a file changed under its upload starts over once it settled, as the watcher would judge it
+      settleMsFor: (item) => settleWindowFor(item.size, options.settleMs ?? DEFAULT_SETTLE_MS),
     });
     this.sync = new SyncService({
       folders: this.folders,
@@ -174,8 +177,9 @@ export class Engine {
     );
     this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
     this.subscriptions.add(
-      this.queue.onDidUpload(({ item, file }) => {
+      this.queue.onDidUpload(({ item, file, replacedStale }) => {
         if (item.state.kind !== 'done') return;
+        if (replacedStale) log.info(`${item.path} changed as it was uploaded: the copy of its earlier version was deleted.`);
         this.conversions.follow({
           accountId: item.accountId,
           fileId: item.state.fileId,

@@ -167,6 +167,11 @@ const MIGRATIONS: readonly string[] = [
       AND folder_id IN (SELECT id FROM watched_folders)
     ORDER BY id;
   `,
+  // issue 30: copies an upload left on the service from a version of its file that changed as it was accepted,
+  // deleted once the new version is there (UploadStore.addStaleCopy); a JSON array of file ids
+  `
+  ALTER TABLE upload_items ADD COLUMN stale_file_ids TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /**

@@ -101,6 +101,12 @@ export const de: Catalog = {
       failed: 'Fehlgeschlagen',
       cancelled: 'Abgebrochen',
     },
+    changed: {
+      waiting: 'Während des Uploads geändert',
+      startsIn: 'Beginnt in {{time}} von vorn, wenn die Datei so bleibt',
+      startsNow: 'Beginnt von vorn mit der Datei, wie sie jetzt ist',
+      since: 'Hochgeladen um {{time}}; die Datei hat sich seit dem Upload geändert',
+    },
     waiting: {
       accountBlocked: 'Wartet: {{reason}}',
       paused: 'Wartet: Alle Uploads sind pausiert',
@@ -553,6 +559,7 @@ export const de: Catalog = {
       failed: 'fehlgeschlagen',
       skipped: 'übersprungen',
     },
+    outcomeChanged: 'hochgeladen, seitdem geändert',
     state: {
       watching: 'Aktuell seit {{time}}',
       scanning_one: 'Wird durchsucht: {{count}} Datei gefunden',
@@ -877,6 +884,8 @@ export const de: Catalog = {
       accountProblem: 'Uploads zu {{account}} sind pausiert',
       namesAndMore_one: '{{names}} und {{count}} weitere',
       namesAndMore_other: '{{names}} und {{count}} weitere',
+      replacedStale: '{{name}} hat sich während des Uploads geändert',
+      replacedStaleBody: 'Die endgültige Fassung ist beim Dienst; die Kopie der früheren Fassung wurde dort gelöscht.',
     },
     tray: {
       tooltip: '{{app}}: {{status}}',
@@ -1030,7 +1039,8 @@ export const de: Catalog = {
       timeout: 'Der Server hat nicht rechtzeitig geantwortet ({{detail}}).',
       unreachable: 'Der Server ist nicht erreichbar ({{detail}}).',
       network: 'Netzwerkfehler: {{detail}}',
-      fileChanged: 'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn.',
+      fileChanged:
+        'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn, sobald sie sich nicht mehr ändert.',
       gaveUp_one: 'Nach {{count}} Versuch aufgegeben: {{reason}}',
       gaveUp_other: 'Nach {{count}} Versuchen aufgegeben: {{reason}}',
     },

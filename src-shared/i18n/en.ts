@@ -106,6 +106,13 @@ export const en = {
       failed: 'Failed',
       cancelled: 'Cancelled',
     },
+    // a file that changed while it was being uploaded, or since
+    changed: {
+      waiting: 'Changed while uploading',
+      startsIn: 'Starts over in {{time}} if the file stays as it is',
+      startsNow: 'Starting over with the file as it is now',
+      since: 'Uploaded at {{time}}; the file has changed since its upload',
+    },
     // why a row waits
     waiting: {
       accountBlocked: 'Waiting: {{reason}}',
@@ -550,6 +557,7 @@ export const en = {
       failed: 'failed',
       skipped: 'skipped',
     },
+    outcomeChanged: 'uploaded, changed since its upload',
     state: {
       watching: 'Up to date since {{time}}',
       scanning_one: 'Scanning: {{count}} file found',
@@ -869,6 +877,8 @@ export const en = {
       accountProblem: 'Uploads to {{account}} are paused',
       namesAndMore_one: '{{names}} and {{count}} more',
       namesAndMore_other: '{{names}} and {{count}} more',
+      replacedStale: '{{name}} changed while it was uploading',
+      replacedStaleBody: 'Its final version is on the service; the copy of the earlier version was deleted there.',
     },
     tray: {
       tooltip: '{{app}}: {{status}}',
@@ -1018,7 +1028,7 @@ export const en = {
       timeout: 'The server did not answer in time ({{detail}}).',
       unreachable: 'Could not reach the server ({{detail}}).',
       network: 'Network error: {{detail}}',
-      fileChanged: 'The file changed while it was being uploaded; starting it again.',
+      fileChanged: 'The file changed while it was being uploaded; it starts over once it stops changing.',
       gaveUp_one: 'Gave up after {{count}} attempt: {{reason}}',
       gaveUp_other: 'Gave up after {{count}} attempts: {{reason}}',
     },

@@ -79,19 +79,26 @@ export type AccountView = z.infer<typeof AccountViewSchema>;
  * An upload as the UI sees it: the file password never leaves the core (the
  * schema drops it even from a raw item), only whether one will be set.
  */
-export const UploadItemViewSchema = UploadItemSchema.omit({ metadata: true, fingerprint: true }).extend({
+export const UploadItemViewSchema = UploadItemSchema.omit({ metadata: true, fingerprint: true, staleFileIds: true }).extend({
   metadata: UploadMetadataSchema.omit({ password: true }).extend({ hasPassword: z.boolean().default(false) }),
   /** once done: the file's conversion as the core follows it (converting, ready to watch…); null before */
   afterUpload: ConversionFollowSchema.nullable().default(null),
+  /** once done: the file at its path has changed since (a later version was queued), so this upload is not its content */
+  changedSinceUpload: z.boolean().default(false),
 });
 export type UploadItemView = z.infer<typeof UploadItemViewSchema>;
 
-export function toUploadItemView(item: UploadItem, afterUpload: ConversionFollow | null = null): UploadItemView {
+export function toUploadItemView(
+  item: UploadItem,
+  afterUpload: ConversionFollow | null = null,
+  changedSinceUpload = false,
+): UploadItemView {
   const { password, ...metadata } = item.metadata;
   return UploadItemViewSchema.parse({
     ...item,
     metadata: { ...metadata, hasPassword: Boolean(password) },
     afterUpload,
+    changedSinceUpload,
   });
 }
 

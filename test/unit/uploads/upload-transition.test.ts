@@ -19,6 +19,7 @@ import {
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const PROBLEM: UploadProblem = { message: 'The server answered 502.', code: 'HTTP_ERROR', requestId: 'req-1' };
 const OLD_PROBLEM: UploadProblem = { message: 'Connection reset.', code: 'NETWORK_ERROR', requestId: null };
+const CHANGED_PROBLEM: UploadProblem = { message: 'The file changed.', code: null, requestId: null };
 
 /** One state of every kind, with attempt 2 where the kind counts attempts. */
 const STATES: Record<UploadStateKind, UploadState> = {
@@ -34,7 +35,7 @@ const STATES: Record<UploadStateKind, UploadState> = {
 
 /**
  * Every event type; `fail` twice, since a retryable and a final failure lead to
- * different states (11 types, 12 rows).
+ * different states (12 types, 13 rows).
  */
 const EVENTS = {
   start: { type: 'start', totalBytes: 1_000, ackedBytes: 300 },
@@ -44,6 +45,7 @@ const EVENTS = {
   succeed: { type: 'succeed', fileId: 'file-new', now: NOW },
   failRetryable: { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0.5 },
   failFinal: { type: 'fail', problem: PROBLEM, retryable: false, now: NOW, random: 0.5 },
+  changed: { type: 'changed', problem: CHANGED_PROBLEM, now: NOW, settleMs: 3_000 },
   interrupt: { type: 'interrupt' },
   pause: { type: 'pause', until: NOW + 60_000 },
   resume: { type: 'resume' },
@@ -58,6 +60,14 @@ type Expected = UploadState | typeof IGNORED;
 // attempt 2 -> 3: delay = floor(0.5 * min(5 min, 2 s * 2^3)) = 8 s
 const RETRYING_AFTER_FAIL: UploadState = { kind: 'retrying', attempt: 3, retryAt: NOW + 8_000, lastError: PROBLEM };
 const FAILED: UploadState = { kind: 'failed', reason: PROBLEM };
+// the file's settle window, and no attempt counted
+const WAITING_FOR_CHANGE: UploadState = {
+  kind: 'retrying',
+  attempt: 2,
+  retryAt: NOW + 3_000,
+  lastError: CHANGED_PROBLEM,
+  changed: true,
+};
 const PAUSED: UploadState = { kind: 'paused', until: NOW + 60_000 };
 const DONE: UploadState = { kind: 'done', fileId: 'file-new', finishedAt: NOW };
 
@@ -70,6 +80,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: PAUSED,
     resume: IGNORED,
@@ -91,6 +102,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: DONE,
     failRetryable: RETRYING_AFTER_FAIL,
     failFinal: FAILED,
+    changed: WAITING_FOR_CHANGE,
     interrupt: { kind: 'queued' },
     pause: PAUSED,
     resume: IGNORED,
@@ -105,6 +117,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: DONE,
     failRetryable: RETRYING_AFTER_FAIL,
     failFinal: FAILED,
+    changed: WAITING_FOR_CHANGE,
     interrupt: { kind: 'queued' },
     pause: PAUSED,
     resume: IGNORED,
@@ -119,6 +132,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: PAUSED,
     resume: IGNORED,
@@ -133,6 +147,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: { kind: 'queued' },
@@ -147,6 +162,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: IGNORED,
@@ -161,6 +177,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: IGNORED,
@@ -175,6 +192,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: IGNORED,
@@ -196,6 +214,7 @@ describe('transition', () => {
       'bytesSent',
       'succeed',
       'fail',
+      'changed',
       'interrupt',
       'pause',
       'resume',
@@ -204,7 +223,7 @@ describe('transition', () => {
     ];
     expect(new Set(Object.values(EVENTS).map((event) => event.type))).toEqual(new Set(eventTypes));
     expect(Object.keys(TABLE).sort()).toEqual([...UPLOAD_STATE_KINDS].sort());
-    expect(CASES).toHaveLength(8 * 12);
+    expect(CASES).toHaveLength(8 * 13);
   });
 
   it.each(CASES)('$kind + $eventName', ({ kind, eventName, expected }) => {
