@@ -460,6 +460,7 @@ export class AppCore {
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', statuses)),
+      this.engine.sync.onDidLeaveFile(({ path, why }) => this.notifications.leftInPlace(basename(path), why)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
       this.engine.onDidWake(() => this.policy.wake()),

@@ -27,6 +27,7 @@ import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
+import { NO_TRASH, type TrashPort } from './ports.js';
 
 export interface EngineOptions {
   /** the app's data folder: database, credentials */
@@ -48,6 +49,12 @@ export interface EngineOptions {
   folderCheckMs?: number;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
+  /**
+   * Where "Delete after upload" puts files: the shell's Trash (Electron's, or
+   * the freedesktop.org one: system/freedesktop-trash.ts). Without one,
+   * nothing is deleted: each file stays where it is, and the log says why.
+   */
+  trash?: TrashPort;
   /** an http(s) proxy for API traffic (settings: proxy) */
   proxyUrl?: string | null;
   /** better-sqlite3's native module built for this runtime (Electron's ABI differs from Node's) */
@@ -141,6 +148,7 @@ export class Engine {
       index: this.index,
       declines: new DeclinedFiles(db, now),
       queue: this.queue,
+      trash: options.trash ?? NO_TRASH,
       clock,
       settleMs: options.settleMs,
       folderCheckMs: options.folderCheckMs,
@@ -179,7 +187,8 @@ export class Engine {
     this.subscriptions.add(
       this.queue.onDidUpload(({ item, file, replacedStale }) => {
         if (item.state.kind !== 'done') return;
-        if (replacedStale) log.info(`${item.path} changed as it was uploaded: the copy of its earlier version was deleted.`);
+        if (replacedStale)
+          log.info(`${item.path} changed as it was uploaded: the copy of its earlier version was deleted.`);
         this.conversions.follow({
           accountId: item.accountId,
           fileId: item.state.fileId,

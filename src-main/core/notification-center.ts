@@ -97,6 +97,11 @@ export class NotificationCenter {
     this.add('uploadsDone', { title, body: message('core.notifications.replacedStaleBody') }, name, link);
   }
 
+  /** "Delete after upload" had no Trash for `name` (`why`): it stays where it is. Under the "Upload failed" switch. */
+  leftInPlace(name: string, why: Message): void {
+    this.add('uploadFailed', { title: message('core.notifications.leftInPlace', { name }), body: why });
+  }
+
   importCompleted(name: string, link: string | null): void {
     this.merge('importCompleted', name, link);
   }

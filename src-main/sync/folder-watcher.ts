@@ -177,6 +177,15 @@ export class FolderWatcher {
   }
 
   /** Stops watching; no events fire afterwards. */
+  /**
+   * Looks at one file again, as a walk would: it is reported once it has
+   * settled, even at the size and mtime last reported (the after-upload
+   * action found it changed after the watcher had reported it).
+   */
+  lookAgain(relPath: string): void {
+    this.track(relPath, 'scan');
+  }
+
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;
     this.closing.abort(new Error('folder watcher closed'));

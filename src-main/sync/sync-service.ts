@@ -1,5 +1,4 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import {
   FolderOptionsSchema,
   type FolderOptionsInput,
@@ -11,11 +10,13 @@ import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { NoTrashError, type TrashPort } from '../core/ports.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import { sameVersion, type DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
 import { checkFolderPath, folderPathTrouble, isGone } from './folder-path.js';
+import { runAfterUpload } from './after-upload.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 
@@ -24,6 +25,8 @@ export interface SyncServiceOptions {
   index: SyncIndex;
   declines: DeclinedFiles;
   queue: UploadQueue;
+  /** where "Delete after upload" puts files */
+  trash: TrashPort;
   clock?: Clock;
   settleMs?: number;
   /** a full rescan of every folder this often, for what the watcher missed (sleep, network drives) */
@@ -56,6 +59,13 @@ export interface FolderTrouble {
   since: number;
 }
 
+/** An uploaded file "Delete after upload" left in place, and why (a catalog message). */
+export interface LeftInPlace {
+  folderId: number;
+  path: string;
+  why: NoTrashError['text'];
+}
+
 /** What a folder's watcher is doing, for its status (folder-status-service.ts). */
 export interface FolderActivity {
   scan: { found: number } | null;
@@ -85,6 +95,14 @@ export class SyncService {
   private readonly changeEmitter = new Emitter<number>();
   /** a folder's activity, trouble or pause may have changed, or it was added or removed (its id) */
   readonly onDidChangeFolder = this.changeEmitter.event;
+  private readonly leftEmitter = new Emitter<LeftInPlace>();
+  /** folders whose files found no Trash since their last one that did: said once, not per file */
+  private readonly noTrash = new Set<number>();
+  /**
+   * "Delete after upload" found no Trash for an uploaded file: it stays where
+   * it is. Once per folder, until one of its files goes to the Trash again
+   */
+  readonly onDidLeaveFile = this.leftEmitter.event;
 
   constructor(private readonly options: SyncServiceOptions) {
     this.clock = options.clock ?? systemClock;
@@ -218,6 +236,7 @@ export class SyncService {
     this.checkTimer?.abort();
     this.checkTimer = null;
     this.changeEmitter.dispose();
+    this.leftEmitter.dispose();
     this.queueSubscription.dispose();
     await Promise.all([...this.watchers.keys()].map((id) => this.unwatch(id)));
   }
@@ -372,7 +391,12 @@ export class SyncService {
     });
   }
 
-  /** Records an uploaded file in the index, then moves or deletes it if the folder says so. */
+  /**
+   * Records an uploaded file in the index, then moves it or puts it in the
+   * Trash if the folder says so (after-upload.ts: a last look first, and its
+   * sidecars with it). A file that changed since it was read stays, and the
+   * watcher looks at it again, so its new content is queued once it settles.
+   */
   private async afterUpload(item: UploadItem): Promise<void> {
     if (item.state.kind !== 'done' || item.folderId === null) return;
     const folder = this.options.folders.get(item.folderId);
@@ -380,19 +404,30 @@ export class SyncService {
     const relPath = this.record(folder, item);
     // found on the service by name and size, not sent: a guess is no reason to move or delete the person's file
     if (relPath === null || item.state.existing) return;
-    const action = folder.options.afterUpload;
-    try {
-      if (action.kind === 'delete') await rm(item.path, { force: true });
-      if (action.kind === 'move') {
-        const target = join(folder.path, action.subfolder, relPath);
-        await mkdir(dirname(target), { recursive: true });
-        await rename(item.path, target);
+    const action = folder.options.afterUpload.kind;
+    if (action === 'keep') return;
+    let full = false;
+    const fail = (path: string, error: unknown) => {
+      const verb = action === 'delete' ? 'put it in the Trash' : 'move it';
+      this.log(`Uploaded ${path}, but did not ${verb}: ${(error as Error).message}`);
+      full ||= (error as NodeJS.ErrnoException).code === 'ENOSPC';
+      if (error instanceof NoTrashError && !this.noTrash.has(folder.id)) {
+        this.noTrash.add(folder.id);
+        this.leftEmitter.fire({ folderId: folder.id, path, why: error.text });
       }
-      this.setDiskFull(folder.id, false);
+    };
+    const { index, trash } = this.options;
+    try {
+      const outcome = await runAfterUpload(folder, item, relPath, { index, trash }, fail);
+      if (outcome.kind === 'done') this.noTrash.delete(folder.id);
+      if (outcome.kind === 'changed') {
+        this.log(`Uploaded ${item.path}, but it changed since it was read: left in place, its new content goes next.`);
+        this.watchers.get(folder.id)?.watcher.lookAgain(relPath);
+      }
     } catch (error) {
-      this.log(`Uploaded ${item.path}, but could not ${action.kind} it: ${(error as Error).message}`);
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') this.setDiskFull(folder.id, true);
+      fail(item.path, error);
     }
+    this.setDiskFull(folder.id, full);
   }
 
   /**

@@ -884,6 +884,7 @@ export const de: Catalog = {
       accountProblem: 'Uploads zu {{account}} sind pausiert',
       namesAndMore_one: '{{names}} und {{count}} weitere',
       namesAndMore_other: '{{names}} und {{count}} weitere',
+      leftInPlace: 'Nach dem Upload nicht gelöscht: {{name}}',
       replacedStale: '{{name}} hat sich während des Uploads geändert',
       replacedStaleBody: 'Die endgültige Fassung ist beim Dienst; die Kopie der früheren Fassung wurde dort gelöscht.',
     },
@@ -1043,6 +1044,11 @@ export const de: Catalog = {
         'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn, sobald sie sich nicht mehr ändert.',
       gaveUp_one: 'Nach {{count}} Versuch aufgegeben: {{reason}}',
       gaveUp_other: 'Nach {{count}} Versuchen aufgegeben: {{reason}}',
+    },
+    trash: {
+      none: 'media-sync serve und die Befehlszeile haben unter macOS und Windows keinen Papierkorb, daher bleibt die Datei, wo sie ist; die Desktop-App legt Dateien in den Papierkorb des Systems.',
+      noneOnDrive:
+        'Auf dem Laufwerk von {{mount}} gibt es keinen Papierkorb, den Media Sync nutzen kann (kein gemeinsamer .Trash-Ordner, und {{folder}} ließ sich nicht anlegen), daher bleibt die Datei, wo sie ist.',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {

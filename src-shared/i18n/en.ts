@@ -877,6 +877,7 @@ export const en = {
       accountProblem: 'Uploads to {{account}} are paused',
       namesAndMore_one: '{{names}} and {{count}} more',
       namesAndMore_other: '{{names}} and {{count}} more',
+      leftInPlace: 'Not deleted after its upload: {{name}}',
       replacedStale: '{{name}} changed while it was uploading',
       replacedStaleBody: 'Its final version is on the service; the copy of the earlier version was deleted there.',
     },
@@ -1031,6 +1032,12 @@ export const en = {
       fileChanged: 'The file changed while it was being uploaded; it starts over once it stops changing.',
       gaveUp_one: 'Gave up after {{count}} attempt: {{reason}}',
       gaveUp_other: 'Gave up after {{count}} attempts: {{reason}}',
+    },
+    // "Delete after upload" and the Trash
+    trash: {
+      none: 'media-sync serve and the command line have no Trash on macOS and Windows, so the file stays where it is; the desktop app puts files in the system’s Trash.',
+      noneOnDrive:
+        'There is no Trash Media Sync can use on the drive of {{mount}} (no shared .Trash folder, and {{folder}} could not be made), so the file stays where it is.',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {
