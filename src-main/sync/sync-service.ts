@@ -16,6 +16,7 @@ import type { UploadQueue } from '../uploads/upload-queue.js';
 import { sameVersion, type DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
 import { checkFolderPath, folderPathTrouble, isGone } from './folder-path.js';
+import { absPathOf, countFiles, PathRules } from './folder-walk.js';
 import { runAfterUpload } from './after-upload.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
@@ -88,6 +89,8 @@ export class SyncService {
   /** folders whose after-upload move or delete failed for a full disk, since when */
   private readonly diskFull = new Map<number, number>();
   private readonly lastScans = new Map<number, number>();
+  /** after-upload actions under way: a close waits for them, so none is cut off half-way */
+  private readonly acting = new Set<Promise<void>>();
   /** each folder's checks, one after the other */
   private readonly checks = new Map<number, Promise<void>>();
   private checkTimer: AbortController | null = null;
@@ -112,7 +115,7 @@ export class SyncService {
         if (item.state.kind === 'done') this.recordInWatchedFolders(item);
         return;
       }
-      if (item.state.kind === 'done') void this.afterUpload(item);
+      if (item.state.kind === 'done') this.act(item);
       if (item.state.kind === 'cancelled') this.decline(item, item.folderId);
       // retried, or a new version queued: the folder wants this path again
       if (item.state.kind === 'queued') options.declines.forget(item.path);
@@ -148,6 +151,34 @@ export class SyncService {
     }
     await this.watch(folder);
     return folder;
+  }
+
+  /**
+   * How many files "Delete after upload" would put in the Trash, each once
+   * it is uploaded, in the folder `folderId` (or the one at `path` about to
+   * be added) with `options`: the files its rules take that it has not sent
+   * nor declined. None for a new folder that uploads only new files. A walk
+   * bounded to 10,000 files or 2 s: `more` when it stopped before the end.
+   */
+  async countToRemove(
+    path: string,
+    folderId: number | null,
+    input: FolderOptionsInput,
+  ): Promise<{ files: number; more: boolean }> {
+    const options = FolderOptionsSchema.parse(input);
+    const root = folderId === null ? await checkFolderPath(path) : this.folderOrFail(folderId).path;
+    if (folderId === null && !options.uploadExisting) return { files: 0, more: false };
+    const after = options.afterUpload;
+    const rules = new PathRules({
+      includeSubfolders: options.includeSubfolders,
+      ignoreGlobs: options.ignoreGlobs,
+      ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [],
+    });
+    const { index, declines } = this.options;
+    const pending = (relPath: string) =>
+      folderId === null ||
+      (index.lookup(folderId, relPath) === undefined && declines.lookup(absPathOf(root, relPath)) === undefined);
+    return countFiles(root, rules, pending, { files: 10_000, ms: 2_000, now: () => this.clock.monotonic() });
   }
 
   /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */
@@ -239,6 +270,7 @@ export class SyncService {
     this.leftEmitter.dispose();
     this.queueSubscription.dispose();
     await Promise.all([...this.watchers.keys()].map((id) => this.unwatch(id)));
+    await Promise.all(this.acting);
   }
 
   private async watch(folder: WatchedFolder): Promise<void> {
@@ -389,6 +421,13 @@ export class SyncService {
       mtimeMs: item.mtimeMs,
       fingerprint: item.fingerprint,
     });
+  }
+
+  private act(item: UploadItem): void {
+    const acting = this.afterUpload(item)
+      .catch((error: unknown) => this.log(`After the upload of ${item.path}: ${(error as Error).message}`))
+      .finally(() => this.acting.delete(acting));
+    this.acting.add(acting);
   }
 
   /**

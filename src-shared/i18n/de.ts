@@ -488,8 +488,9 @@ export const de: Catalog = {
     keep: 'Dort lassen, wo sie ist',
     move: 'In einen Unterordner verschieben',
     subfolderName: 'Name des Unterordners',
-    delete: 'Lokale Datei löschen',
-    deleteWarning: 'Die lokale Kopie wird gelöscht, sobald der Dienst die ganze Datei hat.',
+    delete: 'Lokale Datei in den Papierkorb legen',
+    deleteWarning:
+      'Sobald der Dienst die ganze Datei hat und die Datei noch die gesendete Fassung ist, kommt sie mit ihren Begleitdateien in den Papierkorb.',
     ignore: 'Dateien ignorieren, die auf diese Muster passen',
     ignorePlaceholder: '*.tmp\nEntwürfe/**',
     ignoreHint: 'Ein Muster pro Zeile, zum Beispiel *.tmp oder Entwürfe/**.',
@@ -628,6 +629,16 @@ export const de: Catalog = {
     add: 'Ordner hinzufügen',
     adding: 'Wird hinzugefügt…',
     added: '{{path}} wird jetzt überwacht.',
+    deleteConfirm: {
+      title: 'Hochgeladene Dateien in den Papierkorb legen?',
+      files_one:
+        '<code>{{path}}</code> enthält {{count, number}} Datei, die nach ihrem Upload in den Papierkorb kommt.',
+      files_other:
+        '<code>{{path}}</code> enthält {{count, number}} Dateien, die jeweils nach ihrem Upload in den Papierkorb kommen.',
+      more: '<code>{{path}}</code> enthält mehr als {{count, number}} Dateien, die jeweils nach ihrem Upload in den Papierkorb kommen.',
+      kept: 'Eine Datei, deren Upload fehlschlägt, die übersprungen wird oder schon beim Dienst liegt, bleibt. Begleitdateien (.xmp, .aae, .srt, .vtt, .thm, .lrv) kommen mit ihrer Datei mit.',
+      confirm: 'In den Papierkorb legen',
+    },
   },
   // Settings (but Language) and Imports
   settings: {

@@ -487,8 +487,9 @@ export const en = {
     keep: 'Keep it where it is',
     move: 'Move it into a subfolder',
     subfolderName: 'Subfolder name',
-    delete: 'Delete the local file',
-    deleteWarning: 'The local copy is deleted once the service has the whole file.',
+    delete: 'Put the local file in the Trash',
+    deleteWarning:
+      'Once the service has the whole file, and the file is still the version sent, it goes to the Trash with its sidecars.',
     ignore: 'Ignore files matching',
     ignorePlaceholder: '*.tmp\nDrafts/**',
     ignoreHint: 'One pattern per line, such as *.tmp or Drafts/**.',
@@ -624,6 +625,16 @@ export const en = {
     add: 'Add folder',
     adding: 'Adding…',
     added: 'Now watching {{path}}.',
+    // said before "Delete after upload" is turned on for a folder that holds files
+    deleteConfirm: {
+      title: 'Put uploaded files in the Trash?',
+      files_one: '<code>{{path}}</code> holds {{count, number}} file that will go to the Trash once it is uploaded.',
+      files_other:
+        '<code>{{path}}</code> holds {{count, number}} files that will go to the Trash, each once it is uploaded.',
+      more: '<code>{{path}}</code> holds more than {{count, number}} files that will go to the Trash, each once it is uploaded.',
+      kept: 'A file that fails, is skipped or is already on the service stays. A file’s sidecars (.xmp, .aae, .srt, .vtt, .thm, .lrv) go with it.',
+      confirm: 'Put them in the Trash',
+    },
   },
   // Settings (but Language) and Imports
   settings: {

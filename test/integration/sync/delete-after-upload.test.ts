@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FolderOptionsInput } from '../../../src-shared/model/folder-options.js';
 import type { Engine } from '../../../src-main/core/engine.js';
 import { FreedesktopTrash } from '../../../src-main/system/freedesktop-trash.js';
+import { countFiles, PathRules } from '../../../src-main/sync/folder-walk.js';
 import { openEngine, tempDir, type EngineFixture } from '../../helpers/engine-fixture.js';
 import { startFaultProxy, type FaultProxy } from '../../helpers/fault-proxy.js';
 import { waitFor } from '../../helpers/local-http-server.js';
@@ -183,5 +184,46 @@ describe('Delete after upload: to the Trash, after a last look', () => {
       ['done', 14 + 4096],
     ]);
     expect(await serverNames()).toEqual(['take.mov', 'take.mov']);
+  });
+
+  it('counts the files it would put in the Trash before it is turned on: those the folder takes and has not sent', async () => {
+    await mkdir(join(folder, 'sub'));
+    for (const name of ['a.mp4', 'b.mp4', 'sub/c.mp4', '.hidden.mp4', 'd.mp4.part']) {
+      await writeFile(join(folder, name), name);
+    }
+    const trash = new FreedesktopTrash({ dataHome: join(temp.path, 'share'), uid: UID });
+    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS, trash });
+    const { sync, queue } = fixture.engine;
+    const deleting = { afterUpload: { kind: 'delete' as const } };
+    expect(await sync.countToRemove(folder, null, deleting)).toEqual({ files: 3, more: false });
+    expect(await sync.countToRemove(folder, null, { ...deleting, includeSubfolders: false })).toEqual({
+      files: 2,
+      more: false,
+    });
+    expect(await sync.countToRemove(folder, null, { ...deleting, uploadExisting: false })).toEqual({
+      files: 0,
+      more: false,
+    });
+    // the walk is bounded: it stops at its count (or its time) and says there are more
+    const rules = new PathRules({ includeSubfolders: true });
+    expect(await countFiles(folder, rules, () => true, { files: 2, ms: 60_000, now: () => 0 })).toEqual({
+      files: 2,
+      more: true,
+    });
+    let clock = 0;
+    const late = await countFiles(folder, rules, () => true, { files: 100, ms: 10, now: () => (clock += 20) });
+    expect(late).toEqual({ files: 1, more: true });
+    await expect(sync.countToRemove(join(folder, 'nowhere'), null, deleting)).rejects.toMatchObject({
+      code: 'FOLDER_NOT_FOUND',
+    });
+
+    // watched, keeping its files: what it sent is no longer counted, what arrived since is
+    queue.start();
+    const watched = await sync.addFolder(fixture.accountId, folder);
+    await settled(fixture.engine, 3);
+    await queue.pauseAll(null);
+    await writeFile(join(folder, 'e.mp4'), 'arrived later');
+    await waitFor(() => (fixture!.engine.uploads.list().length === 4 ? true : undefined), 10_000, 'e.mp4 queued');
+    expect(await sync.countToRemove(folder, watched.id, deleting)).toEqual({ files: 1, more: false });
   });
 });
