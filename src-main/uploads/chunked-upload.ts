@@ -479,7 +479,13 @@ export class ChunkedUpload {
 function rangeOf(item: UploadItem, index: number, whole = false): FileRange {
   const start = whole ? 0 : index * item.chunkSize;
   const end = whole ? item.size : start + chunkLength(item, index);
-  return { path: item.path, start, end, fileName: item.fileName, unchanged: { size: item.size, mtimeMs: item.mtimeMs } };
+  return {
+    path: item.path,
+    start,
+    end,
+    fileName: item.fileName,
+    unchanged: { size: item.size, mtimeMs: item.mtimeMs },
+  };
 }
 
 async function readIdentity(path: string): Promise<FileIdentity> {

@@ -532,7 +532,13 @@ export class UploadQueue implements Disposable {
         current,
         error instanceof FileChangedError
           ? { type: 'changed', problem: problemOf(error), now, settleMs: this.settleMsFor(current) }
-          : { type: 'fail', problem: problemOf(error), retryable: isRetryableFailure(error), now, random: this.random() },
+          : {
+              type: 'fail',
+              problem: problemOf(error),
+              retryable: isRetryableFailure(error),
+              now,
+              random: this.random(),
+            },
       );
       // a pause the person asked for while the chunk failed still holds, over the retry
       if (worker.after?.type === 'pause') this.items.apply(failed, worker.after);

@@ -127,7 +127,10 @@ describe('multipartFileBody', () => {
 
   it('a file written to while its part was read fails before the closing boundary, never sent whole', async () => {
     const { size, mtimeMs } = await stat(path);
-    const body = multipartFileBody({}, { path, start: 0, end: size, fileName: 'clip.mp4', unchanged: { size, mtimeMs } });
+    const body = multipartFileBody(
+      {},
+      { path, start: 0, end: size, fileName: 'clip.mp4', unchanged: { size, mtimeMs } },
+    );
     const sent: Buffer[] = [];
     const read = async () => {
       for await (const piece of body.stream(() => undefined)) {
