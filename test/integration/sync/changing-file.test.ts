@@ -95,6 +95,27 @@ describe('a file that changes while it uploads', () => {
     await engine.queue.whenIdle();
   }
 
+  /**
+   * A 3 MiB recording.mp4 that grows by 1 MiB once the service has taken it,
+   * before its answer reaches the app (the fault proxy in between): its path.
+   */
+  async function growsBeforeTheAnswer(seed: number): Promise<string> {
+    proxy = await startFaultProxy(new URL(server.baseUrl).origin);
+    const path = join(folder.path, 'recording.mp4');
+    await writeRandomFile(path, 3 * MiB, seed);
+    proxy.addRule({
+      match: nthRequestTo(UPLOAD, 0),
+      fault: {
+        kind: 'rewrite-response',
+        rewrite: (body) => {
+          appendFileSync(path, randomBytes(MiB));
+          return body;
+        },
+      },
+    });
+    return path;
+  }
+
   /** The one copy the service holds is the file as it is on disk now. */
   async function expectOneFinalCopy(engine: Engine, path: string, size: number): Promise<void> {
     const listed = await serverFiles();
@@ -134,21 +155,8 @@ describe('a file that changes while it uploads', () => {
   }, 180_000);
 
   it('changed after its last byte left but before the answer came: the stale copy is replaced, then deleted', async () => {
-    proxy = await startFaultProxy(new URL(server.baseUrl).origin);
-    const path = join(folder.path, 'recording.mp4');
-    await writeRandomFile(path, 3 * MiB, 3);
-    // the service took the file; before its answer reaches the app, the file grows
-    proxy.addRule({
-      match: nthRequestTo(UPLOAD, 0),
-      fault: {
-        kind: 'rewrite-response',
-        rewrite: (body) => {
-          appendFileSync(path, randomBytes(MiB));
-          return body;
-        },
-      },
-    });
-    const { engine, states } = await watch({ baseUrl: `${proxy.url}/api/v1` });
+    const path = await growsBeforeTheAnswer(3);
+    const { engine, states } = await watch({ baseUrl: `${proxy!.url}/api/v1` });
     const replaced: boolean[] = [];
     engine.queue.onDidUpload((uploaded) => replaced.push(uploaded.replacedStale));
 
@@ -156,27 +164,15 @@ describe('a file that changes while it uploads', () => {
     await expectOneFinalCopy(engine, path, 4 * MiB);
     // two copies were made, the stale one deleted once the new one was there
     expect(server.server.uploadLog.entries().map((entry) => entry.status)).toEqual([201, 201]);
-    const writes = proxy.requests.filter((request) => request.method !== 'GET').map((r) => r.method);
+    const writes = proxy!.requests.filter((request) => request.method !== 'GET').map((r) => r.method);
     expect(writes).toEqual(['POST', 'POST', 'DELETE']);
     expect(replaced).toEqual([true]);
     expect(states).toContainEqual(expect.objectContaining({ kind: 'retrying', changed: true }));
   });
 
   it('a quit while the new version waits: after the restart the stale copy is still deleted, nothing twice', async () => {
-    proxy = await startFaultProxy(new URL(server.baseUrl).origin);
-    const path = join(folder.path, 'recording.mp4');
-    await writeRandomFile(path, 3 * MiB, 4);
-    proxy.addRule({
-      match: nthRequestTo(UPLOAD, 0),
-      fault: {
-        kind: 'rewrite-response',
-        rewrite: (body) => {
-          appendFileSync(path, randomBytes(MiB));
-          return body;
-        },
-      },
-    });
-    const { engine } = await watch({ baseUrl: `${proxy.url}/api/v1` });
+    const path = await growsBeforeTheAnswer(4);
+    const { engine } = await watch({ baseUrl: `${proxy!.url}/api/v1` });
     await waitFor(
       () => engine.uploads.list().find((item) => item.state.kind === 'retrying' && item.staleFileIds.length === 1),
       20_000,
