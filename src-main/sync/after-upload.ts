@@ -2,7 +2,7 @@ import { lstat, mkdir, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
-import { quickFingerprint } from '../common/file-fingerprint.js';
+import { quickFingerprint, sameVersion } from '../common/file-fingerprint.js';
 import type { TrashPort } from '../core/ports.js';
 import { PathRules } from './folder-walk.js';
 import { hasMediaFile, isSidecar, sidecarsOf } from './sidecars.js';
@@ -10,8 +10,8 @@ import type { SyncIndex } from './sync-index.js';
 
 /** What the folder's action did with an uploaded file. */
 export type AfterUploadOutcome =
-  /** moved or put in the Trash, with the sidecars that go with it (their paths) */
-  | { kind: 'done'; sidecars: string[] }
+  /** moved or put in the Trash, with the sidecars that go with it */
+  | { kind: 'done' }
   /** the file is no longer the version uploaded: left in place, for its new content to be queued */
   | { kind: 'changed' }
   /** a sidecar whose media file is still beside it: it goes with that file */
@@ -26,7 +26,7 @@ export interface AfterUploadDeps {
 
 /**
  * "Move to a subfolder" and "Delete after upload" (to the Trash) for one
- * uploaded file of a watched folder (docs/uploads.md, After the upload):
+ * uploaded file of a watched folder (docs/uploads.md, Delete after upload):
  *
  * - a last look first: the file must still be the version that was uploaded
  *   (size, mtime, quick fingerprint), else it stays, and its new content is
@@ -48,12 +48,10 @@ export async function runAfterUpload(
   onSidecarError: (path: string, error: unknown) => void,
 ): Promise<AfterUploadOutcome> {
   const action = folder.options.afterUpload;
-  if (action.kind === 'keep') return { kind: 'done', sidecars: [] };
+  if (action.kind === 'keep') return { kind: 'done' };
   const now = await quickFingerprint(item.path).catch(() => null);
   if (!now) return { kind: 'gone' };
-  if (now.size !== item.size || now.mtimeMs !== item.mtimeMs || now.fingerprint !== item.fingerprint) {
-    return { kind: 'changed' };
-  }
+  if (!sameVersion(now, item)) return { kind: 'changed' };
   if (isSidecar(item.path) && (await hasMediaFile(item.path))) return { kind: 'waits' };
   // the sidecars are chosen before the file goes: one named after it (IMG_1.JPG.xmp) is looked for by its name
   const sidecars = await followers(folder, item.path, relPath, deps.index);
@@ -64,16 +62,10 @@ export async function runAfterUpload(
     await rename(path, target);
   };
   await act(item.path, relPath);
-  const moved: string[] = [];
   for (const sidecar of sidecars) {
-    try {
-      await act(sidecar.absPath, sidecar.relPath);
-      moved.push(sidecar.absPath);
-    } catch (error) {
-      onSidecarError(sidecar.absPath, error);
-    }
+    await act(sidecar.absPath, sidecar.relPath).catch((error: unknown) => onSidecarError(sidecar.absPath, error));
   }
-  return { kind: 'done', sidecars: moved };
+  return { kind: 'done' };
 }
 
 /**

@@ -176,7 +176,6 @@ export class FolderWatcher {
     return this.rescanning;
   }
 
-  /** Stops watching; no events fire afterwards. */
   /**
    * Looks at one file again, as a walk would: it is reported once it has
    * settled, even at the size and mtime last reported (the after-upload
@@ -186,6 +185,7 @@ export class FolderWatcher {
     this.track(relPath, 'scan');
   }
 
+  /** Stops watching; no events fire afterwards. */
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;
     this.closing.abort(new Error('folder watcher closed'));

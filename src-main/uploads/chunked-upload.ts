@@ -6,7 +6,7 @@ import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-a
 import { ApiError } from '../api-client/api-error.js';
 import { FileChangedError, type FileRange } from '../api-client/multipart-body.js';
 import type { Clock } from '../common/clock.js';
-import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
 import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
@@ -190,8 +190,7 @@ export class ChunkedUpload {
     const { store, client } = this.options;
     const item = this.item;
     const identity = await this.identityNow();
-    const changed =
-      identity.size !== item.size || identity.mtimeMs !== item.mtimeMs || identity.fingerprint !== item.fingerprint;
+    const changed = !sameVersion(identity, item);
     if (item.finalSent) {
       // the last request may have made the file without our hearing back: look before sending again
       const found = await client.findUploadedFile(item.fileName, item.size, (id) => store.isKnownFileId(id));

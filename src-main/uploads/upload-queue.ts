@@ -8,7 +8,7 @@ import { FileChangedError } from '../api-client/multipart-body.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
-import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import { DEFAULT_SETTLE_MS, settleWindowFor } from '../sync/stability.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
@@ -214,8 +214,7 @@ export class UploadQueue implements Disposable {
    */
   private async resumeWith(item: UploadItem, identity: FileIdentity): Promise<UploadItem> {
     const store = this.options.store;
-    const other =
-      identity.size !== item.size || identity.mtimeMs !== item.mtimeMs || identity.fingerprint !== item.fingerprint;
+    const other = !sameVersion(identity, item);
     if (other && !this.workers.has(item.id) && !item.finalSent) store.restart(item.id, { identity });
     const state = item.state;
     if (state.kind === 'failed' || (state.kind === 'retrying' && state.changed && other)) {
