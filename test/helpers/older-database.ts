@@ -2,9 +2,18 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 6 (issue 30) left it: no stale copies of an upload.
+ */
+export function beforeStaleCopies(db: Db): void {
+  db.exec('ALTER TABLE upload_items DROP COLUMN stale_file_ids; PRAGMA user_version = 5;');
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 5 (issue 25) left it: no folder pause, no folder_files.
  */
 export function beforeFolderFiles(db: Db): void {
+  beforeStaleCopies(db);
   db.exec('DROP TABLE folder_files; ALTER TABLE watched_folders DROP COLUMN paused; PRAGMA user_version = 4;');
 }
 
