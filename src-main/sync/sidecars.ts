@@ -5,12 +5,24 @@ import { basename, dirname, extname, join } from 'node:path';
  * Files that belong to a media file of the same name: edits and metadata
  * (Adobe's and darktable's `.xmp`, Apple Photos' `.aae`), subtitles (`.srt`,
  * `.vtt`), and a camera's thumbnail and low-resolution proxy (`.thm`,
- * `.lrv`). In any case of letters.
+ * `.lrv`).
  */
 export const SIDECAR_EXTENSIONS = ['.xmp', '.aae', '.srt', '.vtt', '.thm', '.lrv'] as const;
 
+/**
+ * Each extension as it is written: `.xmp`, `.XMP` or `.Xmp`. The media
+ * file's sidecars are found by these names, so a file is a sidecar only in
+ * these spellings: one that is not found with its media file (`.xMp`) is a
+ * file of its own, never one left waiting for a media file that cannot take it.
+ */
+const SPELLINGS = SIDECAR_EXTENSIONS.flatMap((ext) => [
+  ext,
+  ext.toUpperCase(),
+  `.${ext[1]!.toUpperCase()}${ext.slice(2)}`,
+]);
+
 export function isSidecar(name: string): boolean {
-  return (SIDECAR_EXTENSIONS as readonly string[]).includes(extname(name).toLowerCase());
+  return SPELLINGS.includes(extname(name));
 }
 
 /** `IMG_1.JPG` → `IMG_1`; a name without an extension is its own stem. */
@@ -21,9 +33,9 @@ function stemOf(name: string): string {
 
 /**
  * The sidecars of the media file at `absPath`, in its folder: `IMG_1.xmp`
- * (Lightroom's naming) or `IMG_1.JPG.xmp` (darktable's), with the extension
- * in lower or upper case. Probed by name (a dozen or two of `lstat`s), not by
- * reading the folder: a folder of 10,000 photos would be read 10,000 times.
+ * (Lightroom's naming) or `IMG_1.JPG.xmp` (darktable's), in each spelling.
+ * Probed by name (36 `lstat`s), not by reading the folder: a folder of
+ * 10,000 photos would be read 10,000 times.
  */
 export async function sidecarsOf(absPath: string): Promise<string[]> {
   const name = basename(absPath);
@@ -31,10 +43,7 @@ export async function sidecarsOf(absPath: string): Promise<string[]> {
   const folder = dirname(absPath);
   const candidates = new Set<string>();
   for (const base of new Set([stemOf(name), name])) {
-    for (const ext of SIDECAR_EXTENSIONS) {
-      candidates.add(join(folder, `${base}${ext}`));
-      candidates.add(join(folder, `${base}${ext.toUpperCase()}`));
-    }
+    for (const ext of SPELLINGS) candidates.add(join(folder, `${base}${ext}`));
   }
   const found: string[] = [];
   // a file system that ignores case finds one file under two spellings: once is enough
