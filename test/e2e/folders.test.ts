@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   addFolderInPage,
+  chooseFolderInPage,
   folderCard,
   screenshot,
   startApp,
@@ -187,14 +188,7 @@ describe('the Folders view', () => {
     await writeClips(card, ['GOPR0001.MP4', 'GOPR0002.MP4']);
     await writeFile(join(card, 'GOPR0001.THM'), 'its thumbnail');
     const page = await app.open();
-    await page.goto(`${new URL(app.url).origin}/#/folders`);
-    await page.getByRole('button', { name: /^Add a folder/ }).click();
-    const picker = page.getByRole('dialog', { name: 'Choose a folder to watch' });
-    await picker.getByLabel('Go to').fill(card);
-    await picker.getByLabel('Go to').press('Enter');
-    await picker.getByRole('status').getByText(`“${card}” has`).waitFor();
-    await picker.getByRole('button', { name: 'Choose this folder' }).click();
-    const form = page.getByRole('form', { name: 'Watch this folder' });
+    const form = await chooseFolderInPage(page, card);
     await form.getByRole('radio', { name: 'Put the local file in the Trash' }).check();
     await form.getByRole('button', { name: 'Add folder' }).click();
 
