@@ -382,6 +382,9 @@ export class Engine {
 
   private logUpload(item: UploadItem): void {
     if (item.state.kind === 'done') this.log.info(`Uploaded ${item.path} (file id ${item.state.fileId}).`);
+    if (item.state.kind === 'retrying' && item.state.changed) {
+      this.log.info(`${item.path} changed while it was uploading: it starts over once it has settled.`);
+    }
     if (item.state.kind === 'failed') {
       this.log.warn(`Upload of ${item.path} failed: ${describeProblem(item.state.reason)}`);
     }

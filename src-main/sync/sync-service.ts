@@ -423,6 +423,7 @@ export class SyncService {
     });
   }
 
+  /** The after-upload action of a done item, kept track of until it ends. */
   private act(item: UploadItem): void {
     const acting = this.afterUpload(item)
       .catch((error: unknown) => this.log(`After the upload of ${item.path}: ${(error as Error).message}`))
