@@ -27,7 +27,7 @@ import {
   type LazyDispatcher,
   type TransportTimeouts,
 } from './http-transport.js';
-import { multipartFileBody, type FileRange } from './multipart-body.js';
+import { FileChangedError, multipartFileBody, type FileRange } from './multipart-body.js';
 import { RequestScheduler, type HttpResult, type Priority } from './request-scheduler.js';
 import { isRetryableStatus } from './retry-policy.js';
 
@@ -214,7 +214,9 @@ export class MediaApiClient {
 
   /**
    * POST /files/upload for one file or one chunk, streamed from disk. Any 2xx
-   * acknowledges; other answers and failures throw an ApiError. A request that
+   * acknowledges; other answers and failures throw an ApiError, and a file
+   * that changed while its range was read (`range.unchanged`) a
+   * FileChangedError, the request cut off before its body ended. A request that
    * may finish a file (`idempotent: false`) is not repeated by the scheduler
    * once it may have reached the server: the caller looks for the file first.
    */
@@ -268,6 +270,9 @@ export class MediaApiClient {
             headersTimeoutMs: this.uploadHeadersTimeoutMs,
             onBytes: () => timer.refresh(),
           });
+        } catch (error) {
+          // the body stopped itself because the file changed: not the network's fault, and not to be sent again as is
+          throw error instanceof ApiError && error.cause instanceof FileChangedError ? error.cause : error;
         } finally {
           clearTimeout(timer);
           clearTimeout(grace);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 
 /** A byte range of a file on disk, read lazily: a 90 MB chunk is never held in memory. */
 export interface FileRange {
@@ -10,6 +10,12 @@ export interface FileRange {
   end: number;
   /** the multipart `filename`: the original name, identical in every chunk */
   fileName: string;
+  /**
+   * The file's size and mtime as the upload (re)started: checked once the
+   * range is read, before the body's closing boundary, so a file written to
+   * while it was sent never lands on the service stale or torn.
+   */
+  unchanged?: { size: number; mtimeMs: number };
 }
 
 export interface MultipartBody {
@@ -75,6 +81,7 @@ export function multipartFileBody(fields: Record<string, string>, file: FileRang
     async *stream(beforePiece) {
       if (fileBytes <= WHOLE_BODY_BYTES) {
         const whole = await wholeBody(file, headBytes, tailBytes);
+        await assertUnchanged(file);
         await beforePiece(fileBytes);
         yield whole;
         return;
@@ -82,6 +89,8 @@ export function multipartFileBody(fields: Record<string, string>, file: FileRang
       yield headBytes;
       const ring: Buffer[] = [];
       if (fileBytes > 0) yield* filePieces(file, beforePiece, ring);
+      // every byte of the part is on its way: without the closing boundary the service makes nothing of them
+      await assertUnchanged(file);
       yield tailBytes;
       // asked for more after the tail, the consumer is done with every piece: the next body may read into the buffers
       spareBuffers.push(
@@ -151,6 +160,14 @@ async function wholeBody(file: FileRange, head: Buffer, tail: Buffer): Promise<B
   }
   tail.copy(body, head.length + fileBytes);
   return body;
+}
+
+/** Throws FileChangedError when the file's size or mtime is no longer what the upload started from (or it is gone). */
+async function assertUnchanged(file: FileRange): Promise<void> {
+  const expected = file.unchanged;
+  if (!expected) return;
+  const now = await stat(file.path).catch(() => null);
+  if (now?.size !== expected.size || now.mtimeMs !== expected.mtimeMs) throw new FileChangedError(file.path);
 }
 
 /** The file on disk no longer matches what the upload started with. */

@@ -10,6 +10,7 @@ import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import type { DataFolderLock } from '../storage/data-folder-lock.js';
 import { openTokenVault } from '../storage/keyring-token-vault.js';
+import { systemTrash } from '../system/freedesktop-trash.js';
 import type { OpenContractOptions } from './open-contract.js';
 
 /**
@@ -40,6 +41,7 @@ export async function openLocalCore(
       envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined,
       // for tests and slow disks: how long a file must stay unchanged before it is uploaded
       settleMs: settleMs ? Number(settleMs) : undefined,
+      trash: systemTrash(process.platform, io.env),
       shutdown,
     });
     const overrides: Partial<Settings> = {};

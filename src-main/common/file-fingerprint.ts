@@ -11,6 +11,11 @@ export interface FileIdentity {
   fingerprint: string;
 }
 
+/** The same version of a file: size, mtime and fingerprint all equal. */
+export function sameVersion(a: FileIdentity, b: FileIdentity): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.fingerprint === b.fingerprint;
+}
+
 /**
  * A quick content fingerprint: sha256 over the size and three 64 KiB samples
  * (start, middle, end); a small file is hashed whole. Reading at most 192 KiB

@@ -345,10 +345,11 @@ export class AppCore {
     });
   }
 
-  /** An upload as the UI sees it, with its file's conversion once it is done. */
+  /** An upload as the UI sees it, with its file's conversion once it is done, and whether the file changed since. */
   private view(item: UploadItem): UploadItemView {
-    const afterUpload = item.state.kind === 'done' ? (this.engine.conversions.byUpload(item.id) ?? null) : null;
-    return toUploadItemView(item, afterUpload);
+    if (item.state.kind !== 'done') return toUploadItemView(item);
+    const afterUpload = this.engine.conversions.byUpload(item.id) ?? null;
+    return toUploadItemView(item, afterUpload, this.engine.uploads.changedSince(item));
   }
 
   private item(id: number): UploadItem {
@@ -416,13 +417,17 @@ export class AppCore {
       queue.onDidChangeItem((item) => {
         this.progress.delete(item.id);
         this.emit('uploads:itemChanged', this.view(item));
+        // a new version of a file uploaded before: that earlier row now says the file changed since
+        const earlier = item.state.kind === 'queued' ? this.engine.uploads.doneBefore(item.path, item.id) : undefined;
+        if (earlier) this.emit('uploads:itemChanged', this.view(earlier));
         if (item.state.kind === 'failed') {
           const { message, requestId, text } = item.state.reason;
           this.notifications.uploadFailed(basename(item.path), message, requestId, text);
         }
       }),
-      queue.onDidUpload(({ item, file }) => {
-        this.notifications.uploaded(item.fileName, file?.urls.page ?? null);
+      queue.onDidUpload(({ item, file, replacedStale }) => {
+        if (replacedStale) this.notifications.replacedStale(item.fileName, file?.urls.page ?? null);
+        else this.notifications.uploaded(item.fileName, file?.urls.page ?? null);
         if (item.state.kind !== 'done') return;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
         this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, file: links });
@@ -462,6 +467,7 @@ export class AppCore {
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
       this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', statuses)),
+      this.engine.sync.onDidLeaveFile(({ path, why }) => this.notifications.leftInPlace(basename(path), why)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
       this.engine.onDidWake(() => this.policy.wake()),

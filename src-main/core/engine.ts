@@ -24,12 +24,14 @@ import { FolderFiles } from '../sync/folder-files.js';
 import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
+import { DEFAULT_SETTLE_MS, settleWindowFor } from '../sync/stability.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
 import { ProcWriterProbe, type WriterProbe } from '../uploads/file-writers.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
+import { NO_TRASH, type TrashPort } from './ports.js';
 
 export interface EngineOptions {
   /** the app's data folder: database, credentials */
@@ -59,6 +61,12 @@ export interface EngineOptions {
   writers?: WriterProbe;
   /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
   followPolicy?: Partial<FollowPolicy>;
+  /**
+   * Where "Delete after upload" puts files: the shell's Trash (Electron's, or
+   * the freedesktop.org one: system/freedesktop-trash.ts). Without one,
+   * nothing is deleted: each file stays where it is, and the log says why.
+   */
+  trash?: TrashPort;
   /** an http(s) proxy for API traffic (settings: proxy) */
   proxyUrl?: string | null;
   /** better-sqlite3's native module built for this runtime (Electron's ABI differs from Node's) */
@@ -155,12 +163,18 @@ export class Engine {
       outOfSpace: (error) => this.dataDisk.report(error),
       // Linux's /proc; elsewhere it cannot tell, and the settle window alone decides
       writers: options.writers ?? new ProcWriterProbe(),
+      // a file changed under its upload starts over once it settled, as its folder's watcher would judge it
+      settleMsFor: (item) => {
+        const own = item.folderId === null ? null : this.folders.get(item.folderId)?.options.settleSeconds;
+        return settleWindowFor(item.size, own ? own * 1000 : (options.settleMs ?? DEFAULT_SETTLE_MS));
+      },
     });
     this.sync = new SyncService({
       folders: this.folders,
       index: this.index,
       declines: new DeclinedFiles(db, now),
       queue: this.queue,
+      trash: options.trash ?? NO_TRASH,
       clock,
       settleMs: options.settleMs,
       folderCheckMs: options.folderCheckMs,
@@ -204,8 +218,10 @@ export class Engine {
     );
     this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
     this.subscriptions.add(
-      this.queue.onDidUpload(({ item, file }) => {
+      this.queue.onDidUpload(({ item, file, replacedStale }) => {
         if (item.state.kind !== 'done') return;
+        if (replacedStale)
+          log.info(`${item.path} changed as it was uploaded: the copy of its earlier version was deleted.`);
         this.conversions.follow({
           accountId: item.accountId,
           fileId: item.state.fileId,
@@ -421,6 +437,9 @@ export class Engine {
 
   private logUpload(item: UploadItem): void {
     if (item.state.kind === 'done') this.log.info(`Uploaded ${item.path} (file id ${item.state.fileId}).`);
+    if (item.state.kind === 'retrying' && item.state.changed) {
+      this.log.info(`${item.path} changed while it was uploading: it starts over once it has settled.`);
+    }
     if (item.state.kind === 'failed') {
       this.log.warn(`Upload of ${item.path} failed: ${describeProblem(item.state.reason)}`);
     }

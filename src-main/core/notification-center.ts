@@ -87,6 +87,21 @@ export class NotificationCenter {
     this.merge('uploadsDone', name, link);
   }
 
+  /**
+   * `name` changed as the service took it: its final version was uploaded
+   * and the copy of the earlier one deleted. Said on its own, not merged,
+   * under the "Uploaded" switch.
+   */
+  replacedStale(name: string, link: string | null): void {
+    const title = message('core.notifications.replacedStale', { name });
+    this.add('uploadsDone', { title, body: message('core.notifications.replacedStaleBody') }, name, link);
+  }
+
+  /** "Delete after upload" had no Trash for `name` (`why`): it stays where it is. Under the "Upload failed" switch. */
+  leftInPlace(name: string, why: Message): void {
+    this.add('uploadFailed', { title: message('core.notifications.leftInPlace', { name }), body: why });
+  }
+
   importCompleted(name: string, link: string | null): void {
     this.merge('importCompleted', name, link);
   }

@@ -1,7 +1,7 @@
 import type { Settings } from '../../src-shared/model/settings.js';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import type { Event } from '../common/disposable.js';
-import { message } from '../../src-shared/i18n/message.js';
+import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
 import { CoreError } from '../common/core-error.js';
 
 /**
@@ -106,6 +106,33 @@ export interface PowerActionsPort {
   sleep(): Promise<void>;
   shutDown(): Promise<void>;
 }
+
+/**
+ * The system's Trash, where "Delete after upload" puts a watched folder's
+ * files (docs/uploads.md, Delete after upload): Electron's `shell.trashItem`
+ * in the desktop app; the freedesktop.org Trash for `media-sync serve` and
+ * the CLI on Linux and other Unix desktops (system/freedesktop-trash.ts);
+ * none for them on macOS and Windows (`NO_TRASH`).
+ */
+export interface TrashPort {
+  /** Moves the file at `path` to the Trash; rejects with NoTrashError (and why) when it has none for that file. */
+  trash(path: string): Promise<void>;
+}
+
+/** There is no Trash the file can go to: it stays where it is. */
+export class NoTrashError extends Error {
+  constructor(readonly text: Message) {
+    super(englishText(text));
+    this.name = 'NoTrashError';
+  }
+}
+
+/** A shell without a Trash of its own: nothing is deleted, each file stays where it is. */
+export const NO_TRASH: TrashPort = {
+  trash: async () => {
+    throw new NoTrashError(message('core.trash.none'));
+  },
+};
 
 /** An in-memory SettingsStore, for tests and for a first run before anything is saved. */
 export class MemorySettingsStore implements SettingsStore {

@@ -220,6 +220,8 @@ export class DesktopApp {
         log,
         secrets: log,
         shutdown: this.shutdown,
+        // the OS's own Trash (gio's on Linux, the Finder's, the Recycle Bin), with its "put back"
+        trash: { trash: (path) => this.options.electron.shell.trashItem(path) },
       });
     } catch (error) {
       // without this the app would sit in the background with no window and no tray

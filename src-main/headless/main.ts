@@ -13,6 +13,7 @@ import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import { startDaemon } from './daemon.js';
+import { systemTrash } from '../system/freedesktop-trash.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { LinuxPowerSource } from './linux-power-source.js';
@@ -135,7 +136,8 @@ async function run(
   // the desktop keyring where a Secret Service answers, else 0600 files in the data folder
   const vault = await openTokenVault({ dataDir, env: io.env, log });
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
-  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown });
+  const trash = systemTrash(process.platform, io.env);
+  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown, trash });
   const demo = localDemoServer(dataDir, log, shutdown);
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;

@@ -171,6 +171,11 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE watched_folders ADD COLUMN device INTEGER;
   `,
+  // issue 30: copies an upload left on the service from a version of its file that changed as it was accepted,
+  // deleted once the new version is there (UploadStore.addStaleCopy); a JSON array of file ids
+  `
+  ALTER TABLE upload_items ADD COLUMN stale_file_ids TEXT NOT NULL DEFAULT '[]';
+  `,
 ];
 
 /**

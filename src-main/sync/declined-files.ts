@@ -79,8 +79,3 @@ function toFile(row: Row): DeclinedFile {
     fingerprint: row.fingerprint,
   };
 }
-
-/** The same version of a file: size, mtime and fingerprint all equal. */
-export function sameVersion(a: FileIdentity, b: FileIdentity): boolean {
-  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.fingerprint === b.fingerprint;
-}

@@ -24,6 +24,7 @@ interface RecentRow {
   outcome: string;
   file_id: string | null;
   at: number;
+  changed: number;
 }
 
 /**
@@ -68,11 +69,17 @@ export class FolderFiles {
     return { uploadedToday: row.today, uploaded: row.uploaded, failed: row.failed, skipped: row.skipped };
   }
 
-  /** The folder's last files, newest first; `uploadId` is null once the item left the queue. */
+  /**
+   * The folder's last files, newest first; `uploadId` is null once the item
+   * left the queue. An uploaded file the folder has queued a later item of
+   * (which it does only for another version) has changed since its upload.
+   */
   recent(folderId: number): FolderRecentFile[] {
     const rows = this.db
       .prepare(
-        `SELECT f.name, item.id AS upload_id, f.outcome, f.file_id, f.at
+        `SELECT f.name, item.id AS upload_id, f.outcome, f.file_id, f.at,
+           f.outcome = 'uploaded' AND EXISTS (SELECT 1 FROM upload_items AS later
+             WHERE later.path = f.path AND later.id > f.upload_id AND later.folder_id = f.folder_id) AS changed
          FROM folder_files AS f LEFT JOIN upload_items AS item ON item.id = f.upload_id
          WHERE f.folder_id = ? ORDER BY f.at DESC, f.rowid DESC LIMIT ?`,
       )
@@ -84,6 +91,7 @@ export class FolderFiles {
         outcome: row.outcome,
         fileId: row.file_id,
         at: row.at,
+        changedSinceUpload: row.changed === 1,
       });
       return parsed.success ? [parsed.data] : [];
     });

@@ -115,6 +115,43 @@ async function entryKind(entry: Dirent, absPath: string): Promise<'file' | 'fold
   }
 }
 
+/** Where a bounded walk stops: after this many files counted, or this long. */
+export interface WalkBounds {
+  files: number;
+  ms: number;
+  /** monotonic milliseconds */
+  now: () => number;
+}
+
+/**
+ * Counts the files of a folder its rules take and `counts` keeps, without a
+ * stat, up to `bounds`: `more` when it stopped before the end. Folders that
+ * cannot be read are passed over.
+ */
+export async function countFiles(
+  root: string,
+  rules: PathRules,
+  counts: (relPath: string) => boolean,
+  bounds: WalkBounds,
+): Promise<{ files: number; more: boolean }> {
+  const stop = new AbortController();
+  const until = bounds.now() + bounds.ms;
+  let files = 0;
+  const folders: string[] = [''];
+  while (folders.length > 0 && !stop.signal.aborted) {
+    await listFolder(root, folders.pop()!, rules, {
+      onFile: (relPath) => {
+        if (counts(relPath)) files++;
+        if (files >= bounds.files || bounds.now() > until) stop.abort();
+      },
+      onSubfolder: (relPath) => folders.push(relPath),
+      onError: () => undefined,
+      signal: stop.signal,
+    });
+  }
+  return { files, more: stop.signal.aborted };
+}
+
 /** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
 const LIST_STAT_CONCURRENCY = 32;
 

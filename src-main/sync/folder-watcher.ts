@@ -194,6 +194,15 @@ export class FolderWatcher {
     return this.rescanning;
   }
 
+  /**
+   * Looks at one file again, as a walk would: it is reported once it has
+   * settled, even at the size and mtime last reported (the after-upload
+   * action found it changed after the watcher had reported it).
+   */
+  lookAgain(relPath: string): void {
+    this.track(relPath, 'scan');
+  }
+
   /** Stops watching; no events fire afterwards. */
   async close(): Promise<void> {
     if (this.closing.signal.aborted) return;

@@ -1,5 +1,4 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import {
   FolderOptionsSchema,
   type FolderOptionsInput,
@@ -10,14 +9,17 @@ import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
-import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
+import { NoTrashError, type TrashPort } from '../core/ports.js';
 import type { DataDisk } from '../storage/data-disk.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
-import { sameVersion, type DeclinedFiles } from './declined-files.js';
+import type { DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
 import { detectFileSystemWithoutEvents, type FileSystemProbe } from './file-system-kind.js';
 import { checkFolderPath, folderPathTrouble, isGone } from './folder-path.js';
+import { absPathOf, countFiles, PathRules } from './folder-walk.js';
+import { runAfterUpload } from './after-upload.js';
 import { FolderWatcher, type StableFile } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 
@@ -26,6 +28,8 @@ export interface SyncServiceOptions {
   index: SyncIndex;
   declines: DeclinedFiles;
   queue: UploadQueue;
+  /** where "Delete after upload" puts files */
+  trash: TrashPort;
   clock?: Clock;
   /** the settle window of a folder that sets none (3 s) */
   settleMs?: number;
@@ -77,6 +81,13 @@ export interface FolderTrouble {
   since: number;
 }
 
+/** An uploaded file "Delete after upload" left in place, and why (a catalog message). */
+export interface LeftInPlace {
+  folderId: number;
+  path: string;
+  why: NoTrashError['text'];
+}
+
 /** What a folder's watcher is doing, for its status (folder-status-service.ts). */
 export interface FolderActivity {
   scan: { found: number } | null;
@@ -107,6 +118,8 @@ export class SyncService {
   /** folders whose after-upload move or delete failed for a full disk, since when */
   private readonly diskFull = new Map<number, number>();
   private readonly lastScans = new Map<number, number>();
+  /** after-upload actions under way: a close waits for them, so none is cut off half-way */
+  private readonly acting = new Set<Promise<void>>();
   /** each folder's checks, one after the other */
   private readonly checks = new Map<number, Promise<void>>();
   private checkTimer: AbortController | null = null;
@@ -123,6 +136,14 @@ export class SyncService {
   /** `waitingForRoom` changed */
   readonly onDidChangeWaiting = this.waitingEmitter.event;
   private readonly subscriptions = new DisposableStore();
+  private readonly leftEmitter = new Emitter<LeftInPlace>();
+  /** folders whose files found no Trash since their last one that did: said once, not per file */
+  private readonly noTrash = new Set<number>();
+  /**
+   * "Delete after upload" found no Trash for an uploaded file: it stays where
+   * it is. Once per folder, until one of its files goes to the Trash again
+   */
+  readonly onDidLeaveFile = this.leftEmitter.event;
 
   constructor(private readonly options: SyncServiceOptions) {
     this.clock = options.clock ?? systemClock;
@@ -133,13 +154,7 @@ export class SyncService {
         if (item.state.kind === 'done') this.recordInWatchedFolders(item);
         return;
       }
-      if (item.state.kind === 'done') {
-        this.afterUpload(item).catch((error: unknown) => {
-          // its index entry could not be written: the done item in the queue keeps it from going twice until then
-          if (!options.dataDisk?.report(error))
-            this.log(`After the upload of ${item.path}: ${(error as Error).message}`);
-        });
-      }
+      if (item.state.kind === 'done') this.act(item);
       if (item.state.kind === 'cancelled') this.decline(item, item.folderId);
       // retried, or a new version queued: the folder wants this path again
       if (item.state.kind === 'queued') options.declines.forget(item.path);
@@ -178,6 +193,34 @@ export class SyncService {
     }
     await this.watch(folder);
     return folder;
+  }
+
+  /**
+   * How many files "Delete after upload" would put in the Trash, each once
+   * it is uploaded, in the folder `folderId` (or the one at `path` about to
+   * be added) with `options`: the files its rules take that it has not sent
+   * nor declined. None for a new folder that uploads only new files. A walk
+   * bounded to 10,000 files or 2 s: `more` when it stopped before the end.
+   */
+  async countToRemove(
+    path: string,
+    folderId: number | null,
+    input: FolderOptionsInput,
+  ): Promise<{ files: number; more: boolean }> {
+    const options = FolderOptionsSchema.parse(input);
+    const root = folderId === null ? await checkFolderPath(path) : this.folderOrFail(folderId).path;
+    if (folderId === null && !options.uploadExisting) return { files: 0, more: false };
+    const after = options.afterUpload;
+    const rules = new PathRules({
+      includeSubfolders: options.includeSubfolders,
+      ignoreGlobs: options.ignoreGlobs,
+      ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [],
+    });
+    const { index, declines } = this.options;
+    const pending = (relPath: string) =>
+      folderId === null ||
+      (index.lookup(folderId, relPath) === undefined && declines.lookup(absPathOf(root, relPath)) === undefined);
+    return countFiles(root, rules, pending, { files: 10_000, ms: 2_000, now: () => this.clock.monotonic() });
   }
 
   /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */
@@ -286,8 +329,10 @@ export class SyncService {
     this.changeEmitter.dispose();
     this.waitingEmitter.dispose();
     this.subscriptions.dispose();
+    this.leftEmitter.dispose();
     this.queueSubscription.dispose();
     await Promise.all([...this.watchers.keys()].map((id) => this.unwatch(id)));
+    await Promise.all(this.acting);
   }
 
   private async watch(folder: WatchedFolder): Promise<void> {
@@ -507,7 +552,24 @@ export class SyncService {
     });
   }
 
-  /** Records an uploaded file in the index, then moves or deletes it if the folder says so. */
+  /** The after-upload action of a done item, kept track of until it ends. */
+  private act(item: UploadItem): void {
+    const acting = this.afterUpload(item)
+      .catch((error: unknown) => {
+        // its index entry could not be written: the done item in the queue keeps it from going twice until then
+        if (!this.options.dataDisk?.report(error))
+          this.log(`After the upload of ${item.path}: ${(error as Error).message}`);
+      })
+      .finally(() => this.acting.delete(acting));
+    this.acting.add(acting);
+  }
+
+  /**
+   * Records an uploaded file in the index, then moves it or puts it in the
+   * Trash if the folder says so (after-upload.ts: a last look first, and its
+   * sidecars with it). A file that changed since it was read stays, and the
+   * watcher looks at it again, so its new content is queued once it settles.
+   */
   private async afterUpload(item: UploadItem): Promise<void> {
     if (item.state.kind !== 'done' || item.folderId === null) return;
     const folder = this.options.folders.get(item.folderId);
@@ -515,19 +577,30 @@ export class SyncService {
     const relPath = this.record(folder, item);
     // found on the service by name and size, not sent: a guess is no reason to move or delete the person's file
     if (relPath === null || item.state.existing) return;
-    const action = folder.options.afterUpload;
-    try {
-      if (action.kind === 'delete') await rm(item.path, { force: true });
-      if (action.kind === 'move') {
-        const target = join(folder.path, action.subfolder, relPath);
-        await mkdir(dirname(target), { recursive: true });
-        await rename(item.path, target);
+    const action = folder.options.afterUpload.kind;
+    if (action === 'keep') return;
+    let full = false;
+    const fail = (path: string, error: unknown) => {
+      const verb = action === 'delete' ? 'put it in the Trash' : 'move it';
+      this.log(`Uploaded ${path}, but did not ${verb}: ${(error as Error).message}`);
+      full ||= (error as NodeJS.ErrnoException).code === 'ENOSPC';
+      if (error instanceof NoTrashError && !this.noTrash.has(folder.id)) {
+        this.noTrash.add(folder.id);
+        this.leftEmitter.fire({ folderId: folder.id, path, why: error.text });
       }
-      this.setDiskFull(folder.id, false);
+    };
+    const { index, trash } = this.options;
+    try {
+      const outcome = await runAfterUpload(folder, item, relPath, { index, trash }, fail);
+      if (outcome.kind === 'done') this.noTrash.delete(folder.id);
+      if (outcome.kind === 'changed') {
+        this.log(`Uploaded ${item.path}, but it changed since it was read: left in place, its new content goes next.`);
+        this.watchers.get(folder.id)?.watcher.lookAgain(relPath);
+      }
     } catch (error) {
-      this.log(`Uploaded ${item.path}, but could not ${action.kind} it: ${(error as Error).message}`);
-      if ((error as NodeJS.ErrnoException).code === 'ENOSPC') this.setDiskFull(folder.id, true);
+      fail(item.path, error);
     }
+    this.setDiskFull(folder.id, full);
   }
 
   /**

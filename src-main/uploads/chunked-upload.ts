@@ -3,9 +3,10 @@ import { stat } from 'node:fs/promises';
 import type { MediaFile } from '../../src-shared/api/index.js';
 import { ackedBytes, chunkLength, type UploadItem } from '../../src-shared/model/upload-state.js';
 import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-api-client.js';
-import { FileChangedError } from '../api-client/multipart-body.js';
+import { ApiError } from '../api-client/api-error.js';
+import { FileChangedError, type FileRange } from '../api-client/multipart-body.js';
 import type { Clock } from '../common/clock.js';
-import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
 import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
@@ -36,8 +37,12 @@ export interface ChunkedUploadOptions {
 
 /** How sending a file ended, short of a failure (thrown). */
 export type SendOutcome =
-  /** the service has the file; `existing`: it had it already and nothing was sent */
-  | { kind: 'sent'; fileId: string; file: MediaFile | null; existing?: true }
+  /**
+   * the service has the file; `existing`: it had it already and nothing was
+   * sent; `replacedStale`: copies of a version that changed as the service
+   * took it were deleted, now that this one is there
+   */
+  | { kind: 'sent'; fileId: string; file: MediaFile | null; existing?: true; replacedStale?: true }
   /** the service made no usable file: it starts over with a new dzuuid, back in line */
   | { kind: 'restart' }
   /** stopped after the chunks in flight, each committed (`finishInFlight`): the rest is for later */
@@ -56,7 +61,14 @@ export type SendOutcome =
  * - resuming sends exactly the chunks not acknowledged, with the same dzuuid,
  *   unless the file changed (size, mtime or fingerprint): then a new dzuuid;
  * - the last chunk goes alone, after all others; a request that may finish the
- *   file is never repeated before looking for the file it may have made.
+ *   file is never repeated before looking for the file it may have made;
+ * - a file that changes while it is sent never lands stale or torn: size and
+ *   mtime are checked before each request and again once each body's file
+ *   part is read, before its closing boundary (a change cuts the request
+ *   off); a change seen only once the service took the file (it changed
+ *   between that check and the answer) leaves the copy recorded as stale,
+ *   deleted once the new version is there. Either way FileChangedError: the
+ *   item starts over from the file as it is now, once it has settled.
  */
 export class ChunkedUpload {
   private item: UploadItem;
@@ -82,13 +94,23 @@ export class ChunkedUpload {
     });
   }
 
-  /** Sends what the service does not have yet; throws what failed. */
+  /**
+   * Sends what the service does not have yet; throws what failed. A file
+   * that changed throws FileChangedError with the item started over from
+   * the file as it is now (a new dzuuid, its new size, mtime and fingerprint).
+   */
   async send(signal: AbortSignal): Promise<SendOutcome> {
     try {
       const existing = await this.foundOnService();
       if (existing) return existing;
-      if (this.item.fileId !== null) return { kind: 'sent', fileId: this.item.fileId, file: null };
-      return await this.upload(signal);
+      const sent =
+        this.item.fileId !== null
+          ? ({ kind: 'sent', fileId: this.item.fileId, file: null } as const)
+          : await this.upload(signal);
+      return sent.kind === 'sent' ? await this.dropStaleCopies(sent) : sent;
+    } catch (error) {
+      if (error instanceof FileChangedError) this.startOver(await readIdentity(this.item.path));
+      throw error;
     } finally {
       this.ended = true;
     }
@@ -152,31 +174,78 @@ export class ChunkedUpload {
     return { kind: 'sent', fileId: found.id, file: null, existing: true };
   }
 
+  /**
+   * The file as it is now becomes the item's: a new dzuuid, from the first
+   * byte, once the runner saw it settle (its `changed` wait). Copies of the
+   * earlier version already on the service stay recorded as stale.
+   */
+  private startOver(identity: FileIdentity): void {
+    const store = this.options.store;
+    store.restart(this.item.id, { identity });
+    this.item = store.get(this.item.id)!;
+    this.options.onProgress({ ackedBytes: 0, sentBytes: 0 }, true);
+  }
+
   private async upload(signal: AbortSignal): Promise<SendOutcome> {
     const { store, client } = this.options;
     const item = this.item;
     const identity = await this.identityNow();
-    if (identity.size !== item.size || identity.mtimeMs !== item.mtimeMs || identity.fingerprint !== item.fingerprint) {
-      // the file on disk is not the one whose chunks the server holds: a new dzuuid, from the first byte
-      store.restart(item.id, { identity });
-      this.item = store.get(item.id)!;
-      this.options.onProgress({ ackedBytes: 0, sentBytes: 0 }, true);
-    }
-    const limit = this.options.fileSizeLimit;
-    if (this.item.size > limit) throw new TooLargeError(this.item.size, limit);
-
-    if (this.item.finalSent) {
+    const changed = !sameVersion(identity, item);
+    if (item.finalSent) {
       // the last request may have made the file without our hearing back: look before sending again
-      const found = await client.findUploadedFile(this.item.fileName, this.item.size, (id) => store.isKnownFileId(id));
-      if (found) return { kind: 'sent', fileId: found.id, file: null };
-      store.setFinalSent(this.item.id, false);
+      const found = await client.findUploadedFile(item.fileName, item.size, (id) => store.isKnownFileId(id));
+      if (found && !changed) return this.checkedSent({ kind: 'sent', fileId: found.id, file: null });
+      // made from the version before the change (a quit or crash came before the answer): stale now
+      if (found) store.addStaleCopy(item.id, found.id);
+      else store.setFinalSent(item.id, false);
     }
+    // the file on disk is not the one the upload started from: start over once it has settled
+    if (changed) throw new FileChangedError(item.path);
+    const limit = this.options.fileSizeLimit;
+    if (item.size > limit) throw new TooLargeError(item.size, limit);
 
-    if (this.item.size <= this.item.chunkSize) {
-      const ack = await this.sendFinal(signal, undefined, (sentBytes) => this.report(0, sentBytes, false));
-      return ack ? this.finishFrom(ack) : { kind: 'drained' };
+    const outcome = item.size <= item.chunkSize ? await this.sendWhole(signal) : await this.sendChunks(signal);
+    return outcome.kind === 'sent' ? this.checkedSent(outcome) : outcome;
+  }
+
+  /** A file up to the chunk size, in one request. */
+  private async sendWhole(signal: AbortSignal): Promise<SendOutcome> {
+    const ack = await this.sendFinal(signal, undefined, (sentBytes) => this.report(0, sentBytes, false));
+    return ack ? this.finishFrom(ack) : { kind: 'drained' };
+  }
+
+  /**
+   * The last look once the service has the file: a file that changed after
+   * the body's own check (between its last byte and the answer) left a stale
+   * copy there. It is recorded as such, to be deleted once the new version
+   * is there, and the upload starts over (FileChangedError).
+   */
+  private async checkedSent(sent: SendOutcome & { kind: 'sent' }): Promise<SendOutcome> {
+    const item = this.item;
+    const now = await stat(item.path).catch(() => null);
+    if (now?.size === item.size && now.mtimeMs === item.mtimeMs) return sent;
+    this.options.store.addStaleCopy(item.id, sent.fileId);
+    throw new FileChangedError(item.path);
+  }
+
+  /**
+   * Deletes this item's stale copies (`checkedSent`) now that the file's
+   * current version is on the service, its id committed first: a quit or a
+   * failed delete meanwhile goes on with the deletes, never uploads again.
+   */
+  private async dropStaleCopies(sent: SendOutcome & { kind: 'sent' }): Promise<SendOutcome> {
+    const { store, client } = this.options;
+    const stale = store.get(this.item.id)?.staleFileIds ?? [];
+    if (stale.length === 0) return sent;
+    store.recordFileId(this.item.id, sent.fileId);
+    for (const fileId of stale) {
+      await client.deleteFile(fileId, 'upload').catch((error: unknown) => {
+        // deleted already (by the person, or by us before a quit)
+        if (!(error instanceof ApiError && error.status === 404)) throw error;
+      });
+      store.forgetStaleCopy(this.item.id, fileId);
     }
-    return this.sendChunks(signal);
+    return { ...sent, replacedStale: true };
   }
 
   /**
@@ -406,10 +475,16 @@ export class ChunkedUpload {
   }
 }
 
-function rangeOf(item: UploadItem, index: number, whole = false) {
+function rangeOf(item: UploadItem, index: number, whole = false): FileRange {
   const start = whole ? 0 : index * item.chunkSize;
   const end = whole ? item.size : start + chunkLength(item, index);
-  return { path: item.path, start, end, fileName: item.fileName };
+  return {
+    path: item.path,
+    start,
+    end,
+    fileName: item.fileName,
+    unchanged: { size: item.size, mtimeMs: item.mtimeMs },
+  };
 }
 
 async function readIdentity(path: string): Promise<FileIdentity> {

@@ -39,10 +39,9 @@ export class UploadRejectedError extends Error {
   }
 }
 
-/** Whether a failed upload may succeed if tried again later: the network, the server's 5xx, a file still changing. */
+/** Whether a failed upload may succeed if tried again later: the network, the server's 5xx (a changed file waits apart). */
 export function isRetryableFailure(error: unknown): boolean {
-  if (error instanceof ApiError) return error.retryable;
-  return error instanceof FileChangedError;
+  return error instanceof ApiError && error.retryable;
 }
 
 /** A failure as the queue row shows it: the message, and the request id for support. */

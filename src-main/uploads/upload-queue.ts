@@ -4,12 +4,14 @@ import { API_LIMITS, UpdateFileBodySchema, type MediaFile } from '../../src-shar
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
 import { ackedBytes, type UploadItem, type UploadMetadata } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
+import { FileChangedError } from '../api-client/multipart-body.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
-import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
+import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import { sameFileOnDisk } from '../common/path-spellings.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
+import { DEFAULT_SETTLE_MS, settleWindowFor } from '../sync/stability.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { ChunkedUpload } from './chunked-upload.js';
 import { noWriterProbe, type FileWriter, type WriterProbe } from './file-writers.js';
@@ -48,6 +50,12 @@ export interface UploadQueueOptions {
   outOfSpace?: (error: unknown) => boolean;
   /** who holds a file open for writing (file-writers.ts): such a file does not start; none by default */
   writers?: WriterProbe;
+  /**
+   * How long a file that changed under its upload must stay the same before
+   * it starts over: the watcher's settle window for its size (by default
+   * that of a folder with no window of its own)
+   */
+  settleMsFor?: (item: UploadItem) => number;
 }
 
 export interface EnqueueInput {
@@ -67,6 +75,15 @@ export interface EnqueueResult {
   item: UploadItem;
   /** `new`: queued now; `resumed`: an unfinished (or failed) upload of the same file; `done`: already uploaded */
   outcome: 'new' | 'resumed' | 'done';
+}
+
+/** An item is done. */
+export interface UploadedEvent {
+  item: UploadItem;
+  /** the server's File when its answer carried one (links, no extra request) */
+  file: MediaFile | null;
+  /** the file changed as the service took it: the copy of that version was deleted once this one was there */
+  replacedStale: boolean;
 }
 
 /** The engine's own view of its pause, hold and work; the core turns it into the contract's QueueStatus. */
@@ -122,7 +139,7 @@ export class UploadQueue implements Disposable {
   private readonly disposables = new DisposableStore();
   private readonly items: ItemStates;
   private readonly statusEmitter = this.disposables.add(new Emitter<QueueRunState>());
-  private readonly uploadedEmitter = this.disposables.add(new Emitter<{ item: UploadItem; file: MediaFile | null }>());
+  private readonly uploadedEmitter = this.disposables.add(new Emitter<UploadedEvent>());
   private readonly idleWaiters: Array<() => void> = [];
   /** queued items whose file a process writes: who held it, and when it is looked at again (wall ms); in memory */
   private readonly beingWritten = new Map<number, { writer: FileWriter; checkAt: number }>();
@@ -131,7 +148,7 @@ export class UploadQueue implements Disposable {
   /** bytes moved in a running item (frequent: throttle before showing) */
   readonly onDidProgress: Event<ItemProgress>;
   readonly onDidChangeStatus = this.statusEmitter.event;
-  /** an item is done; `file` is the server's File when its answer carried one (links, no extra request) */
+  /** an item is done */
   readonly onDidUpload = this.uploadedEmitter.event;
 
   constructor(private readonly options: UploadQueueOptions) {
@@ -176,7 +193,7 @@ export class UploadQueue implements Disposable {
     const store = this.options.store;
     const existing = await this.unfinishedUploadOf(path);
     if (existing) {
-      const item = existing.state.kind === 'failed' ? ((await this.retry(existing.id)) ?? existing) : existing;
+      const item = await this.resumeWith(existing, identity);
       this.pump();
       return { item, outcome: 'resumed' };
     }
@@ -211,6 +228,25 @@ export class UploadQueue implements Disposable {
       if (item.path === path || (await sameFileOnDisk(item.path, path))) return item;
     }
     return undefined;
+  }
+
+  /**
+   * The unfinished upload of a file enqueued again: a failed one goes back
+   * in line. Given another version of the file than the item's (a folder's
+   * file that settled after a change, or a person uploading it again), an
+   * item not running starts over from it, at once: a wait for the file to
+   * settle (`changed`) is over. One whose last request may have made a file
+   * (`finalSent`) is left to look for that file first.
+   */
+  private async resumeWith(item: UploadItem, identity: FileIdentity): Promise<UploadItem> {
+    const store = this.options.store;
+    const other = !sameVersion(identity, item);
+    if (other && !this.workers.has(item.id) && !item.finalSent) store.restart(item.id, { identity });
+    const state = item.state;
+    if (state.kind === 'failed' || (state.kind === 'retrying' && state.changed && other)) {
+      return (await this.retry(item.id)) ?? item;
+    }
+    return store.get(item.id) ?? item;
   }
 
   /** The items not done, failed or cancelled, in queue order, with the running items' progress. */
@@ -323,7 +359,8 @@ export class UploadQueue implements Disposable {
   retryNow(): void {
     const now = this.clock.wall();
     for (const item of this.options.store.ofKind('retrying')) {
-      if (item.state.kind === 'retrying' && item.state.retryAt > now)
+      // a changed file waits for itself, not for the network
+      if (item.state.kind === 'retrying' && item.state.retryAt > now && !item.state.changed)
         this.items.save(item, { ...item.state, retryAt: now });
     }
     this.pump();
@@ -416,6 +453,10 @@ export class UploadQueue implements Disposable {
       return [worker.done];
     });
     await Promise.all(waits);
+  }
+
+  private settleMsFor(item: UploadItem): number {
+    return this.options.settleMsFor?.(item) ?? settleWindowFor(item.size, DEFAULT_SETTLE_MS);
   }
 
   private pausedUntil(): number | null {
@@ -554,7 +595,7 @@ export class UploadQueue implements Disposable {
         const { fileId, existing } = outcome;
         const succeed: UploadEvent = { type: 'succeed', fileId, now: this.clock.wall(), ...(existing && { existing }) };
         const done = this.items.applyTo(id, { type: 'bytesSent' }, succeed);
-        this.uploadedEmitter.fire({ item: done, file: outcome.file });
+        this.uploadedEmitter.fire({ item: done, file: outcome.file, replacedStale: outcome.replacedStale ?? false });
       });
     } catch (error) {
       // nothing can be saved: the item stays as last saved, and goes on once the disk has room
@@ -570,13 +611,19 @@ export class UploadQueue implements Disposable {
         this.items.apply(current, worker.after ?? interrupt);
         return;
       }
-      const failed = this.items.apply(current, {
-        type: 'fail',
-        problem: problemOf(error),
-        retryable: isRetryableFailure(error),
-        now: this.clock.wall(),
-        random: this.random(),
-      });
+      const now = this.clock.wall();
+      const failed = this.items.apply(
+        current,
+        error instanceof FileChangedError
+          ? { type: 'changed', problem: problemOf(error), now, settleMs: this.settleMsFor(current) }
+          : {
+              type: 'fail',
+              problem: problemOf(error),
+              retryable: isRetryableFailure(error),
+              now,
+              random: this.random(),
+            },
+      );
       // a pause the person asked for while the chunk failed still holds, over the retry
       if (worker.after?.type === 'pause') this.items.apply(failed, worker.after);
     }

@@ -43,6 +43,7 @@ interface Row {
   restarts: number;
   final_sent: number;
   file_id: string | null;
+  stale_file_ids: string;
   created_at: number;
   updated_at: number;
 }
@@ -112,6 +113,7 @@ export class UploadStore {
       restarts: 0,
       finalSent: false,
       fileId: null,
+      staleFileIds: [],
       createdAt: now,
       updatedAt: now,
     };
@@ -256,6 +258,27 @@ export class UploadStore {
   }
 
   /**
+   * Whether a later item of the same path holds another version of the file:
+   * this upload is no longer what is on disk ("changed since its upload").
+   */
+  changedSince(item: UploadItem): boolean {
+    const later = this.sql(
+      `SELECT 1 FROM upload_items WHERE path = ? AND id > ? AND (size != ? OR mtime_ms != ? OR fingerprint != ?) LIMIT 1`,
+    ).get(item.path, item.id, item.size, item.mtimeMs, item.fingerprint);
+    return later !== undefined;
+  }
+
+  /** The latest done upload of this path before item `beforeId`: the one a new version makes out of date. */
+  doneBefore(path: string, beforeId: number): UploadItem | undefined {
+    return this.parseRow(
+      this.sql(`SELECT * FROM upload_items WHERE path = ? AND id < ? AND +kind = 'done' ORDER BY id DESC LIMIT 1`).get(
+        path,
+        beforeId,
+      ),
+    );
+  }
+
+  /**
    * True when an upload of this app produced `fileId` (not someone else's
    * file of the same name), in the queue or removed from it since.
    */
@@ -337,6 +360,29 @@ export class UploadStore {
       this.now(),
       id,
     );
+  }
+
+  /**
+   * A copy on the service of a version of the file that changed as it was
+   * accepted: kept with the item until the new version is there and it is
+   * deleted, and in `known_files` at once, so a search for the new version's
+   * file never takes it (same name, maybe the same size).
+   */
+  addStaleCopy(id: number, fileId: string): void {
+    this.db.transaction(() => {
+      this.sql(
+        `UPDATE upload_items SET stale_file_ids = json_insert(stale_file_ids, '$[#]', ?), updated_at = ? WHERE id = ?`,
+      ).run(fileId, this.now(), id);
+      this.sql('INSERT OR IGNORE INTO known_files (file_id) VALUES (?)').run(fileId);
+    })();
+  }
+
+  /** A stale copy was deleted from the service. */
+  forgetStaleCopy(id: number, fileId: string): void {
+    this.sql(
+      `UPDATE upload_items SET stale_file_ids = (SELECT json_group_array(value) FROM json_each(stale_file_ids)
+         WHERE value != ?), updated_at = ? WHERE id = ?`,
+    ).run(fileId, this.now(), id);
   }
 
   /** A file password is kept only until the PATCH that sets it has succeeded. */
@@ -425,6 +471,7 @@ export class UploadStore {
       restarts: row.restarts,
       finalSent: row.final_sent === 1,
       fileId: row.file_id,
+      staleFileIds: parseJsonOrUndefined(row.stale_file_ids),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });

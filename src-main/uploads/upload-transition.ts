@@ -21,6 +21,8 @@ export type UploadEvent =
   | { type: 'succeed'; fileId: string; now: number; existing?: true }
   /** `random` in [0, 1) draws the backoff jitter, so the transition stays pure */
   | { type: 'fail'; problem: UploadProblem; retryable: boolean; now: number; random: number }
+  /** the file changed under the upload: it starts over once it stayed the same for `settleMs` (no attempt counted) */
+  | { type: 'changed'; problem: UploadProblem; now: number; settleMs: number }
   /** stopped for a reason that is not the file's fault: quit, global pause, the account's token refused */
   | { type: 'interrupt' }
   | { type: 'pause'; until: number | null }
@@ -71,6 +73,15 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
       const retryAt = event.now + backoffDelay(attempt, event.random, FILE_BACKOFF);
       return { kind: 'retrying', attempt, retryAt, lastError: event.problem };
     }
+    case 'changed':
+      if (state.kind !== 'uploading' && state.kind !== 'finalizing') return state;
+      return {
+        kind: 'retrying',
+        attempt: state.attempt,
+        retryAt: event.now + event.settleMs,
+        lastError: event.problem,
+        changed: true,
+      };
     case 'interrupt':
       return state.kind === 'uploading' || state.kind === 'finalizing' ? { kind: 'queued' } : state;
     case 'pause':

@@ -94,5 +94,5 @@ function pausedText(
 
 /** What became of one of the folder's last files: "uploaded", "failed", "skipped". */
 export function recentOutcomeText(file: FolderRecentFile): string {
-  return t(`folders.outcome.${file.outcome}`);
+  return file.changedSinceUpload ? t('folders.outcomeChanged') : t(`folders.outcome.${file.outcome}`);
 }

@@ -200,6 +200,20 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
       };
     case 'retrying': {
       const waitS = (state.retryAt - context.now) / 1000;
+      if (state.changed) {
+        // not a failure: the file is being written to, and its upload starts over once it stays the same
+        return {
+          state: t('queue.changed.waiting'),
+          detail:
+            waitS > 0.5
+              ? t('queue.changed.startsIn', { time: formatDuration(waitS, locale) })
+              : t('queue.changed.startsNow'),
+          problem: null,
+          progress: bar(0, size),
+          tone: 'warn',
+          actions: ACTIONS.retrying,
+        };
+      }
       return {
         state:
           waitS > 0.5 ? t('queue.row.retryingIn', { time: formatDuration(waitS, locale) }) : t('queue.row.retryingNow'),
@@ -229,7 +243,11 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         const text = describeFollow(after, locale);
         return {
           state: text.label,
-          detail: text.tone === 'warn' ? t('queue.row.uploadedAt', { time: clock(state.finishedAt) }) : text.detail,
+          detail: item.changedSinceUpload
+            ? t('queue.changed.since', { time: clock(state.finishedAt) })
+            : text.tone === 'warn'
+              ? t('queue.row.uploadedAt', { time: clock(state.finishedAt) })
+              : text.detail,
           problem: text.tone === 'warn' && text.detail ? { message: text.detail, requestId: null } : null,
           progress: bar(size, size),
           tone: text.tone === 'warn' ? 'warn' : text.tone,
@@ -240,7 +258,9 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
         state: state.existing ? t('queue.row.existing') : t('queue.row.done'),
         detail: state.existing
           ? t('queue.row.existingDetail', { time: clock(state.finishedAt) })
-          : t('queue.row.uploadedAt', { time: clock(state.finishedAt) }),
+          : item.changedSinceUpload
+            ? t('queue.changed.since', { time: clock(state.finishedAt) })
+            : t('queue.row.uploadedAt', { time: clock(state.finishedAt) }),
         problem: null,
         progress: bar(size, size),
         tone: 'ok',

@@ -101,6 +101,12 @@ export const de: Catalog = {
       failed: 'Fehlgeschlagen',
       cancelled: 'Abgebrochen',
     },
+    changed: {
+      waiting: 'Während des Uploads geändert',
+      startsIn: 'Beginnt in {{time}} von vorn, wenn die Datei so bleibt',
+      startsNow: 'Beginnt von vorn mit der Datei, wie sie jetzt ist',
+      since: 'Hochgeladen um {{time}}; die Datei hat sich seit dem Upload geändert',
+    },
     waiting: {
       accountBlocked: 'Wartet: {{reason}}',
       paused: 'Wartet: Alle Uploads sind pausiert',
@@ -487,8 +493,9 @@ export const de: Catalog = {
     keep: 'Dort lassen, wo sie ist',
     move: 'In einen Unterordner verschieben',
     subfolderName: 'Name des Unterordners',
-    delete: 'Lokale Datei löschen',
-    deleteWarning: 'Die lokale Kopie wird gelöscht, sobald der Dienst die ganze Datei hat.',
+    delete: 'Lokale Datei in den Papierkorb legen',
+    deleteWarning:
+      'Sobald der Dienst die ganze Datei hat und die Datei noch die gesendete Fassung ist, kommt sie mit ihren Begleitdateien in den Papierkorb.',
     ignore: 'Dateien ignorieren, die auf diese Muster passen',
     ignorePlaceholder: '*.tmp\nEntwürfe/**',
     ignoreHint: 'Ein Muster pro Zeile, zum Beispiel *.tmp oder Entwürfe/**.',
@@ -558,6 +565,7 @@ export const de: Catalog = {
       failed: 'fehlgeschlagen',
       skipped: 'übersprungen',
     },
+    outcomeChanged: 'hochgeladen, seitdem geändert',
     state: {
       watching: 'Aktuell seit {{time}}',
       scanning_one: 'Wird durchsucht: {{count}} Datei gefunden',
@@ -632,6 +640,16 @@ export const de: Catalog = {
     add: 'Ordner hinzufügen',
     adding: 'Wird hinzugefügt…',
     added: '{{path}} wird jetzt überwacht.',
+    deleteConfirm: {
+      title: 'Hochgeladene Dateien in den Papierkorb legen?',
+      files_one:
+        '<code>{{path}}</code> enthält {{count, number}} Datei, die nach ihrem Upload in den Papierkorb kommt.',
+      files_other:
+        '<code>{{path}}</code> enthält {{count, number}} Dateien, die jeweils nach ihrem Upload in den Papierkorb kommen.',
+      more: '<code>{{path}}</code> enthält mehr als {{count, number}} Dateien, die jeweils nach ihrem Upload in den Papierkorb kommen.',
+      kept: 'Eine Datei, deren Upload fehlschlägt, die übersprungen wird oder schon beim Dienst liegt, bleibt. Begleitdateien (.xmp, .aae, .srt, .vtt, .thm, .lrv) kommen mit ihrer Datei mit.',
+      confirm: 'In den Papierkorb legen',
+    },
   },
   // Settings (but Language) and Imports
   settings: {
@@ -930,6 +948,9 @@ export const de: Catalog = {
         'Uploads warten, und neue Dateien werden von selbst hochgeladen, sobald wieder Platz ist. Geben Sie auf dem Datenträger von {{path}} Platz frei.',
       namesAndMore_one: '{{names}} und {{count}} weitere',
       namesAndMore_other: '{{names}} und {{count}} weitere',
+      leftInPlace: 'Nach dem Upload nicht gelöscht: {{name}}',
+      replacedStale: '{{name}} hat sich während des Uploads geändert',
+      replacedStaleBody: 'Die endgültige Fassung ist beim Dienst; die Kopie der früheren Fassung wurde dort gelöscht.',
     },
     tray: {
       tooltip: '{{app}}: {{status}}',
@@ -1087,7 +1108,8 @@ export const de: Catalog = {
       timeout: 'Der Server hat nicht rechtzeitig geantwortet ({{detail}}).',
       unreachable: 'Der Server ist nicht erreichbar ({{detail}}).',
       network: 'Netzwerkfehler: {{detail}}',
-      fileChanged: 'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn.',
+      fileChanged:
+        'Die Datei hat sich während des Uploads geändert; der Upload beginnt von vorn, sobald sie sich nicht mehr ändert.',
       gaveUp_one: 'Nach {{count}} Versuch aufgegeben: {{reason}}',
       gaveUp_other: 'Nach {{count}} Versuchen aufgegeben: {{reason}}',
       // the desktop keyring (Secret Service) of serve and the CLI, failing after it answered at start
@@ -1095,6 +1117,11 @@ export const de: Catalog = {
         'Der Schlüsselbund des Desktops hat den Token nicht gespeichert ({{reason}}). Entsperren Sie den Schlüsselbund und versuchen Sie es erneut, oder starten Sie Media Sync neu, um Tokens in einer Datei zu speichern, die nur Ihr Benutzer lesen kann.',
       keyringRemove:
         'Der Schlüsselbund des Desktops hat den Token nicht entfernt ({{reason}}). Entsperren Sie den Schlüsselbund und melden Sie sich erneut ab.',
+    },
+    trash: {
+      none: 'media-sync serve und die Befehlszeile haben unter macOS und Windows keinen Papierkorb, daher bleibt die Datei, wo sie ist; die Desktop-App legt Dateien in den Papierkorb des Systems.',
+      noneOnDrive:
+        'Auf dem Laufwerk von {{mount}} gibt es keinen Papierkorb, den Media Sync nutzen kann (kein gemeinsamer .Trash-Ordner, und {{folder}} ließ sich nicht anlegen), daher bleibt die Datei, wo sie ist.',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {

@@ -106,6 +106,13 @@ export const en = {
       failed: 'Failed',
       cancelled: 'Cancelled',
     },
+    // a file that changed while it was being uploaded, or since
+    changed: {
+      waiting: 'Changed while uploading',
+      startsIn: 'Starts over in {{time}} if the file stays as it is',
+      startsNow: 'Starting over with the file as it is now',
+      since: 'Uploaded at {{time}}; the file has changed since its upload',
+    },
     // why a row waits
     waiting: {
       accountBlocked: 'Waiting: {{reason}}',
@@ -485,8 +492,9 @@ export const en = {
     keep: 'Keep it where it is',
     move: 'Move it into a subfolder',
     subfolderName: 'Subfolder name',
-    delete: 'Delete the local file',
-    deleteWarning: 'The local copy is deleted once the service has the whole file.',
+    delete: 'Put the local file in the Trash',
+    deleteWarning:
+      'Once the service has the whole file, and the file is still the version sent, it goes to the Trash with its sidecars.',
     ignore: 'Ignore files matching',
     ignorePlaceholder: '*.tmp\nDrafts/**',
     ignoreHint: 'One pattern per line, such as *.tmp or Drafts/**.',
@@ -555,6 +563,7 @@ export const en = {
       failed: 'failed',
       skipped: 'skipped',
     },
+    outcomeChanged: 'uploaded, changed since its upload',
     state: {
       watching: 'Up to date since {{time}}',
       scanning_one: 'Scanning: {{count}} file found',
@@ -627,6 +636,16 @@ export const en = {
     add: 'Add folder',
     adding: 'Adding…',
     added: 'Now watching {{path}}.',
+    // said before "Delete after upload" is turned on for a folder that holds files
+    deleteConfirm: {
+      title: 'Put uploaded files in the Trash?',
+      files_one: '<code>{{path}}</code> holds {{count, number}} file that will go to the Trash once it is uploaded.',
+      files_other:
+        '<code>{{path}}</code> holds {{count, number}} files that will go to the Trash, each once it is uploaded.',
+      more: '<code>{{path}}</code> holds more than {{count, number}} files that will go to the Trash, each once it is uploaded.',
+      kept: 'A file that fails, is skipped or is already on the service stays. A file’s sidecars (.xmp, .aae, .srt, .vtt, .thm, .lrv) go with it.',
+      confirm: 'Put them in the Trash',
+    },
   },
   // Settings (but Language) and Imports
   settings: {
@@ -922,6 +941,9 @@ export const en = {
         'Uploads wait, and new files are uploaded by themselves once there is room. Free some space on the disk of {{path}}.',
       namesAndMore_one: '{{names}} and {{count}} more',
       namesAndMore_other: '{{names}} and {{count}} more',
+      leftInPlace: 'Not deleted after its upload: {{name}}',
+      replacedStale: '{{name}} changed while it was uploading',
+      replacedStaleBody: 'Its final version is on the service; the copy of the earlier version was deleted there.',
     },
     tray: {
       tooltip: '{{app}}: {{status}}',
@@ -1075,7 +1097,7 @@ export const en = {
       timeout: 'The server did not answer in time ({{detail}}).',
       unreachable: 'Could not reach the server ({{detail}}).',
       network: 'Network error: {{detail}}',
-      fileChanged: 'The file changed while it was being uploaded; starting it again.',
+      fileChanged: 'The file changed while it was being uploaded; it starts over once it stops changing.',
       gaveUp_one: 'Gave up after {{count}} attempt: {{reason}}',
       gaveUp_other: 'Gave up after {{count}} attempts: {{reason}}',
       // the desktop keyring (Secret Service) of serve and the CLI, failing after it answered at start
@@ -1083,6 +1105,12 @@ export const en = {
         'The desktop keyring did not keep the token ({{reason}}). Unlock the keyring and try again, or start Media Sync again to keep tokens in a file only your user can read.',
       keyringRemove:
         'The desktop keyring did not remove the token ({{reason}}). Unlock the keyring and sign out again.',
+    },
+    // "Delete after upload" and the Trash
+    trash: {
+      none: 'media-sync serve and the command line have no Trash on macOS and Windows, so the file stays where it is; the desktop app puts files in the system’s Trash.',
+      noneOnDrive:
+        'There is no Trash Media Sync can use on the drive of {{mount}} (no shared .Trash folder, and {{folder}} could not be made), so the file stays where it is.',
     },
     // how a token is kept, a phrase shown under "Token storage"
     tokenStorage: {

@@ -79,19 +79,30 @@ export type AccountView = z.infer<typeof AccountViewSchema>;
  * An upload as the UI sees it: the file password never leaves the core (the
  * schema drops it even from a raw item), only whether one will be set.
  */
-export const UploadItemViewSchema = UploadItemSchema.omit({ metadata: true, fingerprint: true }).extend({
+export const UploadItemViewSchema = UploadItemSchema.omit({
+  metadata: true,
+  fingerprint: true,
+  staleFileIds: true,
+}).extend({
   metadata: UploadMetadataSchema.omit({ password: true }).extend({ hasPassword: z.boolean().default(false) }),
   /** once done: the file's conversion as the core follows it (converting, ready to watch…); null before */
   afterUpload: ConversionFollowSchema.nullable().default(null),
+  /** once done: the file at its path has changed since (a later version was queued), so this upload is not its content */
+  changedSinceUpload: z.boolean().default(false),
 });
 export type UploadItemView = z.infer<typeof UploadItemViewSchema>;
 
-export function toUploadItemView(item: UploadItem, afterUpload: ConversionFollow | null = null): UploadItemView {
+export function toUploadItemView(
+  item: UploadItem,
+  afterUpload: ConversionFollow | null = null,
+  changedSinceUpload = false,
+): UploadItemView {
   const { password, ...metadata } = item.metadata;
   return UploadItemViewSchema.parse({
     ...item,
     metadata: { ...metadata, hasPassword: Boolean(password) },
     afterUpload,
+    changedSinceUpload,
   });
 }
 
@@ -280,6 +291,17 @@ export const IPC_COMMANDS = {
     WatchedFolderSchema,
   ),
   'folders:update': command(z.object({ id: ItemId, options: FolderOptionsSchema }), WatchedFolderSchema),
+  /**
+   * How many files of a folder "Delete after upload" would put in the Trash,
+   * each once it is uploaded: those its options take that it has not sent
+   * (`folderId`: a watched folder's, else one about to be added at `path`).
+   * Asked before the option is turned on; a walk that stops at 10,000 files
+   * or after 2 s (`more`: it stopped before the end)
+   */
+  'folders:countToRemove': command(
+    z.object({ path: z.string().min(1), folderId: ItemId.nullable(), options: FolderOptionsSchema }),
+    z.object({ files: z.int().min(0), more: z.boolean() }),
+  ),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
   /**
    * Answers once every file the watched folders have seen so far has settled

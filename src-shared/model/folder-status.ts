@@ -72,6 +72,8 @@ export const FolderRecentFileSchema = z.object({
   /** the file on the service (uploaded, or skipped as already there), else null */
   fileId: z.string().nullable(),
   at: z.number(),
+  /** uploaded, and the file has changed since: its new version is in the queue */
+  changedSinceUpload: z.boolean().default(false),
 });
 export type FolderRecentFile = z.infer<typeof FolderRecentFileSchema>;
 

@@ -29,6 +29,8 @@ export type UploadProblem = z.infer<typeof UploadProblemSchema>;
  * ```
  * `wait` keeps a queued item queued with the reason it does not start (a
  * writer holds its file); `start` takes it on once the reason is gone.
+ * `changed` (the file changed under its upload) goes to `retrying` too, for
+ * the file's settle window, without counting an attempt.
  * `pauseAfterChunk` marks an upload `pausing` (no new chunk starts; the runner
  * applies pause or interrupt once the chunks in flight are committed), and
  * `resume` takes the mark back. Times are wall-clock milliseconds because
@@ -61,9 +63,16 @@ export const UploadStateSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('finalizing'), attempt: z.int().min(0) }),
   z.object({
     kind: z.literal('retrying'),
-    attempt: z.int().min(1),
+    /** attempts that failed; a file that changed under its upload costs none (`changed`) */
+    attempt: z.int().min(0),
     retryAt: z.number(),
     lastError: UploadProblemSchema,
+    /**
+     * the file changed while it was sent: the upload starts over (a new dzuuid)
+     * at `retryAt` if the file stayed the same for its settle window meanwhile,
+     * else it waits for another window
+     */
+    changed: z.literal(true).optional(),
   }),
   z.object({ kind: z.literal('paused'), until: z.number().nullable() }),
   z.object({
@@ -129,6 +138,11 @@ export const UploadItemSchema = z.object({
   restarts: z.int().min(0),
   finalSent: z.boolean(),
   fileId: z.string().nullable(),
+  /**
+   * this app's copies of an earlier version of the file on the service (it
+   * changed as the service took it): deleted once the new version is there
+   */
+  staleFileIds: z.array(z.string()).default([]),
   createdAt: z.number(),
   updatedAt: z.number(),
 });

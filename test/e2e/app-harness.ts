@@ -231,6 +231,14 @@ export async function addFolderInPage(
   path: string,
   options?: (form: Locator) => Promise<void>,
 ): Promise<void> {
+  const form = await chooseFolderInPage(page, path);
+  await options?.(form);
+  await form.getByRole('button', { name: 'Add folder' }).click();
+  await page.getByText(`Now watching ${path}.`).waitFor();
+}
+
+/** The first steps of `addFolderInPage`, up to the form of the chosen folder's options: that form. */
+export async function chooseFolderInPage(page: Page, path: string): Promise<Locator> {
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Folders' }).click();
   await page.getByRole('heading', { name: 'Folders', level: 1 }).waitFor();
   await page.getByRole('button', { name: /^Add a folder/ }).click();
@@ -241,9 +249,7 @@ export async function addFolderInPage(
   await dialog.getByRole('button', { name: 'Choose this folder' }).click();
   const form = page.getByRole('form', { name: 'Watch this folder' });
   expect(await form.getByLabel('Folder path').inputValue()).toBe(path);
-  await options?.(form);
-  await form.getByRole('button', { name: 'Add folder' }).click();
-  await page.getByText(`Now watching ${path}.`).waitFor();
+  return form;
 }
 
 /** A watched folder's card in the Folders view, found by its path. */

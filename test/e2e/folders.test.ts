@@ -1,10 +1,12 @@
-import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   accessibilityViolations,
   addFolderInPage,
+  chooseFolderInPage,
   folderCard,
   screenshot,
   startApp,
@@ -19,9 +21,12 @@ import {
 let app: AppHarness;
 let holiday: string;
 let work: string;
+/** the daemon's $XDG_DATA_HOME: the Trash "Delete after upload" puts files in */
+let dataHome: string;
 
 beforeAll(async () => {
-  app = await startApp({ signIn: true });
+  dataHome = await mkdtemp(join(tmpdir(), 'media-sync-e2e-data-home-'));
+  app = await startApp({ signIn: true, env: { XDG_DATA_HOME: dataHome } });
   holiday = join(app.scratch, 'Holiday');
   work = join(app.scratch, 'Work');
   await mkdir(holiday);
@@ -29,6 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await app?.close();
+  await rm(dataHome, { recursive: true, force: true });
 });
 
 /** The names of the files on the service. */
@@ -193,6 +199,42 @@ describe('the Folders view', () => {
     await folderCard(page, holiday).waitFor({ state: 'detached' });
     await folderCard(page, work).waitFor();
     expect((await stat(join(holiday, 'beach.mp4'))).isFile()).toBe(true);
+    await page.close();
+  });
+
+  it('asks before "Delete after upload", saying how many files will go to the Trash; once uploaded, they are there', async () => {
+    const card = join(app.scratch, 'Card');
+    await mkdir(card);
+    await writeClips(card, ['GOPR0001.MP4', 'GOPR0002.MP4']);
+    await writeFile(join(card, 'GOPR0001.THM'), 'its thumbnail');
+    const page = await app.open();
+    const form = await chooseFolderInPage(page, card);
+    await form.getByRole('radio', { name: 'Put the local file in the Trash' }).check();
+    await form.getByRole('button', { name: 'Add folder' }).click();
+
+    const dialog = page.getByRole('dialog', { name: 'Put uploaded files in the Trash?' });
+    await dialog.getByText(`${card} holds 3 files that will go to the Trash, each once it is uploaded.`).waitFor();
+    await dialog
+      .getByText('A file that fails, is skipped or is already on the service stays.', { exact: false })
+      .waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await screenshot(page, 'folders-delete-confirm');
+    // Cancel adds nothing; asked again, Put them in the Trash adds the folder
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await folderCard(page, card).count()).toBe(0);
+    await form.getByRole('button', { name: 'Add folder' }).click();
+    await dialog.getByRole('button', { name: 'Put them in the Trash' }).click();
+    await page.getByText(`Now watching ${card}.`).waitFor();
+
+    await waitForCount(page, card, 'Uploaded in all', '3');
+    const trash = join(dataHome, 'Trash');
+    await expect.poll(async () => (await readdir(card)).length, { timeout: 30_000 }).toBe(0);
+    expect((await readdir(join(trash, 'files'))).sort()).toEqual(['GOPR0001.MP4', 'GOPR0001.THM', 'GOPR0002.MP4']);
+    expect(await readFile(join(trash, 'info', 'GOPR0002.MP4.trashinfo'), 'utf8')).toContain(
+      `Path=${join(card, 'GOPR0002.MP4').split('/').map(encodeURIComponent).join('/')}\n`,
+    );
+    expect(await filesOnService()).toEqual(expect.arrayContaining(['GOPR0001.MP4', 'GOPR0001.THM', 'GOPR0002.MP4']));
     await page.close();
   });
 });

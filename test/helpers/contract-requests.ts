@@ -23,6 +23,7 @@ export function requestForEveryCommand(context: {
     'folders:list': {},
     'folders:add': { accountId, path: join(dataDir, 'missing') },
     'folders:update': { id: 99, options: {} },
+    'folders:countToRemove': { path: join(dataDir, 'missing'), folderId: null, options: {} },
     'folders:remove': { id: 99 },
     'folders:whenSettled': {},
     'folders:status': {},

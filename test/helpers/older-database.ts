@@ -3,9 +3,18 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 7 (issue 30) left it: no stale copies of an upload.
+ */
+export function beforeStaleCopies(db: Db): void {
+  db.exec('ALTER TABLE upload_items DROP COLUMN stale_file_ids; PRAGMA user_version = 6;');
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 6 (issue 30) left it: no device remembered for a watched folder.
  */
 export function beforeFolderDevice(db: Db): void {
+  beforeStaleCopies(db);
   db.exec('ALTER TABLE watched_folders DROP COLUMN device; PRAGMA user_version = 5;');
 }
 

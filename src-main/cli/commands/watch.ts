@@ -54,7 +54,16 @@ export async function run(_command: string, dirs: string[], context: CommandCont
   try {
     for (const dir of dirs) {
       // a DIR on the command line is read from where the command runs; the core takes full paths only
-      const folder = await contract.invoke('folders:add', { accountId: account.id, path: resolve(dir), options });
+      const path = resolve(dir);
+      if (options.afterUpload.kind === 'delete') {
+        // said before anything goes: --after delete is the consent, this is what it means here
+        const count = await contract.invoke('folders:countToRemove', { path, folderId: null, options });
+        if (count.files > 0) {
+          const files = count.more ? `more than ${count.files} files` : `${count.files} file(s)`;
+          log(`${path} holds ${files} that will go to the Trash, each once it is uploaded (--after delete).`);
+        }
+      }
+      const folder = await contract.invoke('folders:add', { accountId: account.id, path, options });
       folders.add(folder.id);
       log(`watching ${folder.path}`);
     }

@@ -44,6 +44,7 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       changedFolders();
       return folder;
     },
+    'folders:countToRemove': async ({ path, folderId, options }) => engine.sync.countToRemove(path, folderId, options),
     'folders:remove': async ({ id }) => {
       await engine.sync.removeFolder(id);
       changedFolders();

@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Trans } from 'react-i18next';
 import { isFolderPathProblem, type AccountView } from '../../../src-shared/ipc/ipc-contract.js';
-import type { WatchedFolder } from '../../../src-shared/model/folder-options.js';
-import { useAction } from '../../bridge/bridge-context.js';
+import type { FolderOptions, WatchedFolder } from '../../../src-shared/model/folder-options.js';
+import { useAction, useBridge } from '../../bridge/bridge-context.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNote } from '../../components/error-note.js';
 import {
   FolderOptionsForm,
@@ -26,17 +28,69 @@ const NEW_FOLDER_OPTIONS = draftFromOptions({
   checkByPolling: false,
 });
 
+/**
+ * "Delete after upload" newly chosen for a folder: how many of its files it
+ * will put in the Trash is said, and confirmed, before it is saved. Nothing
+ * is asked when it was on already, or when the folder holds no such file.
+ */
+function useDeleteConfirm() {
+  const bridge = useBridge();
+  const { t } = useLocale();
+  const [asking, setAsking] = useState<{ files: number; more: boolean; path: string; go: () => void } | null>(null);
+
+  async function confirmFirst(
+    target: { path: string; folderId: number | null; before: FolderOptions['afterUpload']['kind'] | null },
+    options: FolderOptions,
+    go: () => void,
+  ): Promise<void> {
+    if (options.afterUpload.kind !== 'delete' || target.before === 'delete') return go();
+    const request = { path: target.path, folderId: target.folderId, options };
+    // a folder that cannot be counted (not there, not readable): the save says what is wrong with it
+    const answer = await bridge.invoke('folders:countToRemove', request).catch(() => null);
+    if (!answer || answer.files === 0) return go();
+    setAsking({ ...answer, path: target.path, go });
+  }
+
+  const values = asking && { path: asking.path, count: asking.files };
+  const dialog: ReactNode = asking && (
+    <ConfirmDialog
+      title={t('folders.deleteConfirm.title')}
+      confirmLabel={t('folders.deleteConfirm.confirm')}
+      onConfirm={() => {
+        setAsking(null);
+        asking.go();
+      }}
+      onCancel={() => setAsking(null)}
+    >
+      <p>
+        <Trans
+          i18nKey={asking.more ? 'folders.deleteConfirm.more' : 'folders.deleteConfirm.files'}
+          values={values}
+          count={asking.files}
+          components={{ code: <code /> }}
+        />
+      </p>
+      <p>{t('folders.deleteConfirm.kept')}</p>
+    </ConfirmDialog>
+  );
+  return { confirmFirst, dialog };
+}
+
 /** A watched folder's options, edited in its card. */
 export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => void }) {
   const [draft, setDraft] = useState(() => draftFromOptions(folder.options));
   const action = useAction();
+  const deleting = useDeleteConfirm();
   const { t } = useLocale();
   const options = optionsFromDraft(draft);
 
   async function save(event: FormEvent) {
     event.preventDefault();
     if (!options) return;
-    if (await action.run('folders:update', { id: folder.id, options })) onDone();
+    const target = { path: folder.path, folderId: folder.id, before: folder.options.afterUpload.kind };
+    await deleting.confirmFirst(target, options, () => {
+      void action.run('folders:update', { id: folder.id, options }).then((saved) => saved && onDone());
+    });
   }
 
   return (
@@ -47,6 +101,7 @@ export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: 
     >
       <FolderOptionsForm value={draft} onChange={setDraft} adding={false} />
       <ErrorNote error={action.error} />
+      {deleting.dialog}
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!options || action.busy}>
           {action.busy ? t('folders.saving') : t('folders.save')}
@@ -75,6 +130,7 @@ export function AddFolder(props: {
   const [accountId, setAccountId] = useState(props.account.id);
   const [draft, setDraft] = useState<FolderOptionsDraft>(NEW_FOLDER_OPTIONS);
   const action = useAction();
+  const deleting = useDeleteConfirm();
   const { t } = useLocale();
   const options = optionsFromDraft(draft);
 
@@ -84,8 +140,12 @@ export function AddFolder(props: {
   async function add(event: FormEvent) {
     event.preventDefault();
     if (!options || path.trim() === '') return;
-    const folder = await action.run('folders:add', { accountId, path: path.trim(), options });
-    if (folder) props.onAdded(folder);
+    const target = { path: path.trim(), folderId: null, before: null };
+    await deleting.confirmFirst(target, options, () => {
+      void action.run('folders:add', { accountId, path: target.path, options }).then((folder) => {
+        if (folder) props.onAdded(folder);
+      });
+    });
   }
 
   return (
@@ -114,6 +174,7 @@ export function AddFolder(props: {
       </label>
       <FolderOptionsForm value={draft} onChange={setDraft} adding />
       <ErrorNote error={pathError ? null : action.error} />
+      {deleting.dialog}
       <div className="form__actions">
         <button type="submit" className="button button--primary" disabled={!options || action.busy}>
           {action.busy ? t('folders.adding') : t('folders.add')}

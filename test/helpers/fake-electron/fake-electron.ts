@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { netRequest, type NetRequestOptions } from './net.js';
@@ -122,6 +123,8 @@ export function createFakeElectron(options: FakeElectronOptions) {
     openedExternal: [] as string[],
     openedPaths: [] as string[],
     shownInFolder: [] as string[],
+    /** files given to shell.trashItem, in order (each one is gone from its folder afterwards) */
+    trashed: [] as string[],
     clipboard: '',
     appUserModelId: null as string | null,
     protocolClients: [] as Array<{ protocol: string; path?: string; args?: string[] }>,
@@ -527,6 +530,11 @@ export function createFakeElectron(options: FakeElectronOptions) {
         return '';
       },
       showItemInFolder: (path: string) => void record.shownInFolder.push(path),
+      // Electron moves the item to the OS's Trash and rejects when it cannot: here it is recorded and removed
+      trashItem: async (path: string) => {
+        await unlink(path);
+        record.trashed.push(path);
+      },
     },
     clipboard: {
       writeText: (text: string) => void (record.clipboard = text),

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startCli, stopRunningClis } from '../../helpers/cli-process.js';
@@ -230,6 +230,25 @@ describe('media-sync CLI', () => {
     const refused = await start(['watch', 'clips/beach.mp4', '--once'], undefined, settle, files.path).done;
     expect(refused.code).toBe(1);
     expect(refused.stderr).toBe(`Error: “${file}” is a file, not a folder. Choose the folder that holds it instead.\n`);
+  });
+
+  it('watch --after delete says first how many files will go to the Trash, then puts each there once uploaded', async () => {
+    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+    const card = join(files.path, 'card');
+    await mkdir(card);
+    await writeFile(join(card, 'a.mp4'), 'a clip');
+    await writeFile(join(card, 'b.mp4'), 'another clip');
+    await writeFile(join(card, 'b.part'), 'a download, left out');
+    const dataHome = join(home.path, 'share');
+    const env = { MEDIA_SYNC_SETTLE_MS: '300', XDG_DATA_HOME: dataHome };
+    const run = await cli(['watch', card, '--once', '--after', 'delete'], undefined, env);
+    expect(run.code).toBe(0);
+    expect(run.stderr.split('\n')[0]).toBe(
+      `${card} holds 2 file(s) that will go to the Trash, each once it is uploaded (--after delete).`,
+    );
+    await waitFor(async () => ((await readdir(card)).length === 1 ? true : undefined), 10_000, 'both in the Trash');
+    expect(await readdir(card)).toEqual(['b.part']);
+    expect((await readdir(join(dataHome, 'Trash', 'files'))).sort()).toEqual(['a.mp4', 'b.mp4']);
   });
 
   it('files ls/show/edit/rm and import --wait / jobs work against the server, with --json for scripts', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
+import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
@@ -206,6 +207,48 @@ describe('AppCore: the status of each watched folder', () => {
       ok: false,
       error: { code: 'NOT_FOUND', message: 'There is no watched folder #99.' },
     });
+  });
+
+  it('a file edited long after its upload is a new upload; its earlier row and recent entry say it changed since', async () => {
+    const { events } = await startCore();
+    const [{ path: docs, id }] = await signInAndWatch('Docs');
+    const path = join(docs, 'notes.txt');
+    await writeFile(path, 'the first draft');
+    await until(id, 'the first draft uploaded', (status) => status.counts.uploaded === 1);
+    const list = async () => ((await invoke('uploads:list', {})) as { items: UploadItemView[] }).items;
+    const [first] = await list();
+    expect(first).toMatchObject({ state: { kind: 'done' }, changedSinceUpload: false });
+
+    // next week: edited; the new version waits behind the queue's pause
+    await invoke('uploads:pauseAll', { hours: null });
+    await writeFile(path, 'the second draft, a week later');
+    const waiting = await until(
+      id,
+      'the new version queued',
+      (status) => status.recent[0]?.changedSinceUpload === true,
+    );
+    expect(waiting.recent).toEqual([expect.objectContaining({ name: 'notes.txt', outcome: 'uploaded' })]);
+    expect(events).toContainEqual({
+      name: 'uploads:itemChanged',
+      payload: expect.objectContaining({ id: first!.id, changedSinceUpload: true }),
+    });
+
+    await invoke('uploads:resumeAll', {});
+    const after = await until(
+      id,
+      'the new version uploaded',
+      (status) => status.counts.uploaded === 1 && status.recent[0]!.uploadId !== first!.id,
+    );
+    expect(after.recent).toEqual([
+      expect.objectContaining({ name: 'notes.txt', outcome: 'uploaded', changedSinceUpload: false }),
+    ]);
+    const rows = await list();
+    expect(rows.map((row) => [row.id, row.state.kind, row.changedSinceUpload])).toEqual([
+      [first!.id, 'done', true],
+      [expect.any(Number), 'done', false],
+    ]);
+    // as before: each version is its own file on the service
+    expect(await serverFileNames()).toEqual(['notes.txt', 'notes.txt']);
   });
 
   it('starts with a watched folder that is gone, and watches it once it is back', async () => {

@@ -489,4 +489,21 @@ describe('the desktop app on a fake Electron', () => {
     expect(desktop.fake.record.openedPaths).toEqual([photos]);
     expect(desktop.fake.record.shownInFolder).toEqual([]);
   });
+
+  it('"Delete after upload" hands each uploaded file, and its sidecar, to the system Trash (shell.trashItem)', async () => {
+    const desktop = launch();
+    await shown(desktop);
+    const { id: accountId } = await desktop.invoke<{ id: string }>('account:signIn', {
+      baseUrl: server.baseUrl,
+      token: server.token,
+    });
+    const card = join(home.path, 'Card');
+    await mkdir(card);
+    await desktop.invoke('folders:add', { accountId, path: card, options: { afterUpload: { kind: 'delete' } } });
+    await writeFile(join(card, 'IMG_0001.JPG'), 'a photo');
+    await writeFile(join(card, 'IMG_0001.XMP'), '<x:xmpmeta/>');
+    await waitFor(() => (desktop.fake.record.trashed.length === 2 ? true : undefined), 20_000, 'both in the Trash');
+    expect(desktop.fake.record.trashed.sort()).toEqual([join(card, 'IMG_0001.JPG'), join(card, 'IMG_0001.XMP')]);
+    expect(existsSync(join(card, 'IMG_0001.JPG'))).toBe(false);
+  });
 });

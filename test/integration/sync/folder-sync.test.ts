@@ -2,6 +2,7 @@ import { appendFile, mkdir, readdir, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src-main/core/engine.js';
+import { FreedesktopTrash } from '../../../src-main/system/freedesktop-trash.js';
 import { openEngine, sha256File, sha256Url, tempDir, type EngineFixture } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -13,10 +14,14 @@ describe('folder sync against the reference server', () => {
   let server: TestServer;
   let fixture: EngineFixture | undefined;
   let folder: Awaited<ReturnType<typeof tempDir>>;
+  /** the $XDG_DATA_HOME of the Trash that "Delete after upload" uses */
+  let dataHome: Awaited<ReturnType<typeof tempDir>>;
+  const trashed = () => readdir(join(dataHome.path, 'Trash', 'files')).catch(() => [] as string[]);
 
   beforeEach(async () => {
     server = await startTestServer({ rateLimit: 100_000 });
     folder = await tempDir('media-sync-watched-');
+    dataHome = await tempDir('media-sync-data-home-');
   });
 
   afterEach(async () => {
@@ -24,12 +29,18 @@ describe('folder sync against the reference server', () => {
     fixture = undefined;
     await server.close();
     await folder.remove();
+    await dataHome.remove();
+  });
+
+  const engineOptions = () => ({
+    settleMs: SETTLE_MS,
+    trash: new FreedesktopTrash({ dataHome: dataHome.path, uid: process.getuid?.() ?? 0 }),
   });
 
   const serverFiles = () => listServerFiles(server);
 
   async function watch(options: Parameters<Engine['sync']['addFolder']>[2] = {}) {
-    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });
+    fixture = await openEngine(server.baseUrl, server.token, engineOptions());
     fixture.engine.queue.start();
     await fixture.engine.sync.addFolder(fixture.accountId, folder.path, options);
     return fixture.engine;
@@ -163,11 +174,12 @@ describe('folder sync against the reference server', () => {
     expect(server.server.uploadLog.entries().length).toBe(1);
   });
 
-  it("uploads with the folder's visibility and online-watch choice, then deletes the local file when asked", async () => {
+  it("uploads with the folder's visibility and online-watch choice, then puts the local file in the Trash when asked", async () => {
     const engine = await watch({ visibility: 'public', allowOnlineWatch: false, afterUpload: { kind: 'delete' } });
     await writeFile(join(folder.path, 'share.mp4'), 'to share');
     await uploadsDone(engine, 1);
     await waitFor(async () => ((await readdir(folder.path)).length === 0 ? true : undefined), 5_000, 'the delete');
+    expect(await trashed()).toEqual(['share.mp4']);
     const listed = JSON.parse((await server.api('/files')).body.toString()) as {
       data: { visibility: string; allow_online_watch: boolean }[];
     };
@@ -178,7 +190,7 @@ describe('folder sync against the reference server', () => {
   });
 
   it('skips a file already on the service by name and size when asked, leaves it in place, and uploads the rest', async () => {
-    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });
+    fixture = await openEngine(server.baseUrl, server.token, engineOptions());
     const { engine } = fixture;
     engine.queue.start();
     // on the service already: holiday.mp4 as it is here, and a clip.mp4 of another size
@@ -210,6 +222,7 @@ describe('folder sync against the reference server', () => {
     // the found file stays where it is: a name and a size are no proof that it is the same file
     await waitFor(async () => ((await readdir(folder.path)).length === 1 ? true : undefined), 5_000, 'the deletes');
     expect(await readdir(folder.path)).toEqual(['holiday.mp4']);
+    expect((await trashed()).sort()).toEqual(['clip.mp4', 'notes.mp4']);
     expect((await serverFiles()).map((file) => file.filename).sort()).toEqual([
       'clip.mp4',
       'clip.mp4',

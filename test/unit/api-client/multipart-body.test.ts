@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -123,6 +123,41 @@ describe('multipartFileBody', () => {
     for (const [i, range] of ranges.entries()) {
       expect(Buffer.concat(sent[i]!).includes(content.subarray(range.start, range.end))).toBe(true);
     }
+  });
+
+  it('a file written to while its part was read fails before the closing boundary, never sent whole', async () => {
+    const { size, mtimeMs } = await stat(path);
+    const body = multipartFileBody(
+      {},
+      { path, start: 0, end: size, fileName: 'clip.mp4', unchanged: { size, mtimeMs } },
+    );
+    const sent: Buffer[] = [];
+    const read = async () => {
+      for await (const piece of body.stream(() => undefined)) {
+        sent.push(Buffer.from(piece));
+        // an editor saves in place once the first MiB is out: bytes already sent change, the size does not
+        if (sent.length === 2) await writeFile(path, randomBytes(MiB), { flag: 'r+' });
+      }
+    };
+    await expect(read()).rejects.toBeInstanceOf(FileChangedError);
+    const boundary = body.contentType.split('boundary=')[1]!;
+    expect(Buffer.concat(sent).includes(`--${boundary}--`)).toBe(false);
+
+    // a small file, read whole: checked once read, before its one piece goes
+    await writeFile(path, 'small');
+    const before = await stat(path);
+    await writeFile(path, 'small, then more');
+    const small = multipartFileBody(
+      {},
+      { path, start: 0, end: 5, fileName: 'note.txt', unchanged: { size: before.size, mtimeMs: before.mtimeMs } },
+    );
+    const pieces: Uint8Array[] = [];
+    await expect(
+      (async () => {
+        for await (const piece of small.stream(() => undefined)) pieces.push(piece);
+      })(),
+    ).rejects.toBeInstanceOf(FileChangedError);
+    expect(pieces).toEqual([]);
   });
 
   it('a file that shrank under the upload fails with FileChangedError instead of sending short', async () => {

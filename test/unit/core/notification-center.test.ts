@@ -52,6 +52,23 @@ describe('NotificationCenter', () => {
     expect(shown.map((n) => [n.title, n.body, n.link])).toEqual([['Uploaded', 'holiday.mp4', 'http://files/abc/file']]);
   });
 
+  it('says at once, on its own, that a file changed as it was uploaded and its earlier copy was deleted', () => {
+    const { center, shown } = setup();
+    center.replacedStale('take-2.mov', 'http://files/t2/file');
+    expect(shown.map((n) => [n.kind, n.title, n.body, n.link])).toEqual([
+      [
+        'uploadsDone',
+        'take-2.mov changed while it was uploading',
+        'Its final version is on the service; the copy of the earlier version was deleted there.',
+        'http://files/t2/file',
+      ],
+    ]);
+    // under the "Uploaded" switch
+    const off = setup(['uploadsDone']);
+    off.center.replacedStale('take-2.mov', null);
+    expect(off.shown).toEqual([]);
+  });
+
   it('says a video is ready to watch, links its watch page, and merges several within 5 s', async () => {
     const { clock, center, shown } = setup();
     center.readyToWatch('holiday.mp4', 'http://files/abc/watch');

@@ -73,6 +73,7 @@ describe('FolderFiles: the counts and recent files of a watched folder', () => {
       outcome: 'uploaded',
       fileId: 'id-7.jpg',
       at: TODAY + 7,
+      changedSinceUpload: false,
     });
   });
 

@@ -114,6 +114,10 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => uploads.findUnfinishedByPath('/photos/new-3.jpg'), ['upload_items_path']);
     expectIndexed(() => uploads.findDone('/history/old-7.jpg', identity), ['upload_items_path']);
     expectIndexed(() => uploads.isKnownFileId('old-9'), ['upload_items_file']);
+    // a row of the queue: whether its file changed since; the earlier upload a new version makes out of date
+    const old = uploads.get(7)!;
+    expectIndexed(() => uploads.changedSince(old), ['upload_items_path']);
+    expectIndexed(() => uploads.doneBefore(old.path, HISTORY + 1), ['upload_items_path']);
     expectIndexed(() => uploads.ofKind('uploading'), ['upload_items_kind']);
     expectIndexed(() => uploads.ofKind('failed', 50, 'newest'), ['upload_items_kind']);
   });
@@ -159,6 +163,8 @@ describe('the queries run per event use an index, with 100,000 finished items', 
       uploads.saveState(item.id, { kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes: 0, totalBytes: 8192 });
       uploads.ackChunk(item.id, 0);
       uploads.setFinalSent(item.id, true);
+      uploads.addStaleCopy(item.id, 'stale-file');
+      uploads.forgetStaleCopy(item.id, 'stale-file');
       uploads.recordFileId(item.id, 'new-file');
       uploads.saveState(item.id, { kind: 'done', fileId: 'new-file', finishedAt: NOW });
     }, ['INTEGER PRIMARY KEY']);

@@ -19,6 +19,7 @@ import {
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const PROBLEM: UploadProblem = { message: 'The server answered 502.', code: 'HTTP_ERROR', requestId: 'req-1' };
 const OLD_PROBLEM: UploadProblem = { message: 'Connection reset.', code: 'NETWORK_ERROR', requestId: null };
+const CHANGED_PROBLEM: UploadProblem = { message: 'The file changed.', code: null, requestId: null };
 
 /** One state of every kind, with attempt 2 where the kind counts attempts. */
 const STATES: Record<UploadStateKind, UploadState> = {
@@ -44,6 +45,7 @@ const EVENTS = {
   succeed: { type: 'succeed', fileId: 'file-new', now: NOW },
   failRetryable: { type: 'fail', problem: PROBLEM, retryable: true, now: NOW, random: 0.5 },
   failFinal: { type: 'fail', problem: PROBLEM, retryable: false, now: NOW, random: 0.5 },
+  changed: { type: 'changed', problem: CHANGED_PROBLEM, now: NOW, settleMs: 3_000 },
   interrupt: { type: 'interrupt' },
   pause: { type: 'pause', until: NOW + 60_000 },
   resume: { type: 'resume' },
@@ -59,6 +61,14 @@ type Expected = UploadState | typeof IGNORED;
 // attempt 2 -> 3: delay = floor(0.5 * min(5 min, 2 s * 2^3)) = 8 s
 const RETRYING_AFTER_FAIL: UploadState = { kind: 'retrying', attempt: 3, retryAt: NOW + 8_000, lastError: PROBLEM };
 const FAILED: UploadState = { kind: 'failed', reason: PROBLEM };
+// the file's settle window, and no attempt counted
+const WAITING_FOR_CHANGE: UploadState = {
+  kind: 'retrying',
+  attempt: 2,
+  retryAt: NOW + 3_000,
+  lastError: CHANGED_PROBLEM,
+  changed: true,
+};
 const PAUSED: UploadState = { kind: 'paused', until: NOW + 60_000 };
 const DONE: UploadState = { kind: 'done', fileId: 'file-new', finishedAt: NOW };
 
@@ -71,6 +81,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: PAUSED,
     resume: IGNORED,
@@ -93,6 +104,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: DONE,
     failRetryable: RETRYING_AFTER_FAIL,
     failFinal: FAILED,
+    changed: WAITING_FOR_CHANGE,
     interrupt: { kind: 'queued' },
     pause: PAUSED,
     resume: IGNORED,
@@ -108,6 +120,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: DONE,
     failRetryable: RETRYING_AFTER_FAIL,
     failFinal: FAILED,
+    changed: WAITING_FOR_CHANGE,
     interrupt: { kind: 'queued' },
     pause: PAUSED,
     resume: IGNORED,
@@ -123,6 +136,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: PAUSED,
     resume: IGNORED,
@@ -138,6 +152,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: { kind: 'queued' },
@@ -153,6 +168,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: IGNORED,
@@ -168,6 +184,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: IGNORED,
@@ -183,6 +200,7 @@ const TABLE: Record<UploadStateKind, Record<EventName, Expected>> = {
     succeed: IGNORED,
     failRetryable: IGNORED,
     failFinal: IGNORED,
+    changed: IGNORED,
     interrupt: IGNORED,
     pause: IGNORED,
     resume: IGNORED,
@@ -205,6 +223,7 @@ describe('transition', () => {
       'bytesSent',
       'succeed',
       'fail',
+      'changed',
       'interrupt',
       'pause',
       'resume',

@@ -85,6 +85,32 @@ describe('queue row text', () => {
     });
   });
 
+  it('says a file that changed while uploading waits to start over, and an upload whose file changed since', () => {
+    const changedProblem = { message: 'The file changed.', code: null, requestId: null };
+    const waiting = item(10, {
+      kind: 'retrying',
+      attempt: 0,
+      retryAt: NOW + 3_000,
+      lastError: changedProblem,
+      changed: true,
+    });
+    expect(describeRow(waiting, context)).toMatchObject({
+      state: 'Changed while uploading',
+      detail: 'Starts over in 3 s if the file stays as it is',
+      problem: null,
+      tone: 'warn',
+      actions: ['retryNow', 'pause', 'cancel'],
+    });
+    const due = { ...waiting, state: { ...waiting.state, retryAt: NOW } };
+    expect(describeRow(due, context).detail).toBe('Starting over with the file as it is now');
+    const earlier = item(11, { kind: 'done', fileId: 'f11', finishedAt: NOW }, { changedSinceUpload: true });
+    expect(describeRow(earlier, context)).toMatchObject({
+      state: 'Done',
+      detail: 'Uploaded at T+0min; the file has changed since its upload',
+      tone: 'ok',
+    });
+  });
+
   it('estimates nothing during the warm-up, and shows what a resumed item already sent', () => {
     const running = item(1, { kind: 'uploading', attempt: 1, ackedBytes: 0, sentBytes: 0, totalBytes: 1_000_000 });
     expect(describeRow(running, context).detail).toBe('0 B of 1.00 MB · estimating time left · attempt 2');

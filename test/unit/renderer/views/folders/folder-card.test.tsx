@@ -16,8 +16,9 @@ const STATUS: FolderStatus = {
   counts: { uploadedToday: 3, uploaded: 1_204, failed: 1, skipped: 2 },
   lastScanAt: null,
   recent: [
-    { name: 'c.mp4', uploadId: 3, outcome: 'uploaded', fileId: 'f3', at: Date.now() },
-    { name: 'b.mp4', uploadId: 2, outcome: 'failed', fileId: null, at: Date.now() },
+    { name: 'd.mp4', uploadId: 4, outcome: 'uploaded', fileId: 'f4', at: Date.now(), changedSinceUpload: true },
+    { name: 'c.mp4', uploadId: 3, outcome: 'uploaded', fileId: 'f3', at: Date.now(), changedSinceUpload: false },
+    { name: 'b.mp4', uploadId: 2, outcome: 'failed', fileId: null, at: Date.now(), changedSinceUpload: false },
   ],
 };
 
@@ -53,6 +54,9 @@ describe('a watched folder’s card', () => {
     // a failed file is not on the service: its name, no link
     expect(html).not.toContain('search=b.mp4');
     expect(text(html)).toContain('b.mp4 failed');
+    // edited since its upload: its new version is in the queue
+    expect(text(html)).toContain('d.mp4 uploaded, changed since its upload');
+    expect(text(html)).toContain('c.mp4 uploaded');
     expect(buttons(html)).toEqual(['Pause', 'Rescan now', 'Copy path', 'Edit options', 'Remove']);
     expect(html).toContain('aria-label="Pause /home/you/Videos"');
   });
