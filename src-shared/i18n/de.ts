@@ -226,6 +226,8 @@ export const de: Catalog = {
     public: 'Öffentlich',
     private: 'Privat',
     allowWatch: 'Online ansehen erlauben',
+    privateMeans:
+      'Privat: nicht öffentlich gelistet; wer den Link hat, kann die Datei öffnen. Mit einem Passwort bleibt sie Ihnen vorbehalten.',
   },
   fileEdit: {
     formLabel: '{{name}} bearbeiten',
@@ -467,8 +469,6 @@ export const de: Catalog = {
   },
   folderOptions: {
     visibility: 'Sichtbarkeit hochgeladener Dateien',
-    private: 'Privat: nur Sie',
-    public: 'Öffentlich: alle mit dem Link',
     watch: 'Online ansehen',
     watchDefault: 'Wie der Dienst es festlegt',
     watchNo: 'Online ansehen nicht erlauben',

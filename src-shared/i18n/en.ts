@@ -233,6 +233,9 @@ export const en = {
     public: 'Public',
     private: 'Private',
     allowWatch: 'Allow watching online',
+    // what private means on the service: the file's page and watch links open for anyone who has them
+    privateMeans:
+      'Private: not listed publicly; anyone with the link can open it. Add a password to keep it to yourself.',
   },
   fileEdit: {
     formLabel: 'Edit {{name}}',
@@ -465,8 +468,6 @@ export const en = {
   },
   folderOptions: {
     visibility: 'Visibility of uploaded files',
-    private: 'Private: only you',
-    public: 'Public: anyone with the link',
     watch: 'Online watching',
     watchDefault: 'As the service decides',
     watchNo: 'Do not allow watching online',

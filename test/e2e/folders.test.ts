@@ -60,9 +60,7 @@ describe('the Folders view', () => {
     await page.getByRole('heading', { name: 'No watched folder yet', level: 2 }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    await addFolderInPage(page, holiday, (form) =>
-      form.getByRole('radio', { name: 'Public: anyone with the link' }).check(),
-    );
+    await addFolderInPage(page, holiday, (form) => form.getByRole('radio', { name: 'Public', exact: true }).check());
     await addFolderInPage(page, work);
     for (const path of [holiday, work]) {
       await folderCard(page, path)
