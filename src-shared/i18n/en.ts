@@ -824,6 +824,20 @@ export const en = {
     },
     meta: 'From {{host}} · stage {{stage}}',
     metaAttempt: 'From {{host}} · stage {{stage}} · attempt {{attempt}}',
+    // the stage left out when it only repeats the status (a failed job's stage is `failed`)
+    metaHost: 'From {{host}}',
+    metaHostAttempt: 'From {{host}} · attempt {{attempt}}',
+    // the service's stages of a job (REMOTE_JOB_STAGES); one it adds is shown as sent
+    stages: {
+      queued: 'queued',
+      connecting: 'connecting',
+      downloading: 'downloading',
+      storing: 'storing the file',
+      completed: 'completed',
+      cancelling: 'cancelling',
+      cancelled: 'cancelled',
+      failed: 'failed',
+    },
     progressOf: 'Progress of {{name}}',
     openWatch: 'Open<hidden> the watch page of {{name}}</hidden>',
     openPage: 'Open file<hidden> {{name}}</hidden>',
