@@ -173,4 +173,28 @@ describe('the Folders view', () => {
     expect((await stat(join(holiday, 'beach.mp4'))).isFile()).toBe(true);
     await page.close();
   });
+
+  it('says a rescan is looking through the folder only while it does: not once it ended, nor once the folder is gone', async () => {
+    const page = await app.open();
+    await page.goto(`${new URL(app.url).origin}/#/folders`);
+    const card = folderCard(page, work);
+    await card.getByText(/^Up to date since /).waitFor({ timeout: 30_000 });
+    const rescanning = page.getByRole('status').getByText(`Looking through ${work} for files the watcher missed.`);
+    // its file is looked at again and settles (3 s): the words are there meanwhile, and leave with the scan
+    await card.getByRole('button', { name: `Rescan ${work} now` }).click();
+    await rescanning.waitFor();
+    await card.getByText(/^Up to date since /).waitFor({ timeout: 30_000 });
+    await rescanning.waitFor({ state: 'detached' });
+
+    await card.getByRole('button', { name: `Rescan ${work} now` }).click();
+    await rescanning.waitFor();
+    await card.getByRole('button', { name: `Remove ${work}` }).click();
+    await page
+      .getByRole('dialog', { name: 'Stop watching this folder?' })
+      .getByRole('button', { name: 'Stop watching' })
+      .click();
+    await card.waitFor({ state: 'detached' });
+    expect(await rescanning.count()).toBe(0);
+    await page.close();
+  });
 });
