@@ -14,8 +14,9 @@ import { useLocale } from '../i18n/i18n.js';
  * into a subfolder, up, home or to a typed path, and chooses the folder
  * shown, or the one typed under Go to when it was not gone to yet (what
  * the field says is what is chosen). A path that cannot be listed is said
- * inline, the last folder stays on screen, and nothing is chosen. Keyboard: Tab between the parts; in the list the arrow
- * keys, Home and End move, Enter opens; Escape cancels.
+ * inline, the last folder stays on screen, and nothing is chosen.
+ * Keyboard: Tab between the parts; in the list the arrow keys, Home and End
+ * move, Enter opens; Escape cancels.
  *
  * It is put under <body>: it is opened from inside a form, and its Go to
  * field is a form of its own (forms do not nest).

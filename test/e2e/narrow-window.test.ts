@@ -4,6 +4,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalHttpServer, type LocalHttpServer } from '../helpers/local-http-server.js';
 import { fakeMp4 } from '../helpers/media-fixtures.js';
+import { de } from '../../src-shared/i18n/de.js';
+import { en } from '../../src-shared/i18n/en.js';
 import { accessibilityViolations, screenshot, startApp, type AppHarness } from './app-harness.js';
 
 /**
@@ -18,28 +20,8 @@ let source: LocalHttpServer;
 const LONG_NAME = 'IMG_2024_summer_holiday_at_the_beach_with_the_family_0042.JPG';
 const VIEWPORT = { width: 420, height: 800 };
 
-const VIEWS = {
-  en: {
-    queue: 'Queue',
-    folders: 'Folders',
-    files: 'Files',
-    imports: 'Imports',
-    account: 'Account',
-    settings: 'Settings',
-  },
-  de: {
-    queue: 'Warteschlange',
-    folders: 'Ordner',
-    files: 'Dateien',
-    imports: 'Importe',
-    account: 'Konto',
-    settings: 'Einstellungen',
-  },
-} as const;
-const SECTIONS = {
-  en: ['General', 'Uploads', 'Notifications', 'Accounts', 'Updates', 'Support and logs'],
-  de: ['Allgemein', 'Uploads', 'Benachrichtigungen', 'Konten', 'Updates', 'Support und Protokolle'],
-} as const;
+/** The words the checks look for (the views' names, Settings' sections), in each language. */
+const CATALOGS = { en, de };
 
 beforeAll(async () => {
   app = await startApp({ signIn: true, server: { conversions: false, allowPrivateTargets: true } });
@@ -94,18 +76,20 @@ async function sticksOut(page: Page): Promise<string[]> {
   });
 }
 
-async function goTo(page: Page, language: 'en' | 'de', view: keyof (typeof VIEWS)['en']) {
-  const nav = page.getByRole('navigation', { name: language === 'en' ? 'Views' : 'Ansichten' });
+async function goTo(page: Page, language: 'en' | 'de', view: keyof typeof en.nav) {
+  const { app: words, nav: views } = CATALOGS[language];
   // a click: each view's link is in sight, none off the edge
-  await nav.getByRole('link', { name: VIEWS[language][view], exact: true }).click();
-  await page.getByRole('heading', { name: VIEWS[language][view], level: 1 }).waitFor();
+  await page
+    .getByRole('navigation', { name: words.views })
+    .getByRole('link', { name: views[view], exact: true })
+    .click();
+  await page.getByRole('heading', { name: views[view], level: 1 }).waitFor();
 }
 
 describe('a narrow window', () => {
   for (const language of ['en', 'de'] as const) {
     it(`fits every view at 420 px, in ${language === 'en' ? 'English' : 'German'}`, async () => {
       const page = await openNarrow(language === 'en' ? 'en-US' : 'de-DE');
-      const views = VIEWS[language];
 
       await goTo(page, language, 'queue');
       const row = page.locator('.queue-row').filter({ hasText: LONG_NAME });
@@ -162,13 +146,12 @@ describe('a narrow window', () => {
       expect(await accessibilityViolations(page)).toEqual([]);
 
       await goTo(page, language, 'settings');
-      const sections = page.getByRole('navigation', {
-        name: language === 'en' ? 'Settings sections' : 'Bereiche der Einstellungen',
-      });
-      for (const section of SECTIONS[language]) {
+      const { sectionsLabel, sections: names } = CATALOGS[language].settings;
+      const sections = page.getByRole('navigation', { name: sectionsLabel });
+      for (const section of Object.values(names)) {
         await sections.getByRole('link', { name: section, exact: true }).click();
         await page.locator('.settings__section h2').first().waitFor();
-        expect(await sticksOut(page), `${views.settings} → ${section}`).toEqual([]);
+        expect(await sticksOut(page), section).toEqual([]);
       }
       expect(await accessibilityViolations(page)).toEqual([]);
       await page.close();

@@ -2,28 +2,20 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { de } from '../../../../src-shared/i18n/de.js';
 import { en } from '../../../../src-shared/i18n/en.js';
-import { draftFromOptions, FolderOptionsForm } from '../../../../src-renderer/components/folder-options-form.js';
+import { FolderOptionsForm } from '../../../../src-renderer/components/folder-options-form.js';
 import { VisibilityFields } from '../../../../src-renderer/components/visibility-fields.js';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
+import { NEW_FOLDER_OPTIONS } from '../../../../src-renderer/views/folders/folder-forms.js';
 
 /**
  * A private file's page and watch links open for anyone who has them
  * (docs/reference-server.md), so nothing may call private "only you": the
  * folder form and the upload and import options say what it means.
  */
-const draft = draftFromOptions({
-  visibility: 'private',
-  allowOnlineWatch: null,
-  includeSubfolders: true,
-  uploadExisting: true,
-  skipExisting: false,
-  afterUpload: { kind: 'keep' },
-  ignoreGlobs: [],
-});
 const forms = () =>
   renderToStaticMarkup(
     <>
-      <FolderOptionsForm value={draft} onChange={() => {}} adding />
+      <FolderOptionsForm value={NEW_FOLDER_OPTIONS} onChange={() => {}} adding />
       <VisibilityFields name="v" value={{ visibility: false, allowOnlineWatch: true }} onChange={() => {}} />
     </>,
   );

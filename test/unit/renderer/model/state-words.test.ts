@@ -19,6 +19,7 @@ import type { FollowState } from '../../../../src-shared/model/conversion-follow
 import { FolderStateSchema, type FolderState } from '../../../../src-shared/model/folder-status.js';
 import type { UploadState, UploadStateKind } from '../../../../src-shared/model/upload-state.js';
 import { item, rowContext } from '../../../helpers/queue-fixtures.js';
+import { remoteJob } from '../../../helpers/remote-job-fixture.js';
 
 /**
  * No state or stage reaches the page as its raw value or as a key the
@@ -116,22 +117,8 @@ const FOLLOW_STATES: FollowState[] = [
   { kind: 'stopped', at: NOW },
 ];
 
-function job(patch: Partial<RemoteJob>): RemoteJob {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    host: 'cdn.example.com',
-    name: 'clip.mp4',
-    status: 'running',
-    stage: 'downloading',
-    attempts: 1,
-    bytes_downloaded: 0,
-    bytes_total: null,
-    progress_percent: null,
-    error: null,
-    file_id: null,
-    ...patch,
-  };
-}
+const job = (patch: Partial<RemoteJob>) =>
+  remoteJob({ status: 'running', stage: 'downloading', attempts: 1, ...patch });
 
 afterAll(() => i18n.changeLanguage('en'));
 
