@@ -5,6 +5,14 @@ import type { CommandGroup } from './command-context.js';
 import { resolveDataDir } from './data-dir.js';
 import type { CliContract, OpenContractOptions } from './open-contract.js';
 
+/**
+ * What a private file is on the service: its page and watch links open for
+ * anyone who has them (docs/reference-server.md). Said in the help, and to
+ * whoever passes --private.
+ */
+export const PRIVATE_MEANS =
+  'Private: not listed publicly; anyone with the link can open it. Add a password (files edit ID --password-stdin) to keep it to yourself.';
+
 const USAGE = `Usage: media-sync <command> [options]
 
   login --base-url URL [--plan free|premium]   sign in; the token is read from stdin or MEDIA_SYNC_TOKEN
@@ -29,7 +37,9 @@ While the desktop app or media-sync serve runs on the data folder, every command
 its account, its queue, its watched folders (--bandwidth and --chunk-size are then its settings').
 
 Ctrl+C or SIGTERM stops within 5 s, keeping every acknowledged chunk: upload then exits
-130 (SIGINT) or 143 (SIGTERM) and the same command resumes it; watch exits 0, its folders stay watched.`;
+130 (SIGINT) or 143 (SIGTERM) and the same command resumes it; watch exits 0, its folders stay watched.
+
+${PRIVATE_MEANS} --public lists a file publicly.`;
 
 /**
  * Each command's group, loaded only when it runs (a group's module and what
@@ -83,6 +93,7 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       const note = 'apply only when this command runs the queue itself; the Media Sync that owns the data folder';
       line(io.stderr, `Note: --bandwidth and --chunk-size ${note} uploads with its own settings.`);
     }
+    if (flags.private && !flags.json) line(io.stderr, PRIVATE_MEANS);
     return await group.run(command, rest, { contract, flags, io });
   } catch (error) {
     line(io.stderr, `Error: ${describeError(error)}`);

@@ -1,5 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { describeErrorValue, type FileStatus, type MediaFileDetail } from '../../src-shared/api/index.js';
+import {
+  describeErrorValue,
+  isPublicVisibility,
+  type FileStatus,
+  type MediaFileDetail,
+} from '../../src-shared/api/index.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { toIpcError, useAction, useBridge, useQuery } from '../bridge/bridge-context.js';
@@ -188,6 +193,9 @@ export function FileDetails(props: {
               </div>
             ))}
           </dl>
+          {!isPublicVisibility(file.visibility) && !file.password_protected && (
+            <p className="muted file-details__small">{t('visibility.privateMeans')}</p>
+          )}
 
           <h3>{t('fileDetails.conversionTitle')}</h3>
           <p className="file-details__conversion" aria-live="polite">

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
-import { useQuery } from '../bridge/bridge-context.js';
+import { useAction, useQuery } from '../bridge/bridge-context.js';
 import { folderListingText } from '../model/folder-browser-text.js';
 import { ErrorNote } from './error-note.js';
 import { useModalDialog } from './use-modal-dialog.js';
@@ -12,9 +12,11 @@ import { useLocale } from '../i18n/i18n.js';
  * paths, so the core lists the folders of the computer it runs on
  * (folders:browse), starting at `start` or the home folder. The person goes
  * into a subfolder, up, home or to a typed path, and chooses the folder
- * shown. A path that cannot be listed is said inline and the last folder
- * stays on screen. Keyboard: Tab between the parts; in the list the arrow
- * keys, Home and End move, Enter opens; Escape cancels.
+ * shown, or the one typed under Go to when it was not gone to yet (what
+ * the field says is what is chosen). A path that cannot be listed is said
+ * inline, the last folder stays on screen, and nothing is chosen.
+ * Keyboard: Tab between the parts; in the list the arrow keys, Home and End
+ * move, Enter opens; Escape cancels.
  *
  * It is put under <body>: it is opened from inside a form, and its Go to
  * field is a form of its own (forms do not nest).
@@ -36,6 +38,8 @@ export function FolderBrowser(props: {
   const [path, setPath] = useState<string | undefined>(props.start ?? undefined);
   const listing = useQuery('folders:browse', { path, showHidden });
   const current = listing.data;
+  /** the check of a path typed and chosen without Go */
+  const typedCheck = useAction();
   const [goTo, setGoTo] = useState(props.start ?? '');
   const [active, setActive] = useState(0);
   /** after opening a subfolder its button is gone: focus goes into the new list instead of <body> */
@@ -53,7 +57,15 @@ export function FolderBrowser(props: {
     }
   }, [current]);
 
+  async function choose() {
+    const typed = goTo.trim();
+    if (current && (typed === '' || typed === current.path)) return props.onChoose(current.path);
+    const checked = await typedCheck.run('folders:browse', { path: typed, showHidden });
+    if (checked) props.onChoose(checked.path);
+  }
+
   function open(target: string | undefined, fromList = false) {
+    typedCheck.clearError();
     focusListOnLoad.current = fromList;
     if (target === path) listing.reload();
     else setPath(target);
@@ -108,7 +120,10 @@ export function FolderBrowser(props: {
           value={goTo}
           spellCheck={false}
           autoComplete="off"
-          onChange={(event) => setGoTo(event.target.value)}
+          onChange={(event) => {
+            setGoTo(event.target.value);
+            typedCheck.clearError();
+          }}
         />
         <button type="submit" className="button">
           {t('folderBrowser.go')}
@@ -131,7 +146,7 @@ export function FolderBrowser(props: {
           <span>{t('folderBrowser.showHidden')}</span>
         </label>
       </div>
-      <ErrorNote error={listing.error} />
+      <ErrorNote error={typedCheck.error ?? listing.error} />
       <p role="status" className="folder-browser__status">
         {current ? folderListingText(current, showHidden) : listing.loading ? t('folderBrowser.loading') : ''}
       </p>
@@ -167,8 +182,8 @@ export function FolderBrowser(props: {
           ref={chooseButton}
           type="button"
           className="button button--primary"
-          disabled={!current}
-          onClick={() => current && props.onChoose(current.path)}
+          disabled={(!current && goTo.trim() === '') || typedCheck.busy}
+          onClick={() => void choose()}
         >
           {t('folderBrowser.choose')}
         </button>

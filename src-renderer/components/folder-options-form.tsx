@@ -69,7 +69,7 @@ export function FolderOptionsForm(props: {
 
   return (
     <div className="folder-options">
-      <fieldset className="folder-options__group">
+      <fieldset className="folder-options__group" aria-describedby={`${id}-private-means`}>
         <legend>{t('folderOptions.visibility')}</legend>
         {(['private', 'public'] as const).map((visibility) => (
           <RadioOption
@@ -78,9 +78,12 @@ export function FolderOptionsForm(props: {
             checked={value.visibility === visibility}
             onSelect={() => set({ visibility })}
           >
-            {visibility === 'private' ? t('folderOptions.private') : t('folderOptions.public')}
+            {t(`visibility.${visibility}`)}
           </RadioOption>
         ))}
+        <small id={`${id}-private-means`} className="muted">
+          {t('visibility.privateMeans')}
+        </small>
       </fieldset>
 
       <label className="field">

@@ -11,9 +11,14 @@ const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem',
 /** older toasts make way past this many: one row of them at the window's foot */
 const MAX_SHOWN = 3;
 
-export interface Toast extends ToastContent {
+export interface Toast {
   /** unique among all toasts: `notification-<id>`, `intent-<id>` */
   key: string;
+  /**
+   * What it says, written each time it is drawn: a toast made before the
+   * language changed speaks the new one (it keeps what it is about, not its words)
+   */
+  content(): ToastContent;
   /** the file page it is about */
   link: string | null;
   requestId: string | null;
@@ -29,21 +34,13 @@ export interface Toasts {
 
 /**
  * The toasts on screen, from any source (core notifications, links and
- * opened files): `problem` toasts stay until dismissed, the rest fade after
- * a few seconds. Held by the App so toasts outlive a change of page.
+ * opened files): `problem` toasts stay until dismissed, the rest leave by
+ * themselves (`ToastItem`). Held by the App so toasts outlive a change of page.
  */
 export function useToasts(): Toasts {
   const [shown, setShown] = useState<Toast[]>([]);
   const show = useCallback((toast: Toast) => setShown((previous) => addToast(previous, toast)), []);
   const dismiss = useCallback((key: string) => setShown((previous) => previous.filter((item) => item.key !== key)), []);
-
-  useEffect(() => {
-    const fading = shown.find((toast) => toast.tone === 'done');
-    if (!fading) return;
-    const timer = setTimeout(() => dismiss(fading.key), TOAST_MS);
-    return () => clearTimeout(timer);
-  }, [shown, dismiss]);
-
   return { shown, show, dismiss };
 }
 
@@ -53,7 +50,7 @@ export function useToasts(): Toasts {
  * again (a new key: a new node in the live region).
  */
 export function addToast(shown: readonly Toast[], toast: Toast): Toast[] {
-  const words = (item: Toast) => JSON.stringify([item.tone, item.title, item.lines, item.detail]);
+  const words = (item: Toast) => JSON.stringify(item.content());
   const repeat = shown.find((item) => item.key !== toast.key && words(item) === words(toast));
   const rest = shown.filter((item) => item !== repeat && item.key !== toast.key);
   return [...rest, { ...toast, count: repeat ? (repeat.count ?? 1) + 1 : 1 }].slice(-MAX_SHOWN);
@@ -83,49 +80,76 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
 
   return (
     <section className="toaster" aria-live="polite" aria-label={t('toasts.label')}>
-      {toasts.shown.map((toast) => (
-        <div key={toast.key} className={`toast${toast.tone === 'problem' ? ' toast--error' : ''}`}>
-          <strong>{toast.title}</strong>
-          {toast.count !== undefined && toast.count > 1 && (
-            <span className="toast__count"> {t('toasts.repeated', { count: toast.count })}</span>
-          )}
-          {toast.lines.map((line, index) => (
-            <p key={index}>{line}</p>
-          ))}
-          {toast.detail && (
-            <p className="toast__detail">
-              <code>{toast.detail}</code>
-            </p>
-          )}
-          {toast.requestId && <p className="muted">{t('toasts.requestId', { id: toast.requestId })}</p>}
-          <div className="toast__actions">
-            {toast.link && (
-              <a href={toast.link} target="_blank" rel="noreferrer noopener">
-                {t('toasts.open')}
-              </a>
-            )}
-            <button
-              type="button"
-              className="button button--quiet button--small"
-              onClick={() => toasts.dismiss(toast.key)}
-            >
-              {t('common.dismiss')}
-            </button>
-          </div>
-        </div>
+      {/* the newest first: on top when a narrow window stacks them (styles.css) */}
+      {toasts.shown.toReversed().map((toast) => (
+        <ToastItem key={toast.key} toast={toast} onDismiss={toasts.dismiss} />
       ))}
     </section>
   );
 }
 
+/**
+ * One toast, in the language of the moment. One that is not a problem
+ * leaves after `TOAST_MS` on screen, counted from when it came (a repeat
+ * comes again), and not while the pointer or the focus is on it; a problem
+ * stays until dismissed.
+ */
+function ToastItem({ toast, onDismiss }: { toast: Toast; onDismiss: (key: string) => void }) {
+  const { t } = useLocale();
+  const [held, setHeld] = useState(false);
+  const { title, lines, detail, tone } = toast.content();
+  const leaves = tone !== 'problem' && !held;
+  useEffect(() => {
+    if (!leaves) return;
+    const timer = setTimeout(() => onDismiss(toast.key), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [leaves, toast.key, onDismiss]);
+  const hold = () => setHeld(true);
+  const release = () => setHeld(false);
+
+  return (
+    <div
+      className={`toast${tone === 'problem' ? ' toast--error' : ''}`}
+      onPointerEnter={hold}
+      onPointerLeave={release}
+      onFocus={hold}
+      onBlur={release}
+    >
+      <strong>{title}</strong>
+      {toast.count !== undefined && toast.count > 1 && (
+        <span className="toast__count"> {t('toasts.repeated', { count: toast.count })}</span>
+      )}
+      {lines.map((line, index) => (
+        <p key={index}>{line}</p>
+      ))}
+      {detail && (
+        <p className="toast__detail">
+          <code>{detail}</code>
+        </p>
+      )}
+      {toast.requestId && <p className="muted">{t('toasts.requestId', { id: toast.requestId })}</p>}
+      <div className="toast__actions">
+        {toast.link && (
+          <a href={toast.link} target="_blank" rel="noreferrer noopener">
+            {t('toasts.open')}
+          </a>
+        )}
+        <button type="button" className="button button--quiet button--small" onClick={() => onDismiss(toast.key)}>
+          {t('common.dismiss')}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function fromNotification(notification: AppNotification): Toast {
-  const { title, body } = notificationText(notification);
+  const tone = FAILURE_KINDS.has(notification.kind) ? 'problem' : 'done';
   return {
     key: `notification-${notification.id}`,
-    title,
-    lines: [body],
-    detail: null,
-    tone: FAILURE_KINDS.has(notification.kind) ? 'problem' : 'done',
+    content: () => {
+      const { title, body } = notificationText(notification);
+      return { title, lines: [body], detail: null, tone };
+    },
     link: notification.link,
     requestId: notification.requestId,
   };

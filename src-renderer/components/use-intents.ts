@@ -39,10 +39,9 @@ export function useIntents(showToast: (toast: Toast) => void): Intents {
           setFilesSearch({ value: intent.search });
           location.hash = '#/files';
           return;
-        default: {
-          const toast = intentToast(intent);
-          if (toast) showToast({ ...toast, key: `intent-${intent.id}`, link: null, requestId: null });
-        }
+        default:
+          // written when drawn, so it follows a change of language
+          showToast({ key: `intent-${intent.id}`, content: () => intentToast(intent), link: null, requestId: null });
       }
     },
     [showToast],

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
 
@@ -15,9 +16,10 @@ export function VisibilityFields(props: {
 }) {
   const { name, value, onChange } = props;
   const { t } = useLocale();
+  const meansId = useId();
   return (
     <>
-      <fieldset className="choice-group">
+      <fieldset className="choice-group" aria-describedby={meansId}>
         <legend>{t('files.columns.visibility')}</legend>
         <RadioOption name={name} checked={value.visibility} onSelect={() => onChange({ visibility: true })}>
           {t('visibility.public')}
@@ -25,6 +27,9 @@ export function VisibilityFields(props: {
         <RadioOption name={name} checked={!value.visibility} onSelect={() => onChange({ visibility: false })}>
           {t('visibility.private')}
         </RadioOption>
+        <small id={meansId} className="muted">
+          {t('visibility.privateMeans')}
+        </small>
       </fieldset>
       <label className="field--inline">
         <input

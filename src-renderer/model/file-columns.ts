@@ -1,6 +1,7 @@
 import { isPublicVisibility, type Conversion, type MediaFile } from '../../src-shared/api/index.js';
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
+import { serviceWord } from './service-words.js';
 
 export const PER_PAGE_OPTIONS = [25, 50, 100] as const;
 export type PerPage = (typeof PER_PAGE_OPTIONS)[number];
@@ -78,28 +79,13 @@ export function isConversionFinal(conversion: Conversion | undefined): boolean {
 /** "Processing (transcoding), attempt 1": one line for the status panel. */
 export function describeConversion(conversion: Conversion | undefined): string {
   if (!conversion) return t('conversion.none');
-  const status = conversionWord('status', conversion.status);
+  const status = serviceWord('conversionStatus', conversion.status);
   const withStage = conversion.stage && conversion.stage !== conversion.status;
-  const stage = withStage ? conversionWord('stage', conversion.stage) : '';
+  const stage = withStage ? serviceWord('conversionStage', conversion.stage) : '';
   if (conversion.attempts > 1) {
     return withStage
       ? t('conversion.withStageAttempt', { status, stage, attempt: conversion.attempts })
       : t('conversion.attempt', { status, attempt: conversion.attempts });
   }
   return withStage ? t('conversion.withStage', { status, stage }) : status;
-}
-
-/** The server's status and stage words in the UI's language; one it does not know, as it came. */
-function conversionWord(kind: 'status' | 'stage', word: string): string {
-  const key = `conversion.${kind}Words.${word.toLowerCase()}`;
-  if (i18nHas(key)) return t(key as never);
-  return kind === 'status' ? capitalise(word) : word;
-}
-
-function i18nHas(key: string): boolean {
-  return t(key as never, { defaultValue: '' }) !== '';
-}
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -2,6 +2,7 @@ import type { ConversionFollow } from '../../src-shared/model/conversion-follow.
 import { numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { translate } from '../i18n/translate.js';
+import { serviceWord } from './service-words.js';
 
 export interface FollowText {
   /** a short label: "Converting · transcoding", "Ready to watch" */
@@ -19,7 +20,7 @@ const percent = (locale: string) => numberFormat(locale, { style: 'percent', max
 /**
  * A file after its upload or import, in words, for the queue row, the import
  * job and the Activity panel: uploaded → converting → ready to watch (or why
- * not). The stage is the service's own word, shown as it sent it.
+ * not). The stage is the service's own word, in the UI's language when the catalogs know it.
  */
 export function describeFollow(follow: ConversionFollow, locale: string = currentLocale()): FollowText {
   const state = follow.state;
@@ -37,9 +38,9 @@ export function describeFollow(follow: ConversionFollow, locale: string = curren
       return {
         label:
           conversion.progress === null
-            ? t('activity.follow.converting', { stage: conversion.stage })
+            ? t('activity.follow.converting', { stage: serviceWord('conversionStage', conversion.stage) })
             : t('activity.follow.convertingPercent', {
-                stage: conversion.stage,
+                stage: serviceWord('conversionStage', conversion.stage),
                 percent: percent(locale).format(conversion.progress / 100),
               }),
         detail: t('activity.follow.convertingDetail'),

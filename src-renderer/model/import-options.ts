@@ -8,6 +8,7 @@ import {
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
+import { serviceWord } from './service-words.js';
 
 /** The options of POST /remote-uploads as the form holds them (every spec field). */
 export interface ImportOptionsDraft {
@@ -107,6 +108,25 @@ export function jobProgressText(job: RemoteJob, locale = currentLocale()): strin
   }
   if (job.bytes_downloaded > 0) return t('imports.soFar', { size: size(job.bytes_downloaded) });
   return job.status === 'pending' ? t('imports.waiting') : '';
+}
+
+/** "Waiting", "Downloading", "Failed": a job's status, in the UI's language. */
+export function jobStatusText(job: RemoteJob): string {
+  return t(`imports.status.${job.status}`);
+}
+
+/**
+ * "From cdn.example.com · stage downloading · attempt 2": where the job comes
+ * from and its stage in the UI's language, left out when it only repeats the
+ * status ("Failed", stage `failed`).
+ */
+export function jobMetaText(job: RemoteJob): string {
+  const { host, attempts: attempt } = job;
+  if (job.stage === job.status) {
+    return attempt > 1 ? t('imports.metaHostAttempt', { host, attempt }) : t('imports.metaHost', { host });
+  }
+  const stage = serviceWord('jobStage', job.stage);
+  return attempt > 1 ? t('imports.metaAttempt', { host, stage, attempt }) : t('imports.meta', { host, stage });
 }
 
 export function jobErrorText(job: RemoteJob): string | null {

@@ -22,16 +22,16 @@ function nameList(): Intl.ListFormat {
   return listFormat(currentLanguage() === 'en' ? 'en-GB' : currentLocale(), { style: 'long', type: 'conjunction' });
 }
 
+/** The intents that are told rather than acted on: `import` and `files` open a view instead. */
+export type ToldIntent = Exclude<AppIntent, { kind: 'import' | 'files' }>;
+
 /**
  * What a page shows for an intent that is told rather than acted on (a
- * refused link, opened files); null for `import` and `files`, which open a
- * view instead. Every line is one sentence of the catalog in the UI's language.
+ * refused link, opened files). Every line is one sentence of the catalog in
+ * the UI's language.
  */
-export function intentToast(intent: AppIntent): ToastContent | null {
+export function intentToast(intent: ToldIntent): ToastContent {
   switch (intent.kind) {
-    case 'import':
-    case 'files':
-      return null;
     case 'invalidLink':
       return {
         title: t('queue.intents.linkNotOpened'),

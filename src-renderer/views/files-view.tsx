@@ -6,7 +6,7 @@ import { useQuery } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
 import { FileDetails } from '../components/file-details.js';
 import { Pagination } from '../components/pagination.js';
-import { FILE_COLUMNS, type PerPage } from '../model/file-columns.js';
+import { FILE_COLUMNS, type FileColumn, type PerPage } from '../model/file-columns.js';
 import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import './files-view.css';
@@ -22,6 +22,11 @@ function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return debounced;
+}
+
+/** A column's cells: numbers aligned right; the column named, so a narrow window can leave it out. */
+function columnClass(column: FileColumn): string {
+  return `files-table__column--${column.id}${column.numeric ? ' files-table__number' : ''}`;
 }
 
 /**
@@ -169,7 +174,7 @@ export function FilesView(props: {
               <thead>
                 <tr>
                   {FILE_COLUMNS.map((column) => (
-                    <th key={column.id} scope="col" className={column.numeric ? 'files-table__number' : undefined}>
+                    <th key={column.id} scope="col" className={columnClass(column)}>
                       {column.label}
                     </th>
                   ))}
@@ -192,7 +197,7 @@ export function FilesView(props: {
                           </button>
                         </th>
                       ) : (
-                        <td key={column.id} className={column.numeric ? 'files-table__number' : undefined}>
+                        <td key={column.id} className={columnClass(column)}>
                           {column.cell(file, locale)}
                         </td>
                       ),

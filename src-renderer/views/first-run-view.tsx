@@ -41,7 +41,14 @@ export function FirstRunView(props: {
           <h1>{props.onCancel ? t('firstRun.addTitle') : t('firstRun.welcomeTitle')}</h1>
         </div>
         <p className="muted">{t('firstRun.intro')}</p>
-        <form onSubmit={(event) => void signIn(event)} className="form" aria-label={t('firstRun.formLabel')}>
+        {/* a field edited, or one the browser stops the next try for: the last refusal is no longer what to read */}
+        <form
+          onSubmit={(event) => void signIn(event)}
+          onChange={action.clearError}
+          onInvalid={action.clearError}
+          className="form"
+          aria-label={t('firstRun.formLabel')}
+        >
           <label className="field">
             <span>{t('firstRun.serverAddress')}</span>
             <input

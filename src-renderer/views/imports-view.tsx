@@ -22,7 +22,9 @@ import {
   filePageUrl,
   importBody,
   jobErrorText,
+  jobMetaText,
   jobProgressText,
+  jobStatusText,
   mergeJobs,
   validateImportOptions,
   type ImportOptionsDraft,
@@ -391,13 +393,9 @@ function JobRow(props: {
         <h3 id={headingId} className="job__name">
           {name}
         </h3>
-        <span className={`job__status job__status--${job.status}`}>{t(`imports.status.${job.status}`)}</span>
+        <span className={`job__status job__status--${job.status}`}>{jobStatusText(job)}</span>
       </div>
-      <p className="job__meta muted">
-        {job.attempts > 1
-          ? t('imports.metaAttempt', { host: job.host, stage: job.stage, attempt: job.attempts })
-          : t('imports.meta', { host: job.host, stage: job.stage })}
-      </p>
+      <p className="job__meta muted">{jobMetaText(job)}</p>
       {(job.status === 'running' || job.status === 'pending') && (
         <progress
           max={100}

@@ -3,6 +3,7 @@ import { Trans } from 'react-i18next';
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { useBridge } from '../bridge/bridge-context.js';
+import { MiddleEllipsis } from '../components/middle-ellipsis.js';
 import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
@@ -70,9 +71,7 @@ export const QueueRow = memo(function QueueRow({
     <div className={`queue-row queue-row--${text.tone}`}>
       <div className="queue-row__main">
         <div className="queue-row__title">
-          <span className="queue-row__name" title={item.path}>
-            {name}
-          </span>
+          <MiddleEllipsis className="queue-row__name" text={name} />
           <span className="queue-row__size muted">{formatBytes(item.size, locale)}</span>
           {/* words in an array: React sets their text node's value, not the element's textContent, which
               makes a new node and layout object (the commit of a progress batch took twice as long) */}

@@ -7,6 +7,7 @@ import { AddFilesButton } from '../components/drop-upload.js';
 import { ErrorNote } from '../components/error-note.js';
 import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
 import { RateLimitIndicator } from '../components/rate-limit-indicator.js';
+import { useNarrowWindow } from '../components/use-narrow-window.js';
 import { useNow } from '../components/use-now.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { WhenDoneSelect, type WhenDoneChoice } from '../components/when-done-select.js';
@@ -19,8 +20,9 @@ import { useStores } from '../store/stores.js';
 import { QueueRow, type QueueRowAction } from './queue-row.js';
 import './queue-view.css';
 
-/** Must match `.queue-row` in queue-view.css. */
+/** Must match `.queue-row` in queue-view.css: in a narrow window a row takes more lines. */
 const ROW_HEIGHT = 88;
+const NARROW_ROW_HEIGHT = 168;
 
 /**
  * The upload queue: every item, live, in a virtualized list that stays
@@ -36,6 +38,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const status = useStore(queueStatus);
   const [error, setError] = useState<IpcError | null>(null);
   const [note, setNote] = useState('');
+  const narrow = useNarrowWindow();
   const { t } = useLocale();
 
   const act = useCallback(async (action: () => Promise<unknown>) => {
@@ -148,7 +151,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
           className="queue__list"
           label={t('queue.listLabel')}
           count={total}
-          rowHeight={ROW_HEIGHT}
+          rowHeight={narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT}
           renderRow={renderRow}
           onRangeChange={show}
         />

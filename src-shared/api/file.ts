@@ -46,6 +46,13 @@ export type MediaFileDetail = z.infer<typeof FileDetailSchema>;
 export const SQL_DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 /**
+ * A conversion's statuses and stages known to the UI: the spec shows status
+ * `completed` and stage `adaptive`, the reference server says the others.
+ */
+export const CONVERSION_STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
+export const CONVERSION_STAGES = ['queued', 'probing', 'transcoding', 'adaptive'] as const;
+
+/**
  * HLS conversion of a file. Values other than status `completed` and stage
  * `adaptive` are not shown in the spec, so both stay open strings here.
  */

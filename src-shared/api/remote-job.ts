@@ -4,6 +4,22 @@ export const REMOTE_JOB_STATUSES = ['pending', 'running', 'completed', 'failed',
 export const RemoteJobStatusSchema = z.enum(REMOTE_JOB_STATUSES);
 export type RemoteJobStatus = z.infer<typeof RemoteJobStatusSchema>;
 
+/**
+ * The stages a job is known to pass through: the spec shows `queued` and
+ * `completed`, the reference server says the others. `stage` stays an open
+ * string (a service may say more, shown as sent); these the UI has words for.
+ */
+export const REMOTE_JOB_STAGES = [
+  'queued',
+  'connecting',
+  'downloading',
+  'storing',
+  'completed',
+  'cancelling',
+  'cancelled',
+  'failed',
+] as const;
+
 /** Statuses a job never leaves on its own. */
 export const FINAL_REMOTE_JOB_STATUSES: ReadonlySet<RemoteJobStatus> = new Set(['completed', 'failed', 'cancelled']);
 

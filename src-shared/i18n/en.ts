@@ -245,6 +245,9 @@ export const en = {
     public: 'Public',
     private: 'Private',
     allowWatch: 'Allow watching online',
+    // what private means on the service: the file's page and watch links open for anyone who has them
+    privateMeans:
+      'Private: not listed publicly; anyone with the link can open it. Add a password to keep it to yourself.',
   },
   fileEdit: {
     formLabel: 'Edit {{name}}',
@@ -477,8 +480,6 @@ export const en = {
   },
   folderOptions: {
     visibility: 'Visibility of uploaded files',
-    private: 'Private: only you',
-    public: 'Public: anyone with the link',
     watch: 'Online watching',
     watchDefault: 'As the service decides',
     watchNo: 'Do not allow watching online',
@@ -854,6 +855,20 @@ export const en = {
     },
     meta: 'From {{host}} · stage {{stage}}',
     metaAttempt: 'From {{host}} · stage {{stage}} · attempt {{attempt}}',
+    // the stage left out when it only repeats the status (a failed job's stage is `failed`)
+    metaHost: 'From {{host}}',
+    metaHostAttempt: 'From {{host}} · attempt {{attempt}}',
+    // the service's stages of a job (REMOTE_JOB_STAGES); one it adds is shown as sent
+    stages: {
+      queued: 'queued',
+      connecting: 'connecting',
+      downloading: 'downloading',
+      storing: 'storing the file',
+      completed: 'completed',
+      cancelling: 'cancelling',
+      cancelled: 'cancelled',
+      failed: 'failed',
+    },
     progressOf: 'Progress of {{name}}',
     openWatch: 'Open<hidden> the watch page of {{name}}</hidden>',
     openPage: 'Open file<hidden> {{name}}</hidden>',

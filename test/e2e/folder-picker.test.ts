@@ -84,6 +84,45 @@ describe('choosing a folder in the browser', () => {
     await page.close();
   });
 
+  it('chooses the path typed under Go to, refuses one that is not a folder, and Cancel leaves the form as it was', async () => {
+    const page = await startAdding();
+    const before = await watchedPaths();
+    const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
+    await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
+    // typed, not gone to: Choose takes what the field says, never the home folder on screen
+    await dialog.getByLabel('Go to').fill('~/Music');
+    await dialog.getByRole('button', { name: 'Choose this folder' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const field = page.getByRole('form', { name: 'Watch this folder' }).getByLabel('Folder path');
+    expect(await field.inputValue()).toBe(join(home, 'Music'));
+
+    // a path typed into the form: the browser opens there, and Cancel leaves it
+    const typed = join(home, 'Videos', 'To upload');
+    await field.fill(typed);
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    await dialog.getByRole('status').getByText(`“${typed}” has no subfolders`).waitFor();
+    await dialog.getByLabel('Go to').fill(home);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await field.inputValue()).toBe(typed);
+
+    // a file typed and chosen: said inline, nothing chosen, until the path is typed again
+    const file = join(home, 'Videos', 'clip.mp4');
+    await page.getByRole('button', { name: 'Choose…' }).click();
+    await dialog.getByRole('status').getByText(`“${typed}” has no subfolders`).waitFor();
+    await dialog.getByLabel('Go to').fill(file);
+    await dialog.getByRole('button', { name: 'Choose this folder' }).click();
+    const refusal = dialog.getByRole('alert').getByText(`“${file}” is a file, not a folder.`);
+    await refusal.waitFor();
+    await dialog.getByLabel('Go to').fill(join(home, 'Videos'));
+    await refusal.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await field.inputValue()).toBe(typed);
+    expect(await watchedPaths()).toEqual(before);
+    await page.close();
+  });
+
   it('says inline why a typed path cannot be opened or added, and adds nothing', async () => {
     const page = await startAdding();
     const before = await watchedPaths();

@@ -66,9 +66,7 @@ describe('the Folders view', () => {
     await page.getByRole('heading', { name: 'No watched folder yet', level: 2 }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    await addFolderInPage(page, holiday, (form) =>
-      form.getByRole('radio', { name: 'Public: anyone with the link' }).check(),
-    );
+    await addFolderInPage(page, holiday, (form) => form.getByRole('radio', { name: 'Public', exact: true }).check());
     await addFolderInPage(page, work);
     for (const path of [holiday, work]) {
       await folderCard(page, path)
@@ -235,6 +233,30 @@ describe('the Folders view', () => {
       `Path=${join(card, 'GOPR0002.MP4').split('/').map(encodeURIComponent).join('/')}\n`,
     );
     expect(await filesOnService()).toEqual(expect.arrayContaining(['GOPR0001.MP4', 'GOPR0001.THM', 'GOPR0002.MP4']));
+    await page.close();
+  });
+
+  it('says a rescan is looking through the folder only while it does: not once it ended, nor once the folder is gone', async () => {
+    const page = await app.open();
+    await page.goto(`${new URL(app.url).origin}/#/folders`);
+    const card = folderCard(page, work);
+    await card.getByText(/^Up to date since /).waitFor({ timeout: 30_000 });
+    const rescanning = page.getByRole('status').getByText(`Looking through ${work} for files the watcher missed.`);
+    // its file is looked at again and settles (3 s): the words are there meanwhile, and leave with the scan
+    await card.getByRole('button', { name: `Rescan ${work} now` }).click();
+    await rescanning.waitFor();
+    await card.getByText(/^Up to date since /).waitFor({ timeout: 30_000 });
+    await rescanning.waitFor({ state: 'detached' });
+
+    await card.getByRole('button', { name: `Rescan ${work} now` }).click();
+    await rescanning.waitFor();
+    await card.getByRole('button', { name: `Remove ${work}` }).click();
+    await page
+      .getByRole('dialog', { name: 'Stop watching this folder?' })
+      .getByRole('button', { name: 'Stop watching' })
+      .click();
+    await card.waitFor({ state: 'detached' });
+    expect(await rescanning.count()).toBe(0);
     await page.close();
   });
 });

@@ -2,17 +2,23 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeMp4 } from '../helpers/media-fixtures.js';
+import { startLocalHttpServer, type LocalHttpServer } from '../helpers/local-http-server.js';
+import { fakeMp4, serve } from '../helpers/media-fixtures.js';
 import { accessibilityViolations, fact, screenshot, startApp, type AppHarness } from './app-harness.js';
 
 /** The UI in the browser's language (German here), and the Language setting that overrides it, live. */
 let app: AppHarness;
+/** where the import jobs fetch from: one link that works, one that answers 404 */
+let source: LocalHttpServer;
 
 beforeAll(async () => {
-  app = await startApp({ server: { conversions: false } });
+  app = await startApp({ server: { conversions: false, allowPrivateTargets: true } });
   await app.server.upload({ visibility: 1 }, { filename: 'urlaub.mp4', content: fakeMp4(12_345) });
+  source = await startLocalHttpServer();
+  source.route('/strand.mp4', serve(fakeMp4(20_000), 'video/mp4'));
 });
 afterAll(async () => {
+  await source?.close();
   await app?.close();
 });
 
@@ -103,7 +109,15 @@ describe('languages', () => {
     await goTo(page, 'Einstellungen', 'Einstellungen');
     const language = page.getByRole('combobox', { name: 'Sprache' });
     expect(await language.inputValue()).toBe('system');
+    // a toast made in German (a refused link: a problem, it stays) is said in English after the switch
+    const refused = 'media-sync://import?url=ftp%3A%2F%2Fmedia.example.com%2Fa.mp4';
+    expect((await app.contract.invoke('app:openLink', { link: refused })).ok).toBe(true);
+    await page
+      .getByRole('region', { name: 'Benachrichtigungen' })
+      .getByText('Dieser Link wurde nicht geöffnet')
+      .waitFor();
     await language.selectOption('en');
+    await page.getByRole('region', { name: 'Notifications' }).getByText('This link was not opened').waitFor();
     // no reload: the same page now speaks English
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Files' }).waitFor();
     expect(await htmlLang(page)).toBe('en');
@@ -161,6 +175,11 @@ describe('languages', () => {
       await sections.getByRole('link', { name: link, exact: true }).click();
       await page.getByRole('heading', { name: heading, level: 2 }).waitFor();
       expect(await accessibilityViolations(page), link).toEqual([]);
+      if (link === 'Benachrichtigungen') {
+        // the switches' group says what it is for, not the section's heading again
+        await page.getByRole('group', { name: 'Benachrichtigen, wenn' }).waitFor();
+        expect(await page.locator('legend').allTextContents()).not.toContain('Benachrichtigungen');
+      }
     }
     await page.getByRole('heading', { name: 'Uploads', level: 2 }).waitFor();
 
@@ -195,6 +214,25 @@ describe('languages', () => {
     await page.getByRole('heading', { name: 'Aufträge', level: 2 }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'imports-de');
+    await page.close();
+  });
+
+  it('says each import job’s status and stage in German', async () => {
+    // two import jobs: one completes, one fails (its link answers 404); a file more in Files, so this test comes last
+    const urls = [`${source.origin}/strand.mp4`, `${source.origin}/fehlt.mp4`];
+    expect((await app.server.api('/remote-uploads', { method: 'POST', json: { urls } })).status).toBe(202);
+    const page = await app.open('light', undefined, 'de-DE');
+    await goTo(page, 'Importe', 'Importe');
+    // no service word as it was sent ("Phase failed"): the status in German, the stage left out as it repeats it
+    const jobs = page.getByRole('list', { name: 'Importaufträge' }).getByRole('listitem');
+    for (const status of ['Fehlgeschlagen', 'Abgeschlossen']) {
+      await jobs
+        .filter({ hasText: status })
+        .getByText(/^Von [\w.:]+$/)
+        .waitFor({ timeout: 45_000 });
+    }
+    const words = (await jobs.allTextContents()).join(' ');
+    expect(words).not.toMatch(/\b(failed|completed|queued|downloading|storing|Phase)\b/);
     await page.close();
   });
 });

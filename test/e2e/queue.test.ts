@@ -47,9 +47,7 @@ describe('the queue', () => {
 
     await page.getByText('Nothing to upload yet').waitFor();
     await page.getByRole('link', { name: 'Watch a folder' }).click();
-    await addFolderInPage(page, watched, (form) =>
-      form.getByRole('radio', { name: 'Public: anyone with the link' }).check(),
-    );
+    await addFolderInPage(page, watched, (form) => form.getByRole('radio', { name: 'Public', exact: true }).check());
 
     await writeClips(watched, ['holiday.mp4']);
     await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Queue' }).click();

@@ -27,6 +27,19 @@ describe('first run', () => {
     expect(await alert.textContent()).toMatch(/Request id \S+/);
     // the field is emptied after every attempt: the token does not linger in the page
     expect(await page.getByLabel('API token').inputValue()).toBe('');
+    // Sign in again with the field empty: the browser says the token is missing, and the refusal of the last one goes
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByLabel('API token').evaluate((field: HTMLInputElement) => field.validity.valueMissing)).toBe(
+      true,
+    );
+    await alert.waitFor({ state: 'detached' });
+    // refused again, then a field edited: the refusal goes with the token it was about
+    await page.getByLabel('API token').fill('mfs_not-a-real-token');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await alert.getByText('The server did not accept this token.').waitFor();
+    await page.getByLabel('Server address').fill(`${app.server.baseUrl}/`);
+    await alert.waitFor({ state: 'detached' });
+    await page.getByLabel('Server address').fill(app.server.baseUrl);
 
     await page.getByLabel('API token').fill(app.server.token);
     await page.getByRole('button', { name: 'Sign in' }).click();

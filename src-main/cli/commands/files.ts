@@ -46,7 +46,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
           ['Stored as', file.filename],
           ['Type', file.mime],
           ['Size', formatBytes(file.size_bytes)],
-          ['Visibility', isPublicVisibility(file.visibility) ? 'public' : 'private'],
+          ['Visibility', visibilityWords(file)],
           ['Password', file.password_protected ? 'yes' : 'no'],
           ['Online watch', file.allow_online_watch ? 'allowed' : 'not allowed'],
           ['Downloads', String(file.downloads)],
@@ -104,6 +104,12 @@ async function editChanges(context: CommandContext): Promise<FileChanges> {
   if (Object.keys(changes).length === 0)
     throw new UsageError('files edit needs something to change (--name, --description, --public, ...).');
   return changes;
+}
+
+/** Private is not "only you": without a password, anyone with the link opens the file. */
+function visibilityWords(file: MediaFile): string {
+  if (isPublicVisibility(file.visibility)) return 'public';
+  return file.password_protected ? 'private' : 'private: not listed publicly; anyone with the link can open it';
 }
 
 function fileRow(file: MediaFile): string[] {

@@ -16,6 +16,12 @@ import { filesSearchHash } from '../../model/routes.js';
 import { useStores } from '../../store/stores.js';
 import { EditFolder } from './folder-forms.js';
 
+/** What the view says after a folder's action; a rescan's words (`scanOf`, the folder) stay while it scans. */
+export interface FolderNote {
+  text: string;
+  scanOf?: number;
+}
+
 /** The counts a card shows, in its order; each is also the catalog key of its term. */
 const COUNTS = ['uploadedToday', 'uploaded', 'failed', 'skipped'] as const;
 
@@ -34,7 +40,8 @@ export const FolderCard = memo(function FolderCard(props: {
   now: number;
   account: string;
   onSignIn: () => void;
-  onNote: (text: string) => void;
+  /** null: the note shown before is no longer true (the folder was removed) */
+  onNote: (note: FolderNote | null) => void;
 }) {
   const { status, folder, now, onNote } = props;
   const bridge = useBridge();
@@ -55,17 +62,22 @@ export const FolderCard = memo(function FolderCard(props: {
         ? await action.run(name, { id: status.folderId, paused: !status.paused })
         : await action.run(name, { id: status.folderId });
     if (answer) stores.folderStatus.put([answer]);
-    if (answer && name === 'folders:rescan') onNote(t('folders.rescanning', { path: status.path }));
+    if (answer && name === 'folders:rescan') {
+      onNote({ text: t('folders.rescanning', { path: status.path }), scanOf: status.folderId });
+    }
   }
 
   async function copyPath() {
     const copied = await writeClipboard(status.path);
-    onNote(t(copied ? 'folders.copiedPath' : 'folders.pathIs', { path: status.path }));
+    onNote({ text: t(copied ? 'folders.copiedPath' : 'folders.pathIs', { path: status.path }) });
   }
 
   async function confirmRemove() {
     // folders:changed follows: the stores read the list and the statuses again
-    if (await remove.run('folders:remove', { id: status.folderId })) setRemoving(false);
+    if (await remove.run('folders:remove', { id: status.folderId })) {
+      setRemoving(false);
+      onNote(null);
+    }
   }
 
   return (

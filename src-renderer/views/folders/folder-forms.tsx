@@ -16,7 +16,8 @@ import { useLocale } from '../../i18n/i18n.js';
 import { errorText } from '../../i18n/translate.js';
 import { accountLabel } from '../../model/account-label.js';
 
-const NEW_FOLDER_OPTIONS = draftFromOptions({
+/** A folder's options until the person changes them: private, subfolders included, the files already there uploaded. */
+export const NEW_FOLDER_OPTIONS = draftFromOptions({
   visibility: 'private',
   allowOnlineWatch: null,
   includeSubfolders: true,

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AccountView } from '../../../src-shared/ipc/ipc-contract.js';
 import { useAction, useBridge } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
@@ -8,7 +8,7 @@ import { useLocale } from '../../i18n/i18n.js';
 import { accountLabel } from '../../model/account-label.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
-import { FolderCard } from './folder-card.js';
+import { FolderCard, type FolderNote } from './folder-card.js';
 import { AddFolder } from './folder-forms.js';
 import './folders-view.css';
 
@@ -35,19 +35,26 @@ export function FoldersView(props: {
   const [browsing, setBrowsing] = useState(false);
   // the folder chosen, its options asked for now
   const [adding, setAdding] = useState<string | null>(null);
-  const [note, setNote] = useState('');
+  const [note, setNote] = useState<FolderNote | null>(null);
   const now = useNow(CLOCK_TICK_MS);
   const { t } = useLocale();
   const byId = new Map(accounts.map((candidate) => [candidate.id, candidate]));
 
+  const list = statuses.data;
+  // "Looking through … for files the watcher missed" is true while that folder scans: not after, nor once it is gone
+  const scanEnded =
+    note?.scanOf !== undefined && list?.find((status) => status.folderId === note.scanOf)?.state.kind !== 'scanning';
+  useEffect(() => {
+    if (scanEnded) setNote(null);
+  }, [scanEnded]);
+
   async function choose() {
-    setNote('');
+    setNote(null);
     if (bridge.shell === 'headless') return setBrowsing(true);
     const picked = await pick.run('app:pickFolder', {});
     if (picked?.path) setAdding(picked.path);
   }
 
-  const list = statuses.data;
   return (
     <section className="folders" aria-labelledby="folders-title">
       <div className="toolbar folders__head">
@@ -60,8 +67,8 @@ export function FoldersView(props: {
         )}
       </div>
       <ErrorNote error={statuses.error ?? pick.error} />
-      <p role="status" className={note ? 'folders__note' : 'visually-hidden'}>
-        {note}
+      <p role="status" className={note && !scanEnded ? 'folders__note' : 'visually-hidden'}>
+        {note && !scanEnded ? note.text : ''}
       </p>
       {adding !== null && (
         <AddFolder
@@ -71,7 +78,7 @@ export function FoldersView(props: {
           accounts={accounts}
           onAdded={(folder) => {
             setAdding(null);
-            setNote(t('folders.added', { path: folder.path }));
+            setNote({ text: t('folders.added', { path: folder.path }) });
           }}
           onCancel={() => setAdding(null)}
         />

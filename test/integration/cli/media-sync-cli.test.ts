@@ -270,6 +270,12 @@ describe('media-sync CLI', () => {
       expect(edited.stdout).toContain(`Updated ${fileId}: name, visibility.`);
       const shown = JSON.parse((await cli(['files', 'show', fileId, '--json'])).stdout) as Record<string, unknown>;
       expect(shown).toMatchObject({ id: fileId, name: 'Beach day', visibility: 'private' });
+      // private is not "only you": the link opens it for anyone, which the command and the file's details say
+      const privateMeans = 'Private: not listed publicly; anyone with the link can open it. Add a password';
+      expect(edited.stderr).toContain(privateMeans);
+      expect((await cli(['files', 'show', fileId])).stdout).toMatch(
+        /Visibility +private: not listed publicly; anyone with the link can open it\n/,
+      );
       // refused by the core's request schema (the API's limit) before anything reaches the service
       const tooLong = await cli(['files', 'edit', fileId, '--name', 'x'.repeat(256)]);
       expect(tooLong.code).toBe(1);

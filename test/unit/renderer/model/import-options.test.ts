@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { CreateRemoteUploadsBodySchema, type RemoteJob } from '../../../../src-shared/api/index.js';
+import { CreateRemoteUploadsBodySchema } from '../../../../src-shared/api/index.js';
 import {
   EMPTY_IMPORT_OPTIONS,
   canCancelJob,
@@ -13,23 +13,9 @@ import {
   mergeJobs,
   validateImportOptions,
 } from '../../../../src-renderer/model/import-options.js';
+import { remoteJob } from '../../../helpers/remote-job-fixture.js';
 
-function job(patch: Partial<RemoteJob> = {}): RemoteJob {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    host: 'cdn.example.com',
-    name: 'clip.mp4',
-    status: 'pending',
-    stage: 'queued',
-    attempts: 0,
-    bytes_downloaded: 0,
-    bytes_total: null,
-    progress_percent: null,
-    error: null,
-    file_id: null,
-    ...patch,
-  };
-}
+const job = remoteJob;
 
 describe('import options', () => {
   it('leaves empty fields out and builds a body the API schema accepts, private unless told otherwise (as the CLI)', () => {

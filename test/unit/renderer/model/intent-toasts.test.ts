@@ -126,7 +126,7 @@ describe('toasts for links and opened files', () => {
     ).toEqual(['a.mp4 was uploaded before, so it was not added again.', 'gone.mp4 was not added: it does not exist.']);
   });
 
-  it('shows a refused link with its reason and the link as written; links that open a view need no toast', () => {
+  it('shows a refused link with its reason and the link as written', () => {
     expect(
       intentToast({ kind: 'invalidLink', id: 5, link: 'media-sync://nope', message: 'Media Sync does not know.' }),
     ).toEqual({
@@ -135,7 +135,5 @@ describe('toasts for links and opened files', () => {
       detail: 'media-sync://nope',
       tone: 'problem',
     });
-    expect(intentToast({ kind: 'import', id: 6, url: 'https://a.example/v.mp4' })).toBeNull();
-    expect(intentToast({ kind: 'files', id: 7, search: null })).toBeNull();
   });
 });
