@@ -233,7 +233,7 @@ describe('transition', () => {
     ];
     expect(new Set(Object.values(EVENTS).map((event) => event.type))).toEqual(new Set(eventTypes));
     expect(Object.keys(TABLE).sort()).toEqual([...UPLOAD_STATE_KINDS].sort());
-    expect(CASES).toHaveLength(8 * 13);
+    expect(CASES).toHaveLength(8 * 14);
   });
 
   it.each(CASES)('$kind + $eventName', ({ kind, eventName, expected }) => {
