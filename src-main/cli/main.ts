@@ -8,11 +8,12 @@ import type { CliContract, OpenContractOptions } from './open-contract.js';
 const USAGE = `Usage: media-sync <command> [options]
 
   login --base-url URL [--plan free|premium]   sign in; the token is read from stdin or MEDIA_SYNC_TOKEN
-  logout                                       forget the account and its token
+  logout                                       sign out: the token is deleted; folders and queue wait for the account
   account                                      the account summary
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
   folders [ls] | pause ID | resume ID | rescan ID   the watched folders, their state and counts
+  folders move ID                              a folder whose account is signed out uploads to the signed-in account
   queue ls | pause [ID] [--for 2h|8h|24h] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page 25|50|100]
   files show ID | status ID | rm ID

@@ -2,10 +2,17 @@ import type { FolderState } from '../../src-shared/model/folder-status.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import type { FolderTrouble } from './sync-service.js';
 
+/** Why a folder's account cannot upload (Engine.accountProblem): a refused token, or signed out of the app. */
+export type AccountProblem =
+  { problem: 'signedOut' } | { problem: 'accountGone'; account: { baseUrl: string; username: string | null } | null };
+
 /** What is known of one watched folder at a moment: the input of `folderState`. */
 export interface FolderFacts {
-  /** the folder's own trouble (missing, unreadable, a full disk), else its account's refused token, else null */
-  trouble: FolderTrouble | null;
+  /**
+   * the folder's own trouble (missing, unreadable, a full disk), else its
+   * account's (a refused token, signed out), else null
+   */
+  trouble: FolderTrouble | (AccountProblem & { since: number }) | null;
   /** the folder's own pause (folders:pause) */
   paused: boolean;
   /** the person's pause of the whole queue: null when not paused, Infinity until resumed, else until then */
@@ -30,7 +37,12 @@ export interface FolderFacts {
  */
 export function folderState(facts: FolderFacts): FolderState {
   const { trouble, hold, uploading } = facts;
-  if (trouble) return { kind: 'problem', problem: trouble.problem, since: trouble.since };
+  if (trouble) {
+    const { problem, since } = trouble;
+    return 'account' in trouble
+      ? { kind: 'problem', problem, since, account: trouble.account }
+      : { kind: 'problem', problem, since };
+  }
   if (facts.paused) return { kind: 'paused', by: 'folder', until: null };
   if (facts.queuePausedUntil !== null) {
     const until = Number.isFinite(facts.queuePausedUntil) ? facts.queuePausedUntil : null;

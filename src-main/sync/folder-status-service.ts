@@ -8,7 +8,7 @@ import { Throttle } from '../common/throttle.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import type { FolderFiles } from './folder-files.js';
-import { folderState } from './folder-state.js';
+import { folderState, type AccountProblem } from './folder-state.js';
 import type { SyncService } from './sync-service.js';
 
 export interface FolderStatusServiceOptions {
@@ -18,9 +18,9 @@ export interface FolderStatusServiceOptions {
   queue: Pick<UploadQueue, 'status' | 'onDidChangeItem' | 'onDidProgress' | 'onDidChangeStatus'>;
   /** the queue's items not done, failed or cancelled */
   unfinishedItems(): UploadItem[];
-  /** whether the account's token is refused (or it has none): its folders have a problem */
-  isSignedOut(accountId: string): boolean;
-  /** an account's state changed (a token refused or accepted again) */
+  /** why the account cannot upload (its token refused, signed out), else null: its folders have a problem */
+  accountProblem(accountId: string): AccountProblem | null;
+  /** an account's state changed (a token refused or accepted again, signed in or out) */
   onDidChangeAccount: Event<unknown>;
   clock?: Clock;
 }
@@ -53,7 +53,7 @@ export class FolderStatusService {
   private readonly sent = new Map<number, { bytes: number; meter: RateMeter | undefined }>();
   /** since when each folder is up to date; null while it is not (absent: not looked at yet) */
   private readonly upToDateSince = new Map<number, number | null>();
-  private readonly signedOutSince = new Map<string, number>();
+  private readonly accountTroubles = new Map<string, { problem: AccountProblem['problem']; since: number }>();
   private readonly dirty = new Set<number>();
   private readonly lastSent = new Map<number, string>();
   private readonly throttle: Throttle;
@@ -101,7 +101,7 @@ export class FolderStatusService {
     const queue = this.options.queue.status();
     const paused = this.options.folders.isPaused(folder.id);
     const state = folderState({
-      trouble: activity.trouble ?? this.signedOut(folder.accountId, now),
+      trouble: activity.trouble ?? this.accountTrouble(folder.accountId, now),
       paused,
       queuePausedUntil: queue.pausedUntil,
       hold: queue.hold,
@@ -127,15 +127,17 @@ export class FolderStatusService {
     };
   }
 
-  /** The refused token of the folder's account, as a problem since it was first seen. */
-  private signedOut(accountId: string, now: number) {
-    if (!this.options.isSignedOut(accountId)) {
-      this.signedOutSince.delete(accountId);
+  /** The folder's account's problem (a refused token, signed out), since it was first seen. */
+  private accountTrouble(accountId: string, now: number) {
+    const trouble = this.options.accountProblem(accountId);
+    const seen = this.accountTroubles.get(accountId);
+    if (!trouble) {
+      this.accountTroubles.delete(accountId);
       return null;
     }
-    const since = this.signedOutSince.get(accountId) ?? now;
-    this.signedOutSince.set(accountId, since);
-    return { problem: 'signedOut' as const, since };
+    const since = seen?.problem === trouble.problem ? seen.since : now;
+    this.accountTroubles.set(accountId, { problem: trouble.problem, since });
+    return { ...trouble, since };
   }
 
   private uploading(folderId: number): NonNullable<Parameters<typeof folderState>[0]['uploading']> | null {

@@ -162,14 +162,18 @@ export class UploadQueue implements Disposable {
     if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
     const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
-    const existing = store.findUnfinishedByPath(path);
+    let existing = store.findUnfinishedByPath(path);
+    if (existing && existing.accountId !== input.accountId && !this.options.clientFor(existing.accountId)) {
+      // queued for an account signed out since: the file goes to the account it is asked for now
+      [existing] = this.moveToAccount([existing.id], input.accountId, input.folderId ?? null);
+    }
     if (existing) {
       const item = existing.state.kind === 'failed' ? ((await this.retry(existing.id)) ?? existing) : existing;
       this.pump();
       return { item, outcome: 'resumed' };
     }
     if (!input.force) {
-      const done = store.findDone(path, identity);
+      const done = store.findDone(path, identity, input.accountId);
       if (done) return { item: done, outcome: 'done' };
     }
     const item = store.insert({
@@ -310,6 +314,29 @@ export class UploadQueue implements Disposable {
   /** The chunk size of uploads queued from now on; queued ones keep theirs, so their chunks still line up. */
   setChunkSize(bytes: number): void {
     this.chunkSize = bytes;
+  }
+
+  /**
+   * An account signs out (its client is already gone, so none of its items
+   * starts again): its running uploads stop where they are, back in line
+   * with their acknowledged chunks, to go on once it signs in again.
+   */
+  async releaseAccount(accountId: string): Promise<void> {
+    const ids = [...this.workers.keys()].filter((id) => this.options.store.get(id)?.accountId === accountId);
+    await this.abortWorkers(ids, 'stop');
+  }
+
+  /**
+   * Items of an account that is signed out go to `accountId` (their folder
+   * moved to it, or the file was queued again for it), and, given, to another
+   * watched folder: each starts over there (UploadStore.moveToAccount).
+   */
+  moveToAccount(ids: readonly number[], accountId: string, folderId?: number | null): UploadItem[] {
+    const moved = this.options.store.moveToAccount(ids, accountId, folderId);
+    // announced as changed items: their account (and folder) is another now
+    for (const item of moved) this.items.added(item);
+    this.pump();
+    return moved;
   }
 
   /** Looks for runnable items again: call when an account's token was replaced or its gate reopened. */

@@ -238,13 +238,41 @@ export class UploadStore {
     );
   }
 
-  /** The latest finished upload of exactly this content at this path. */
-  findDone(path: string, identity: FileIdentity): UploadItem | undefined {
+  /** The latest finished upload of exactly this content at this path, to this account (another's is not on it). */
+  findDone(path: string, identity: FileIdentity, accountId: string): UploadItem | undefined {
     return this.parseRow(
       this.sql(
         `SELECT * FROM upload_items WHERE path = ? AND size = ? AND fingerprint = ? AND +kind = 'done'
+           AND account_id = ?
          ORDER BY id DESC LIMIT 1`,
-      ).get(path, identity.size, identity.fingerprint),
+      ).get(path, identity.size, identity.fingerprint, accountId),
+    );
+  }
+
+  /** The items of a watched folder not done or cancelled (failed ones included), in queue order. */
+  unfinishedOfFolder(folderId: number): UploadItem[] {
+    return this.parseRows(
+      this.sql(
+        `SELECT * FROM upload_items WHERE kind IN ('queued', 'uploading', 'finalizing', 'retrying', 'paused', 'failed')
+           AND folder_id = ? ORDER BY id`,
+      ).all(folderId),
+    );
+  }
+
+  /**
+   * Items go to another account (and, given, another watched folder), each
+   * from the start: no dzuuid, no acknowledged chunk, as one account's upload
+   * session is not another's. Answers them as they are now.
+   */
+  moveToAccount(ids: readonly number[], accountId: string, folderId?: number | null): UploadItem[] {
+    const list = JSON.stringify(ids);
+    this.sql(
+      `UPDATE upload_items SET account_id = ?, folder_id = CASE WHEN ? THEN ? ELSE folder_id END, dzuuid = NULL,
+         acked_chunks = '[]', final_sent = 0, file_id = NULL, restarts = 0, updated_at = ?
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    ).run(accountId, Number(folderId !== undefined), folderId ?? null, this.now(), list);
+    return this.parseRows(
+      this.sql('SELECT * FROM upload_items WHERE id IN (SELECT value FROM json_each(?))').all(list),
     );
   }
 

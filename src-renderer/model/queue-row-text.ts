@@ -37,6 +37,8 @@ export interface RowContext {
   queueHold?: QueueHold | null;
   /** why the item's account cannot upload now (a refused token), if so */
   accountBlocked: string | null;
+  /** the item's account is signed out: it waits for it to sign in again (or its folder to move) */
+  accountSignedOut?: boolean;
   /** the account's requests wait for a Retry-After or an administrator's switch */
   accountGate: 'rate-limited' | 'api-disabled' | null;
   /** measured speed, bytes per second (running items) */
@@ -106,6 +108,7 @@ function chunkMostlySent(item: UploadItemView, state: Extract<UploadState, { kin
 }
 
 function waitReason(context: RowContext, clock: (ms: number) => string, locale: string): string | null {
+  if (context.accountSignedOut) return t('queue.waiting.accountSignedOut');
   if (context.accountBlocked) return t('queue.waiting.accountBlocked', { reason: context.accountBlocked });
   if (context.queuePaused) return t('queue.waiting.paused');
   if (context.folderPaused) return t('queue.waiting.folderPaused');

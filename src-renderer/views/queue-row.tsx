@@ -36,6 +36,7 @@ export const QueueRow = memo(function QueueRow({
   const item = useStore(queue, () => queue.at(index));
   const status = useStore(queueStatus, (read) => read.data);
   const blocked = useStore(accounts, (read) => read.data?.find((account) => account.id === item?.accountId)?.blocked);
+  const signedOut = useStore(accounts, (read) => !!read.data?.every((account) => account.id !== item?.accountId));
   const folderPaused = useStore(folderStatus, (read) =>
     item?.folderId == null ? false : (read.data?.find((folder) => folder.folderId === item.folderId)?.paused ?? false),
   );
@@ -59,6 +60,7 @@ export const QueueRow = memo(function QueueRow({
       folderPaused,
       queueHold: status?.hold ?? null,
       accountBlocked: blocked ? errorText(blocked) : null,
+      accountSignedOut: signedOut,
       accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
       speed: uploading && queue.speedOf(item.id, now),
       eta: uploading && queue.etaOf(item.id, now, uploading.totalBytes),

@@ -103,6 +103,8 @@ export const de: Catalog = {
     },
     waiting: {
       accountBlocked: 'Wartet: {{reason}}',
+      accountSignedOut:
+        'Wartet: Sein Konto ist abgemeldet. Melden Sie sich wieder an, oder verschieben Sie seinen Ordner unter „Ordner“',
       paused: 'Wartet: Alle Uploads sind pausiert',
       folderPaused: 'Wartet: Sein Ordner ist pausiert',
       rateLimited: 'Wartet: Der Server hat um weniger Anfragen gebeten',
@@ -323,9 +325,13 @@ export const de: Catalog = {
     signOutOf: 'Von {{account}} abmelden',
     signingOut: 'Abmeldung läuft…',
     signOutTitle: 'Von {{account}} abmelden?',
-    signOutForgets: 'Media Sync vergisst dieses Konto und löscht seinen Token von diesem Computer.',
+    signOutForgets: 'Media Sync löscht den Token dieses Kontos von diesem Computer.',
     signOutFilesStay:
       'Die Dateien auf dem Server bleiben, wie sie sind. Um das Konto wieder zu nutzen, melden Sie sich mit einem Token an.',
+    signOutFolders_one: 'Sein {{count}} überwachter Ordner lädt nichts mehr hoch.',
+    signOutFolders_other: 'Seine {{count}} überwachten Ordner laden nichts mehr hoch.',
+    signOutQueue:
+      'Dateien in der Warteschlange bleiben dort, mit dem, was schon gesendet ist. Melden Sie sich wieder bei diesem Konto an, und alles geht dort weiter, wo es stand, oder verschieben Sie seine Ordner unter „Ordner“ zu einem anderen Konto.',
     label: '{{username}} auf {{host}}',
   },
   files: {
@@ -586,6 +592,21 @@ export const de: Catalog = {
         'Dateien können nach dem Upload nicht verschoben werden. Geben Sie auf diesem Datenträger Platz frei.',
       signedOut: 'Der Token des Kontos wurde abgelehnt',
       signedOutDetail: 'Die Uploads dieses Ordners warten, bis Sie sich mit einem neuen Token erneut anmelden.',
+      accountGone: 'Sein Konto ist abgemeldet',
+      accountGoneDetail:
+        'Die Dateien dieses Ordners warten in der Warteschlange. Melden Sie sich wieder bei {{account}} an, dann geht es weiter, oder verschieben Sie den Ordner zu einem angemeldeten Konto.',
+      accountGoneUnknown:
+        'Die Dateien dieses Ordners warten in der Warteschlange. Verschieben Sie den Ordner zu einem angemeldeten Konto, dann geht es dort weiter.',
+    },
+    // ein Ordner, dessen Konto abgemeldet ist: wieder anmelden, oder den Ordner zu einem anderen Konto verschieben
+    moveFolder: {
+      signIn: 'Wieder anmelden',
+      signInLabel: 'Wieder beim Konto von {{path}} anmelden',
+      to: 'Verschieben zu',
+      move: 'Ordner verschieben',
+      moveLabel: '{{path}} zum gewählten Konto verschieben',
+      moved: '{{path}} lädt jetzt zu {{account}} hoch.',
+      signedOutAccount: '{{account}} (abgemeldet)',
     },
     pause: 'Pausieren',
     pauseLabel: '{{path}} pausieren',
@@ -932,6 +953,7 @@ export const de: Catalog = {
         unreadable: '{{name}} — nicht lesbar',
         diskFull: '{{name}} — Datenträger voll',
         signedOut: '{{name}} — bitte erneut anmelden',
+        accountGone: '{{name}} — Konto abgemeldet',
         more_one: 'und {{count}} weiterer Ordner',
         more_other: 'und {{count}} weitere Ordner',
         pause: 'Diesen Ordner pausieren',
@@ -1011,6 +1033,8 @@ export const de: Catalog = {
     },
     errors: {
       notSignedIn: 'Dieses Konto ist nicht angemeldet. Melden Sie sich erneut mit einem Token an.',
+      folderAccountSignedIn:
+        'Das Konto dieses Ordners ist angemeldet: nur ein Ordner, dessen Konto abgemeldet ist, lässt sich zu einem anderen verschieben.',
       noUpload: 'Es gibt keinen Upload #{{id}}.',
       noFolder: 'Es gibt keinen überwachten Ordner #{{id}}.',
       noDemo: 'Der lokale Demo-Server ist hier nicht verfügbar.',

@@ -109,6 +109,7 @@ export const en = {
     // why a row waits
     waiting: {
       accountBlocked: 'Waiting: {{reason}}',
+      accountSignedOut: 'Waiting: its account is signed out. Sign in to it again, or move its folder in Folders',
       paused: 'Waiting: all uploads are paused',
       folderPaused: 'Waiting: its folder is paused',
       rateLimited: 'Waiting: the server asked to slow down',
@@ -327,8 +328,12 @@ export const en = {
     signOutOf: 'Sign out of {{account}}',
     signingOut: 'Signing out…',
     signOutTitle: 'Sign out of {{account}}?',
-    signOutForgets: 'Media Sync forgets this account and deletes its token from this computer.',
+    signOutForgets: 'Media Sync deletes this account’s token from this computer.',
     signOutFilesStay: 'Files on the server stay as they are. To use the account again, sign in with a token.',
+    signOutFolders_one: 'Its {{count}} watched folder stops uploading.',
+    signOutFolders_other: 'Its {{count}} watched folders stop uploading.',
+    signOutQueue:
+      'Files waiting in the queue stay there, with what they have sent. Sign in to this account again and everything goes on where it stopped, or move its folders to another account in Folders.',
     label: '{{username}} on {{host}}',
   },
   files: {
@@ -582,6 +587,21 @@ export const en = {
       diskFullDetail: 'Files cannot be moved after their upload. Free some space on this disk.',
       signedOut: 'The account’s token was refused',
       signedOutDetail: 'This folder’s uploads wait until you sign in again with a new token.',
+      accountGone: 'Its account is signed out',
+      accountGoneDetail:
+        'The files of this folder wait in the queue. Sign in to {{account}} again and they go on, or move the folder to a signed-in account.',
+      accountGoneUnknown:
+        'The files of this folder wait in the queue. Move the folder to a signed-in account and they go on there.',
+    },
+    // a folder whose account is signed out: sign in to it again, or move the folder to another account
+    moveFolder: {
+      signIn: 'Sign in again',
+      signInLabel: 'Sign in again to the account of {{path}}',
+      to: 'Move to',
+      move: 'Move folder',
+      moveLabel: 'Move {{path}} to the chosen account',
+      moved: '{{path}} now uploads to {{account}}.',
+      signedOutAccount: '{{account}} (signed out)',
     },
     pause: 'Pause',
     pauseLabel: 'Pause {{path}}',
@@ -925,6 +945,7 @@ export const en = {
         unreadable: '{{name}} — cannot be read',
         diskFull: '{{name}} — disk full',
         signedOut: '{{name}} — sign in again',
+        accountGone: '{{name}} — account signed out',
         more_one: 'and {{count}} more folder',
         more_other: 'and {{count}} more folders',
         pause: 'Pause this folder',
@@ -1000,6 +1021,8 @@ export const en = {
     },
     errors: {
       notSignedIn: 'This account is not signed in. Sign in again with a token.',
+      folderAccountSignedIn:
+        'The account of this folder is signed in: only a folder whose account is signed out can be moved to another.',
       noUpload: 'There is no upload #{{id}}.',
       noFolder: 'There is no watched folder #{{id}}.',
       noDemo: 'The local demo server is not available here.',

@@ -282,6 +282,12 @@ export const IPC_COMMANDS = {
   'folders:update': command(z.object({ id: ItemId, options: FolderOptionsSchema }), WatchedFolderSchema),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
   /**
+   * A folder whose account is signed out uploads to a signed-in account from
+   * now on: its waiting files go there from the start, what it sent before
+   * stays known as sent. Refused while the folder's own account is signed in
+   */
+  'folders:move': command(z.object({ id: ItemId, accountId: AccountId }), WatchedFolderSchema),
+  /**
    * Answers once every file the watched folders have seen so far has settled
    * and been looked at (queued, or known already): what `media-sync watch
    * --once` waits for before it follows the uploads

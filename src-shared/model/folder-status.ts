@@ -34,14 +34,18 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
   /**
    * Something a person has to act on: the folder is gone or its drive is
    * unmounted ('missing'), it cannot be read ('unreadable'), the disk is
-   * full ('diskFull': after-upload moves fail), or the account's token is
-   * refused ('signedOut'). Checked again at least every 30 s.
+   * full ('diskFull': after-upload moves fail), the account's token is
+   * refused ('signedOut'), or the account is signed out of the app
+   * ('accountGone': sign in to it again, or move the folder to another
+   * account). Checked again at least every 30 s.
    */
   z.object({
     kind: z.literal('problem'),
-    problem: z.enum(['missing', 'unreadable', 'diskFull', 'signedOut']),
+    problem: z.enum(['missing', 'unreadable', 'diskFull', 'signedOut', 'accountGone']),
     /** since when (epoch ms) */
     since: z.number(),
+    /** 'accountGone': the account signed out, to sign in to again; null when the app no longer knows it */
+    account: z.object({ baseUrl: z.string(), username: z.string().nullable() }).nullable().optional(),
   }),
 ]);
 export type FolderState = z.infer<typeof FolderStateSchema>;

@@ -1,12 +1,14 @@
 import type { FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../../src-shared/model/format.js';
 import { UsageError, line, table } from '../cli-output.js';
-import { output, type CommandContext } from '../command-context.js';
+import { defaultAccount, output, type CommandContext } from '../command-context.js';
 
 /**
- * `folders [ls] | pause ID | resume ID | rescan ID`: the watched folders of
- * whoever owns the data folder, each with its state and counts as the app's
- * Folders view shows them; --json prints the statuses (folders:status).
+ * `folders [ls] | pause ID | resume ID | rescan ID | move ID`: the watched
+ * folders of whoever owns the data folder, each with its state and counts as
+ * the app's Folders view shows them; --json prints the statuses
+ * (folders:status). `move` gives a folder whose account is signed out to the
+ * account the other commands act for.
  */
 export async function run(_command: string, rest: string[], context: CommandContext): Promise<number> {
   const { contract, io } = context;
@@ -41,6 +43,13 @@ export async function run(_command: string, rest: string[], context: CommandCont
       );
     case 'rescan':
       return report(await contract.invoke('folders:rescan', { id: folderId(idText, action) }));
+    case 'move': {
+      const id = folderId(idText, action);
+      const account = await defaultAccount(context);
+      const folder = await contract.invoke('folders:move', { id, accountId: account.id });
+      output(context, folder, () => `#${folder.id} ${folder.path} now uploads to ${accountName(account)}.`);
+      return 0;
+    }
     default:
       throw new UsageError(`Unknown folders action "${action}".`);
   }
@@ -73,6 +82,12 @@ export function describeFolderState(state: FolderState): string {
       return `${by}${until}`;
     }
     case 'problem':
+      if (state.problem === 'accountGone') {
+        const again = state.account
+          ? `sign in to ${accountName(state.account)} again (media-sync login --base-url ${state.account.baseUrl}), or `
+          : '';
+        return `its account is signed out: its files wait; ${again}move it to the signed-in account (media-sync folders move ID)`;
+      }
       return {
         missing: 'folder not found: is its drive connected? It is watched again once it is back',
         unreadable: 'cannot be read: let the user Media Sync runs as read it',
@@ -80,6 +95,11 @@ export function describeFolderState(state: FolderState): string {
         signedOut: 'the account’s token was refused: sign in again (media-sync login)',
       }[state.problem];
   }
+}
+
+/** "demo at http://127.0.0.1:8790/api/v1" */
+function accountName(account: { username: string | null; baseUrl: string }): string {
+  return `${account.username ?? 'the account'} at ${account.baseUrl}`;
 }
 
 function describeCounts(counts: FolderStatus['counts']): string {

@@ -132,7 +132,9 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
     expect(runs[2]!.stdout).toBe('Signed in as demo at ORIGIN/api/v1 (free plan: files up to 4 GiB).\n');
     expect(runs[3]!.stdout).toMatch(/^Username\s+demo\nEmail\s+demo@/);
     expect(JSON.parse(runs[4]!.stdout)).toMatchObject({ account: { username: 'demo', plan: 'free' } });
-    expect(runs[5]!.stdout).toBe('Signed out of ORIGIN/api/v1. The token was deleted from this computer.\n');
+    expect(runs[5]!.stdout).toBe(
+      "Signed out of ORIGIN/api/v1. The token was deleted from this computer; the account's watched folders and queued files wait for it to sign in again (media-sync login), or move its folders to another account (media-sync folders move ID).\n",
+    );
   });
 
   it('upload and queue: links at the end, missing paths and folders named, the queue paused, listed and changed', async () => {

@@ -3,6 +3,7 @@ import { Emitter } from '../../../src-main/common/disposable.js';
 import { openDatabase, type Db } from '../../../src-main/storage/database.js';
 import { FolderStore } from '../../../src-main/storage/folder-store.js';
 import { FolderFiles } from '../../../src-main/sync/folder-files.js';
+import type { AccountProblem } from '../../../src-main/sync/folder-state.js';
 import { FolderStatusService } from '../../../src-main/sync/folder-status-service.js';
 import type { FolderActivity } from '../../../src-main/sync/sync-service.js';
 import type { ItemProgress } from '../../../src-main/uploads/item-states.js';
@@ -22,7 +23,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
   let service: FolderStatusService;
   let photos: number;
   let camera: number;
-  let signedOut: boolean;
+  let accountProblem: AccountProblem | null;
   let activity: FolderActivity;
   let items: Emitter<UploadItem>;
   let progress: Emitter<ItemProgress>;
@@ -41,7 +42,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     folders = new FolderStore(db, () => clock.wall());
     photos = folders.add('account', '/home/ann/Photos', FolderOptionsSchema.parse({})).id;
     camera = folders.add('account', '/home/ann/Camera', FolderOptionsSchema.parse({})).id;
-    signedOut = false;
+    accountProblem = null;
     activity = { scan: null, settling: 0, lastScanAt: START - 60_000, trouble: null };
     changes.length = 0;
     service = new FolderStatusService({
@@ -56,7 +57,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
       },
       unfinishedItems: () =>
         [...stored.values()].filter((one) => !['done', 'failed', 'cancelled'].includes(one.state.kind)),
-      isSignedOut: () => signedOut,
+      accountProblem: () => accountProblem,
       onDidChangeAccount: new Emitter<unknown>().event,
       clock,
     });
@@ -142,11 +143,22 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
   });
 
   it('states a refused token of its account, and a problem of its own first', () => {
-    signedOut = true;
+    accountProblem = { problem: 'signedOut' };
     expect(service.status(photos)!.state).toEqual({ kind: 'problem', problem: 'signedOut', since: START });
     activity = { ...activity, trouble: { problem: 'missing', since: START - 5 } };
     expect(service.status(photos)!.state).toEqual({ kind: 'problem', problem: 'missing', since: START - 5 });
     expect(service.status(99)).toBeUndefined();
+  });
+
+  it('says its account is signed out, naming it, from when that was first seen', async () => {
+    const account = { baseUrl: 'http://127.0.0.1:8790/api/v1', username: 'demo' };
+    accountProblem = { problem: 'accountGone', account };
+    const gone = { kind: 'problem', problem: 'accountGone', since: START, account };
+    expect(service.status(photos)!.state).toEqual(gone);
+    await clock.advance(60_000);
+    expect(service.status(camera)!.state).toEqual(gone);
+    accountProblem = null;
+    expect(service.status(photos)!.state.kind).toBe('watching');
   });
 
   it('is paused by its own pause, and a failure retried is no longer counted', () => {

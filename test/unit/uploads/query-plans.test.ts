@@ -112,7 +112,7 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => uploads.nextWake(NOW), ['upload_items_wake']);
     expectIndexed(() => uploads.get(HISTORY + 5), ['INTEGER PRIMARY KEY']);
     expectIndexed(() => uploads.findUnfinishedByPath('/photos/new-3.jpg'), ['upload_items_path']);
-    expectIndexed(() => uploads.findDone('/history/old-7.jpg', identity), ['upload_items_path']);
+    expectIndexed(() => uploads.findDone('/history/old-7.jpg', identity, 'a1'), ['upload_items_path']);
     expectIndexed(() => uploads.isKnownFileId('old-9'), ['upload_items_file']);
     expectIndexed(() => uploads.ofKind('uploading'), ['upload_items_kind']);
     expectIndexed(() => uploads.ofKind('failed', 50, 'newest'), ['upload_items_kind']);
