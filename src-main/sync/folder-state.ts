@@ -24,6 +24,8 @@ export interface FolderFacts {
   settling: number;
   /** the folder's items waiting or being sent, null when none */
   uploading: { files: number; bytesDone: number; bytesTotal: number; secondsLeft: number | null } | null;
+  /** the folder's items the person paused (their bytes kept), null when none */
+  pausedFiles: { files: number; bytesDone: number; bytesTotal: number } | null;
   /** since when the folder has been up to date (epoch ms): kept by the caller across calls */
   upToDateSince: number;
 }
@@ -32,8 +34,9 @@ export interface FolderFacts {
  * A folder's state in the words of FolderStateSchema, the most pressing
  * first: a problem a person must act on, then what holds the folder (its own
  * pause, the queue's pause, the app's hold), then its work (scanning,
- * settling, uploading), else "watching". A pause wins over work because
- * nothing of the folder moves while it holds, even if there is work.
+ * settling, uploading), then files the person paused, else "watching". A
+ * pause wins over work because nothing of the folder moves while it holds,
+ * even if there is work.
  */
 export function folderState(facts: FolderFacts): FolderState {
   const { trouble, hold, uploading } = facts;
@@ -52,5 +55,7 @@ export function folderState(facts: FolderFacts): FolderState {
   if (facts.scan) return { kind: 'scanning', found: facts.scan.found };
   if (facts.settling > 0) return { kind: 'settling', files: facts.settling };
   if (uploading && uploading.files > 0) return { kind: 'uploading', ...uploading };
+  // not up to date while a file waits for the person to resume it
+  if (facts.pausedFiles && facts.pausedFiles.files > 0) return { kind: 'filesPaused', ...facts.pausedFiles };
   return { kind: 'watching', since: facts.upToDateSince };
 }

@@ -8,7 +8,7 @@ import { Throttle } from '../common/throttle.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import type { FolderFiles } from './folder-files.js';
-import { folderState, type AccountProblem } from './folder-state.js';
+import { folderState, type AccountProblem, type FolderFacts } from './folder-state.js';
 import type { SyncService } from './sync-service.js';
 
 export interface FolderStatusServiceOptions {
@@ -28,14 +28,24 @@ export interface FolderStatusServiceOptions {
 /** Folder statuses reach the UI at most this often: twice a second. */
 export const FOLDER_STATUS_EVERY_MS = 500;
 
-/** An item of a folder waiting or being sent: its size and the bytes of it already sent. */
+/** An item of a folder waiting, being sent or paused: its size and the bytes of it already sent. */
 interface Work {
   folderId: number;
   size: number;
   sent: number;
+  /** paused by the person: not uploading, and the folder not up to date either */
+  paused: boolean;
 }
 
 const WAITING_KINDS = new Set(['queued', 'uploading', 'finalizing', 'retrying']);
+
+/** An unfinished item as the folder counts it; undefined when it is not the folder's work (or has ended). */
+function itemWork(item: UploadItem, folderId: number): Work | undefined {
+  const paused = item.state.kind === 'paused';
+  if (!paused && !WAITING_KINDS.has(item.state.kind)) return undefined;
+  const sent = item.state.kind === 'uploading' ? item.state.sentBytes : ackedBytes(item);
+  return { folderId, size: item.size, sent, paused };
+}
 
 /**
  * Each watched folder's status (docs/ARCHITECTURE.md, Folders): its state
@@ -48,7 +58,7 @@ export class FolderStatusService {
   private readonly clock: Clock;
   private readonly disposables = new DisposableStore();
   /** the folders' items not finished, by item id; read from the store at the first look */
-  private work: Map<number, Work> | null = null;
+  private works: Map<number, Work> | null = null;
   /** bytes each folder has sent since the app started, and its rate over them */
   private readonly sent = new Map<number, { bytes: number; meter: RateMeter | undefined }>();
   /** since when each folder is up to date; null while it is not (absent: not looked at yet) */
@@ -107,7 +117,7 @@ export class FolderStatusService {
       hold: queue.hold,
       scan: activity.scan,
       settling: activity.settling,
-      uploading: this.uploading(folder.id),
+      ...this.work(folder.id),
       // at the first look, up to date since its last scan
       upToDateSince: this.upToDateSince.has(folder.id)
         ? (this.upToDateSince.get(folder.id) ?? now)
@@ -140,22 +150,31 @@ export class FolderStatusService {
     return { ...trouble, since };
   }
 
-  private uploading(folderId: number): NonNullable<Parameters<typeof folderState>[0]['uploading']> | null {
-    let files = 0;
-    let bytesDone = 0;
-    let bytesTotal = 0;
-    for (const work of this.workOf().values()) {
-      if (work.folderId !== folderId) continue;
-      files += 1;
-      bytesDone += work.sent;
-      bytesTotal += work.size;
-    }
-    if (files === 0) return null;
+  /** The folder's items being sent or waiting their turn, and those the person paused, with their bytes. */
+  private work(folderId: number): Pick<FolderFacts, 'uploading' | 'pausedFiles'> {
+    const sum = (paused: boolean) => {
+      let files = 0;
+      let bytesDone = 0;
+      let bytesTotal = 0;
+      for (const work of this.workOf().values()) {
+        if (work.folderId !== folderId || work.paused !== paused) continue;
+        files += 1;
+        bytesDone += work.sent;
+        bytesTotal += work.size;
+      }
+      return files === 0 ? null : { files, bytesDone, bytesTotal };
+    };
+    const pausedFiles = sum(true);
+    const uploading = sum(false);
+    if (!uploading) return { uploading: null, pausedFiles };
     const sent = this.sent.get(folderId);
     // the meter counts what the folder sent in all; the time left is for what its items still lack
     const last = sent?.meter?.samples.at(-1)?.bytes ?? 0;
-    const secondsLeft = etaSeconds(sent?.meter, this.clock.monotonic(), last + bytesTotal - bytesDone);
-    return { files, bytesDone, bytesTotal, secondsLeft };
+    const left = last + uploading.bytesTotal - uploading.bytesDone;
+    return {
+      uploading: { ...uploading, secondsLeft: etaSeconds(sent?.meter, this.clock.monotonic(), left) },
+      pausedFiles,
+    };
   }
 
   private itemChanged(item: UploadItem): void {
@@ -177,13 +196,10 @@ export class FolderStatusService {
     else if (state.kind === 'failed') record('failed', null);
     else if (state.kind === 'cancelled') record('skipped', null);
     else if (state.kind === 'queued') this.options.files.forgetFailure(folderId, item.path);
-    if (this.work) {
-      if (WAITING_KINDS.has(state.kind)) {
-        const sent = state.kind === 'uploading' ? state.sentBytes : ackedBytes(item);
-        this.work.set(item.id, { folderId, size: item.size, sent });
-      } else {
-        this.work.delete(item.id);
-      }
+    if (this.works) {
+      const work = itemWork(item, folderId);
+      if (work) this.works.set(item.id, work);
+      else this.works.delete(item.id);
     }
     this.changed(folderId);
   }
@@ -198,14 +214,13 @@ export class FolderStatusService {
 
   /** The folders' unfinished items, read from the store once (later kept up to date by the queue's events). */
   private workOf(): Map<number, Work> {
-    if (this.work) return this.work;
-    const work = new Map<number, Work>();
+    if (this.works) return this.works;
+    const works = new Map<number, Work>();
     for (const item of this.options.unfinishedItems()) {
-      if (item.folderId === null || !WAITING_KINDS.has(item.state.kind)) continue;
-      const sent = item.state.kind === 'uploading' ? item.state.sentBytes : ackedBytes(item);
-      work.set(item.id, { folderId: item.folderId, size: item.size, sent });
+      const work = item.folderId === null ? undefined : itemWork(item, item.folderId);
+      if (work) works.set(item.id, work);
     }
-    return (this.work = work);
+    return (this.works = works);
   }
 
   private changed(folderId: number): void {

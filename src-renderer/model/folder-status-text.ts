@@ -62,6 +62,17 @@ export function folderStateText(
         action: null,
       };
     }
+    case 'filesPaused':
+      return {
+        title: t('folders.state.filesPaused', { count: state.files }),
+        detail: t('folders.state.filesPausedDetail', {
+          count: state.files,
+          done: formatBytes(state.bytesDone, locale),
+          total: formatBytes(state.bytesTotal, locale),
+        }),
+        icon: 'paused',
+        action: null,
+      };
     case 'paused':
       return { ...pausedText(state.by, state.until, time), icon: 'paused', action: null };
     case 'problem':

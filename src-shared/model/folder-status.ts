@@ -21,6 +21,16 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
     secondsLeft: z.number().min(0).nullable(),
   }),
   /**
+   * Nothing else to do but `files` of this folder the person paused in the
+   * queue (a pause after a chunk keeps what was sent): bytes of those files
+   */
+  z.object({
+    kind: z.literal('filesPaused'),
+    files: z.int().positive(),
+    bytesDone: z.number().min(0),
+    bytesTotal: z.number().min(0),
+  }),
+  /**
    * Nothing of this folder moves: `by` 'folder' is this folder's own pause
    * (folders:pause), 'queue' the person's pause of the whole queue, the rest
    * the app's hold of the queue (QueueHold's reasons)

@@ -70,6 +70,8 @@ export function describeFolderState(state: FolderState): string {
       const left = state.secondsLeft === null ? '' : `, ${formatDuration(state.secondsLeft)} left`;
       return `uploading ${files(state.files)}, ${formatBytes(state.bytesDone)} of ${formatBytes(state.bytesTotal)}${left}`;
     }
+    case 'filesPaused':
+      return `${files(state.files)} paused in the queue, ${formatBytes(state.bytesDone)} of ${formatBytes(state.bytesTotal)} sent (media-sync queue resume ID goes on)`;
     case 'paused': {
       const until = state.until === null ? '' : ` until ${new Date(state.until).toLocaleString()}`;
       const by = {

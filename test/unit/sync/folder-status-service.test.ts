@@ -125,6 +125,35 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     ]);
   });
 
+  it('says a file paused halfway, with what of it was sent, and is up to date only once it is done', () => {
+    items.fire(item(1, { kind: 'queued' }));
+    const paused = {
+      ...item(1, { kind: 'paused', until: null }),
+      size: 200 * MB,
+      ackedChunks: [0],
+      chunkSize: 90 * MB,
+    };
+    items.fire(paused);
+    expect(service.status(photos)!.state).toEqual({
+      kind: 'filesPaused',
+      files: 1,
+      bytesDone: 90 * MB,
+      bytesTotal: 200 * MB,
+    });
+    items.fire(item(1, { kind: 'done', fileId: 'f1', finishedAt: clock.wall() }));
+    expect(service.status(photos)!.state).toEqual({ kind: 'watching', since: clock.wall() });
+  });
+
+  it('reads a file paused before the start from the queue', () => {
+    stored.set(7, { ...item(7, { kind: 'paused', until: null }), ackedChunks: [0], chunkSize: 4 * MB });
+    expect(service.status(photos)!.state).toEqual({
+      kind: 'filesPaused',
+      files: 1,
+      bytesDone: 4 * MB,
+      bytesTotal: 10 * MB,
+    });
+  });
+
   it('tells what changed at most twice a second, each folder whole, and only when it changed', async () => {
     items.fire(item(1, { kind: 'queued' }));
     items.fire(item(1, uploading(0)));
