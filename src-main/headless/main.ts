@@ -181,7 +181,11 @@ async function run(
     log,
     shutdown,
   });
-  // the port first: taken, the start stops here, before anything is started or signed in
+  await core.start();
+  // `media-sync upload` and `queue` from a terminal go through this process's queue
+  await serveOwnerSocket(core, dataDir, log, shutdown);
+  // the port before any sign-in: taken, the start stops here with the reason (the stop undoes what started); and
+  // only once the core runs (a signed-in demo account's server is up) can a page left open reconnect
   const uiDir = values['ui-dir'] ? resolve(values['ui-dir']) : UI_DIR;
   const staticDir = existsSync(uiDir) ? uiDir : undefined;
   const start = (on: number) =>
@@ -197,9 +201,6 @@ async function run(
     });
   const daemon = await startOnFreePort(start, { port, chosen: portChosen }, io, log);
   if (!daemon) return 1;
-  await core.start();
-  // `media-sync upload` and `queue` from a terminal go through this process's queue
-  await serveOwnerSocket(core, dataDir, log, shutdown);
   if (engine.accounts.list().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) {
