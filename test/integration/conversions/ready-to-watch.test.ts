@@ -206,38 +206,4 @@ describe('Ready to watch', () => {
       await data.remove();
     }
   });
-
-  it('an imported file stays "Ready to watch" for its job after a restart', async () => {
-    const source = await startLocalHttpServer();
-    source.route('/kept.mp4', serve(video, 'video/mp4'));
-    const data = await tempDir('media-sync-rtw-data-');
-    const first = await openCore(data.path);
-    let jobId: string;
-    try {
-      const created = await first.core.handle('imports:create', {
-        accountId: first.accountId,
-        body: { urls: [`${source.origin}/kept.mp4`], name: 'Kept clip' },
-      });
-      if (!created.ok) throw new Error(created.error.message);
-      jobId = (created.value as Array<{ id: string }>)[0]!.id;
-      await waitFor(() => first.notes('readyToWatch')[0], 60_000, 'the Ready to watch notification');
-      const listed = await first.core.handle('conversions:list', {});
-      console.log('before', JSON.stringify(listed));
-    } finally {
-      await first.close();
-      await source.close();
-    }
-    const second = await openCore(data.path);
-    try {
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
-      const listed = await second.core.handle('conversions:list', {});
-      console.log('after', JSON.stringify(listed));
-      const jobs = await second.core.handle('imports:list', { accountId: second.accountId });
-      console.log('jobs', JSON.stringify(jobs));
-      console.log(JSON.stringify(second.events.map((e) => e.name)));
-    } finally {
-      await second.close();
-      await data.remove();
-    }
-  });
 });
