@@ -22,6 +22,9 @@ const USAGE = `Usage: media-sync <command> [options]
   import URL... [--name N] [--description D] [--public|--private] [--folder-id N] [--blocked-countries US,DE] [--wait]
   jobs ls [--page N] | show ID | cancel ID | retry ID
 
+  serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key]
+                                               the whole app in your browser, on 127.0.0.1 (media-sync serve --help)
+
 Global options: --json (machine-readable output), --data-dir DIR (or MEDIA_SYNC_HOME),
   --bandwidth BYTES_PER_SECOND (upload limit, e.g. 5MB), --chunk-size BYTES (1MB to 90MB, default 90MB)
 

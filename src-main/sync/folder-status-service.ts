@@ -1,6 +1,6 @@
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
-import { etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
+import { etaSeconds, observe, RATE_WINDOW_MS, type RateMeter } from '../../src-shared/model/transfer-rate.js';
 import { ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Event } from '../common/disposable.js';
@@ -168,11 +168,14 @@ export class FolderStatusService {
     const uploading = sum(false);
     if (!uploading) return { uploading: null, pausedFiles };
     const sent = this.sent.get(folderId);
-    // the meter counts what the folder sent in all; the time left is for what its items still lack
-    const last = sent?.meter?.samples.at(-1)?.bytes ?? 0;
-    const left = last + uploading.bytesTotal - uploading.bytesDone;
+    const now = this.clock.monotonic();
+    // the meter counts what the folder sent in all; the time left is for what its items still lack, and only while
+    // bytes move: a rate from before (files queued again after a sign-in, a pause) would say minutes for 100 KB
+    const last = sent?.meter?.samples.at(-1);
+    const moving = last !== undefined && now - last.at <= RATE_WINDOW_MS;
+    const left = (last?.bytes ?? 0) + uploading.bytesTotal - uploading.bytesDone;
     return {
-      uploading: { ...uploading, secondsLeft: etaSeconds(sent?.meter, this.clock.monotonic(), left) },
+      uploading: { ...uploading, secondsLeft: moving ? etaSeconds(sent?.meter, now, left) : null },
       pausedFiles,
     };
   }

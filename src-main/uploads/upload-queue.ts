@@ -6,6 +6,7 @@ import { ackedBytes, type UploadItem, type UploadMetadata } from '../../src-shar
 import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
+import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
@@ -159,7 +160,10 @@ export class UploadQueue implements Disposable {
   async enqueue(input: EnqueueInput): Promise<EnqueueResult> {
     const path = resolve(input.path);
     const metadata = UpdateFileBodySchema.safeParse(input.metadata ?? {});
-    if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
+    // the contract refuses such details first; here too they are a mistake in what was asked, not a failure to log
+    if (!metadata.success) {
+      throw new CoreError('VALIDATION_ERROR', `Invalid file details: ${z.prettifyError(metadata.error)}`);
+    }
     const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
     let existing = store.findUnfinishedByPath(path);

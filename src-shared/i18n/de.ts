@@ -883,6 +883,35 @@ export const de: Catalog = {
     noMatch: 'Kein Land passt zu „{{query}}“.',
   },
   // sentences the core writes: notifications, the tray, errors it reports
+  // `media-sync` (die Befehlszeile spricht Englisch; ihre Sätze mit einer Anzahl, je ganz, in ihren Pluralformen)
+  cli: {
+    filesPage_one: 'Seite {{page}} von {{pages}} ({{count}} Datei)',
+    filesPage_other: 'Seite {{page}} von {{pages}} ({{count}} Dateien)',
+    uploaded_one: '{{count}} Datei hochgeladen.',
+    uploaded_other: '{{count}} Dateien hochgeladen.',
+    cleared_one: '{{count}} fertiger Eintrag entfernt.',
+    cleared_other: '{{count}} fertige Einträge entfernt.',
+    stoppedOwn_one:
+      'Bei {{signal}} angehalten: {{count}} Upload bleibt erhalten; führen Sie denselben Befehl aus, um fortzufahren.',
+    stoppedOwn_other:
+      'Bei {{signal}} angehalten: {{count}} Uploads bleiben erhalten; führen Sie denselben Befehl aus, um fortzufahren.',
+    stoppedBeside_one:
+      'Bei {{signal}} angehalten: Das Media Sync, dem der Datenordner gehört, macht mit {{count}} Upload weiter (media-sync queue ls zeigt ihn).',
+    stoppedBeside_other:
+      'Bei {{signal}} angehalten: Das Media Sync, dem der Datenordner gehört, macht mit {{count}} Uploads weiter (media-sync queue ls zeigt sie).',
+    folderScanning_one: 'wird durchsucht, {{count}} Datei gefunden',
+    folderScanning_other: 'wird durchsucht, {{count}} Dateien gefunden',
+    folderSettling_one: 'wartet, bis sich {{count}} Datei nicht mehr ändert',
+    folderSettling_other: 'wartet, bis sich {{count}} Dateien nicht mehr ändern',
+    folderUploading_one: '{{count}} Datei wird hochgeladen, {{done}} von {{total}}',
+    folderUploading_other: '{{count}} Dateien werden hochgeladen, {{done}} von {{total}}',
+    folderUploadingLeft_one: '{{count}} Datei wird hochgeladen, {{done}} von {{total}}, noch {{left}}',
+    folderUploadingLeft_other: '{{count}} Dateien werden hochgeladen, {{done}} von {{total}}, noch {{left}}',
+    folderFilesPaused_one:
+      '{{count}} Datei in der Warteschlange pausiert, {{done}} von {{total}} gesendet (media-sync queue resume ID macht weiter)',
+    folderFilesPaused_other:
+      '{{count}} Dateien in der Warteschlange pausiert, {{done}} von {{total}} gesendet (media-sync queue resume ID macht weiter)',
+  },
   core: {
     notifications: {
       uploaded: 'Hochgeladen',

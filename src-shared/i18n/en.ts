@@ -874,6 +874,33 @@ export const en = {
     noMatch: 'No country matches “{{query}}”.',
   },
   // sentences the core writes: notifications, the tray, errors it reports
+  // `media-sync` (the CLI speaks English: its sentences with a count, each whole, in their plural forms)
+  cli: {
+    filesPage_one: 'Page {{page}} of {{pages}} ({{count}} file)',
+    filesPage_other: 'Page {{page}} of {{pages}} ({{count}} files)',
+    uploaded_one: '{{count}} file uploaded.',
+    uploaded_other: '{{count}} files uploaded.',
+    cleared_one: 'Removed {{count}} finished item.',
+    cleared_other: 'Removed {{count}} finished items.',
+    stoppedOwn_one: 'Stopped on {{signal}}: {{count}} upload kept; run the same command to resume.',
+    stoppedOwn_other: 'Stopped on {{signal}}: {{count}} uploads kept; run the same command to resume.',
+    stoppedBeside_one:
+      'Stopped on {{signal}}: the Media Sync that owns the data folder goes on with {{count}} upload (media-sync queue ls shows it).',
+    stoppedBeside_other:
+      'Stopped on {{signal}}: the Media Sync that owns the data folder goes on with {{count}} uploads (media-sync queue ls shows them).',
+    folderScanning_one: 'scanning, {{count}} file found',
+    folderScanning_other: 'scanning, {{count}} files found',
+    folderSettling_one: 'waiting for {{count}} file to settle',
+    folderSettling_other: 'waiting for {{count}} files to settle',
+    folderUploading_one: 'uploading {{count}} file, {{done}} of {{total}}',
+    folderUploading_other: 'uploading {{count}} files, {{done}} of {{total}}',
+    folderUploadingLeft_one: 'uploading {{count}} file, {{done}} of {{total}}, {{left}} left',
+    folderUploadingLeft_other: 'uploading {{count}} files, {{done}} of {{total}}, {{left}} left',
+    folderFilesPaused_one:
+      '{{count}} file paused in the queue, {{done}} of {{total}} sent (media-sync queue resume ID goes on)',
+    folderFilesPaused_other:
+      '{{count}} files paused in the queue, {{done}} of {{total}} sent (media-sync queue resume ID goes on)',
+  },
   core: {
     notifications: {
       uploaded: 'Uploaded',

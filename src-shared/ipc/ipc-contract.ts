@@ -10,6 +10,7 @@ import {
   PaginationMetaSchema,
   RemoteJobSchema,
   UpdateFileBodySchema,
+  UploadDetailsSchema,
 } from '../api/index.js';
 import { MessageSchema } from '../i18n/message.js';
 import type { AppErrorCode } from './app-error-codes.js';
@@ -314,7 +315,8 @@ export const IPC_COMMANDS = {
       accountId: AccountId,
       paths: z.array(z.string().min(1)).min(1),
       visibility: z.boolean().optional(),
-      metadata: UploadMetadataSchema.omit({ password: true }).optional(),
+      /** refused here when the service would refuse it (a name over 255 characters): a typing mistake, not a failure */
+      metadata: UploadDetailsSchema.optional(),
       /** upload again a file already uploaded from this computer */
       force: z.boolean().optional(),
     }),

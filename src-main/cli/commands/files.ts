@@ -3,6 +3,7 @@ import type { IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../../src-shared/model/format.js';
 import { intFlag, onlineWatchFlag, visibilityFlag } from '../cli-args.js';
 import { UsageError, table } from '../cli-output.js';
+import { cliText } from '../cli-words.js';
 import { defaultAccount, output, readStdin, type CommandContext } from '../command-context.js';
 
 type FileChanges = IpcRequest<'files:update'>['changes'];
@@ -30,7 +31,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
       output(context, page, () => {
         if (page.data.length === 0) return 'No files.';
         const meta = page.meta
-          ? `\nPage ${page.meta.current_page} of ${page.meta.last_page} (${page.meta.total} files)`
+          ? `\n${cliText('cli.filesPage', { page: page.meta.current_page, pages: page.meta.last_page, count: page.meta.total })}`
           : '';
         return table(page.data.map(fileRow)) + meta;
       });

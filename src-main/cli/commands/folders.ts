@@ -1,6 +1,7 @@
 import type { FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../../src-shared/model/format.js';
 import { UsageError, line, table } from '../cli-output.js';
+import { cliText } from '../cli-words.js';
 import { defaultAccount, output, type CommandContext } from '../command-context.js';
 
 /**
@@ -57,21 +58,26 @@ export async function run(_command: string, rest: string[], context: CommandCont
 
 /** A folder's state in English words, as the tray and the Folders view say it. */
 export function describeFolderState(state: FolderState): string {
-  const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
   const time = (at: number) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   switch (state.kind) {
     case 'watching':
       return `up to date since ${time(state.since)}`;
     case 'scanning':
-      return `scanning, ${files(state.found)} found`;
+      return cliText('cli.folderScanning', { count: state.found });
     case 'settling':
-      return `waiting for ${files(state.files)} to settle`;
+      return cliText('cli.folderSettling', { count: state.files });
     case 'uploading': {
-      const left = state.secondsLeft === null ? '' : `, ${formatDuration(state.secondsLeft)} left`;
-      return `uploading ${files(state.files)}, ${formatBytes(state.bytesDone)} of ${formatBytes(state.bytesTotal)}${left}`;
+      const bytes = { count: state.files, done: formatBytes(state.bytesDone), total: formatBytes(state.bytesTotal) };
+      return state.secondsLeft === null
+        ? cliText('cli.folderUploading', bytes)
+        : cliText('cli.folderUploadingLeft', { ...bytes, left: formatDuration(state.secondsLeft) });
     }
     case 'filesPaused':
-      return `${files(state.files)} paused in the queue, ${formatBytes(state.bytesDone)} of ${formatBytes(state.bytesTotal)} sent (media-sync queue resume ID goes on)`;
+      return cliText('cli.folderFilesPaused', {
+        count: state.files,
+        done: formatBytes(state.bytesDone),
+        total: formatBytes(state.bytesTotal),
+      });
     case 'paused': {
       const until = state.until === null ? '' : ` until ${new Date(state.until).toLocaleString()}`;
       const by = {

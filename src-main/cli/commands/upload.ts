@@ -1,7 +1,10 @@
 import { resolve } from 'node:path';
+import { UploadDetailsSchema } from '../../../src-shared/api/index.js';
 import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import { onlineWatchFlag, visibilityFlag, type Flags } from '../cli-args.js';
 import { ProgressView, UsageError, describeState, holdText, line } from '../cli-output.js';
+import { cliText } from '../cli-words.js';
+import { flagProblems } from '../flag-problems.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
 import { listenForStop, signalExitCode } from '../stop-signal.js';
 import { UploadFollower, tokenRefused, type FollowEnd } from '../upload-follower.js';
@@ -19,6 +22,10 @@ export async function run(_command: string, paths: string[], context: CommandCon
   const { contract, flags, io } = context;
   const visibility = visibilityFlag(flags);
   const metadata = uploadMetadata(flags);
+  const checked = UploadDetailsSchema.safeParse(metadata);
+  if (!checked.success) {
+    throw new UsageError(['Cannot upload:', ...flagProblems(checked.error, metadata, {})].join('\n'));
+  }
   const account = await defaultAccount(context);
   const view = new ProgressView(io.stderr);
   const ids = new Set<number>();
@@ -107,12 +114,10 @@ function explain(end: Exclude<FollowEnd, { kind: 'stopped' }>, context: CommandC
  * same command resumes them); beside the app, the app goes on uploading.
  */
 function stopped(signal: NodeJS.Signals, results: UploadItemView[], context: CommandContext): number {
-  const kept = results.filter((item) => item.state.kind !== 'done').length;
+  const count = results.filter((item) => item.state.kind !== 'done').length;
   line(
     context.io.stderr,
-    context.contract.mode === 'own'
-      ? `Stopped on ${signal}: ${kept} upload(s) kept; run the same command to resume.`
-      : `Stopped on ${signal}: the Media Sync that owns the data folder goes on with ${kept} upload(s) (media-sync queue ls shows them).`,
+    cliText(context.contract.mode === 'own' ? 'cli.stoppedOwn' : 'cli.stoppedBeside', { signal, count }),
   );
   return signalExitCode(signal);
 }

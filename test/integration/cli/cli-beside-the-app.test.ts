@@ -188,7 +188,7 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
       /^Queue paused\.\n#1 +a\.mp4 +20\.0 KB +done <file1>\n#2 +b\.txt .*\n#3 +c\.mp4 .* queued\n$/,
     );
     expect(runs[10]!.stdout).toBe('#3 c.mp4: paused until <time>\n');
-    expect(runs[13]!.stdout).toBe('Removed 3 finished item(s).\n');
+    expect(runs[13]!.stdout).toBe('Removed 3 finished items.\n');
     expect(runs[15]!.stdout).toBe('The queue is empty.\n');
     expect(runs[16]!.stderr).toBe('Error: There is no upload #99.\n');
     // a failure is said once, on stdout, where the command's last word on each file is
@@ -216,7 +216,7 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
       return runs;
     });
     expect(runs.map((run) => run.code)).toEqual([0, 0, 1]);
-    expect(runs[0]!.stdout).toBe('2 file(s) uploaded.\n');
+    expect(runs[0]!.stdout).toBe('2 files uploaded.\n');
     expect(runs[0]!.stderr).toContain('uploaded FILES/clips/x.mp4 → ORIGIN/');
     expect(runs[0]!.stderr).toContain('watching FILES/clips');
     expect(JSON.parse(runs[1]!.stdout)).toEqual({ uploaded: [] });
@@ -283,7 +283,9 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
       expect(runs[0]!.stdout).toMatch(/^<uuid1> +completed +\S+ +100% +Clip +<file1>/);
       expect(runs[1]!.stdout).toContain('<uuid1>');
       expect(runs[2]!.stdout).toMatch(/^<uuid1> +completed/);
-      expect(runs[5]!.stderr).toContain('must not contain a user name or password');
+      expect(runs[5]!.stderr).toContain(
+        '  link 1 of 1, https://…@example.com/a.mp4: contains a user name or password; remove them from the link\n',
+      );
     } finally {
       await source.close();
     }

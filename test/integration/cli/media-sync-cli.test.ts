@@ -116,7 +116,7 @@ describe('media-sync CLI', () => {
       const stopped = await stopWith(first.child, signal);
       expect(stopped.code).toBe(exitCode);
       expect(stopped.ms).toBeLessThan(5_000);
-      expect(first.stderr()).toContain(`Stopped on ${signal}: 1 upload(s) kept; run the same command to resume.`);
+      expect(first.stderr()).toContain(`Stopped on ${signal}: 1 upload kept; run the same command to resume.`);
       const saved = expectKeptForResume(before);
       const sentBefore = server.server.uploadLog.entries().length;
 

@@ -154,6 +154,25 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     });
   });
 
+  it('gives no time left from a rate measured long ago: a file queued again later is not "1 min 56 s" for 100 KB', async () => {
+    items.fire(item(1, { kind: 'queued' }));
+    items.fire(item(1, uploading(0)));
+    for (let second = 1; second <= 4; second++) {
+      await clock.advance(1_000);
+      progress.fire({ id: 1, state: uploading(second * MB) });
+    }
+    items.fire(item(1, { kind: 'done', fileId: 'f1', finishedAt: clock.wall() }));
+    await clock.advance(10 * 60_000);
+    items.fire({ ...item(2, { kind: 'queued' }), size: 100_000 });
+    expect(service.status(photos)!.state).toEqual({
+      kind: 'uploading',
+      files: 1,
+      bytesDone: 0,
+      bytesTotal: 100_000,
+      secondsLeft: null,
+    });
+  });
+
   it('tells what changed at most twice a second, each folder whole, and only when it changed', async () => {
     items.fire(item(1, { kind: 'queued' }));
     items.fire(item(1, uploading(0)));
