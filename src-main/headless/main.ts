@@ -153,6 +153,8 @@ async function run(
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown });
   const demo = localDemoServer(dataDir, log, shutdown);
+  // files a page sends are written here before they are queued
+  const dropDir = join(dataDir, 'dropped');
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
   await power?.start();
@@ -178,6 +180,7 @@ async function run(
     // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
     systemLocales: () => processLocales(io.env),
     demo,
+    droppedFilesDir: dropDir,
     log,
     shutdown,
   });
@@ -194,7 +197,7 @@ async function run(
       port: on,
       sessionKey,
       staticDir,
-      dropDir: join(dataDir, 'dropped'),
+      dropDir,
       log,
       secrets: log,
       shutdown,

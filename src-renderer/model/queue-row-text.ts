@@ -13,7 +13,18 @@ import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
 import { errorText } from '../i18n/translate.js';
 
-/** What a person can do with one row; reveal / copy path is offered on every row by the view. */
+/**
+ * What the view offers on every row of the file itself: shown in its folder
+ * by the desktop app, its path copied in a browser; of a file a page sent
+ * (dropped, Add files…), whose path is the daemon's temporary copy gone once
+ * uploaded, its name (its link, once uploaded, is one of the row's actions).
+ */
+export function fileAction(item: Pick<UploadItemView, 'fromBrowser'>, shell: 'electron' | 'headless') {
+  if (item.fromBrowser) return 'copyName';
+  return shell === 'electron' ? 'reveal' : 'copyPath';
+}
+
+/** What a person can do with one row; the file itself (`fileAction`) is offered on every row by the view. */
 export type RowAction =
   | 'pause'
   | 'pauseNow'

@@ -7,13 +7,13 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
-import { describeRow, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
+import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 
-/** What a row's buttons ask for: its own actions, and the file itself (shown in its folder, or its path copied). */
-export type QueueRowAction = RowAction | 'reveal' | 'copyPath';
+/** What a row's buttons ask for: its own actions, and the file itself (shown in its folder, its path or name copied). */
+export type QueueRowAction = RowAction | ReturnType<typeof fileAction>;
 
 /**
  * The row at `index`: its item from the queue store, in words as of now.
@@ -104,7 +104,7 @@ export const QueueRow = memo(function QueueRow({
           <p className="queue-row__detail muted">{[text.detail ?? '\u00a0']}</p>
         )}
       </div>
-      <RowButtons index={index} name={name} actions={text.actions} onAction={onAction} />
+      <RowButtons index={index} name={name} actions={text.actions} fromBrowser={item.fromBrowser} onAction={onAction} />
     </div>
   );
 });
@@ -134,14 +134,14 @@ const RowButtons = memo(function RowButtons(props: {
   index: number;
   name: string;
   actions: readonly RowAction[];
+  fromBrowser: boolean;
   onAction(item: UploadItemView, action: QueueRowAction): void;
 }) {
   const { index, name, onAction } = props;
   const { queue } = useStores();
   const { shell } = useBridge();
   const { t } = useLocale();
-  // the file itself: shown in its folder by the desktop app, its path copied in a browser
-  const local = shell === 'electron' ? 'reveal' : 'copyPath';
+  const local = fileAction(props, shell);
   const act = (action: QueueRowAction) => {
     const item = queue.at(index);
     if (item) onAction(item, action);

@@ -31,6 +31,8 @@ export const de: Catalog = {
     watchLinkOf: 'Der Link zum Ansehen von {{name}}: {{url}}',
     copiedPath: 'Der Pfad von {{name}} wurde kopiert: {{path}}',
     pathOf: '{{name}} liegt unter {{path}}',
+    copiedName: 'Der Name {{name}} wurde kopiert.',
+    nameIs: 'Die Datei heißt {{name}}.',
     speedNoLimit: '<label>Geschwindigkeit </label><speed>{{speed}}</speed><label> · keine Begrenzung</label>',
     speedLimit: '<label>Geschwindigkeit </label><speed>{{speed}}</speed><label> · begrenzt auf {{limit}}</label>',
     speedLimitBySchedule:
@@ -53,6 +55,7 @@ export const de: Catalog = {
       openWatch: 'Öffnen',
       reveal: 'Im Ordner anzeigen',
       copyPath: 'Pfad kopieren',
+      copyName: 'Namen kopieren',
     },
     actionLabels: {
       pause: '{{name}} pausieren',
@@ -67,6 +70,7 @@ export const de: Catalog = {
       openWatch: '{{name}} öffnen',
       reveal: '{{name}} im Ordner anzeigen',
       copyPath: 'Pfad von {{name}} kopieren',
+      copyName: 'Namen {{name}} kopieren',
     },
     empty: {
       title: 'Noch nichts hochzuladen',

@@ -35,6 +35,9 @@ export const en = {
     watchLinkOf: 'The watch link of {{name}}: {{url}}',
     copiedPath: 'Copied the path of {{name}}: {{path}}',
     pathOf: '{{name}} is at {{path}}',
+    // a file a page sent (its path a temporary copy): its name is what there is to copy
+    copiedName: 'Copied the name {{name}}.',
+    nameIs: 'The file is called {{name}}.',
     // the speed line: <label> is muted, <speed> strong
     speedNoLimit: '<label>Speed </label><speed>{{speed}}</speed><label> · no limit</label>',
     speedLimit: '<label>Speed </label><speed>{{speed}}</speed><label> · limit {{limit}}</label>',
@@ -58,6 +61,7 @@ export const en = {
       openWatch: 'Open',
       reveal: 'Show in folder',
       copyPath: 'Copy path',
+      copyName: 'Copy name',
     },
     // what a screen reader hears for the row's buttons
     actionLabels: {
@@ -73,6 +77,7 @@ export const en = {
       openWatch: 'Open {{name}}',
       reveal: 'Show {{name}} in its folder',
       copyPath: 'Copy the path of {{name}}',
+      copyName: 'Copy the name {{name}}',
     },
     empty: {
       title: 'Nothing to upload yet',

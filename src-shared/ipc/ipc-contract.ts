@@ -84,15 +84,25 @@ export const UploadItemViewSchema = UploadItemSchema.omit({ metadata: true, fing
   metadata: UploadMetadataSchema.omit({ password: true }).extend({ hasPassword: z.boolean().default(false) }),
   /** once done: the file's conversion as the core follows it (converting, ready to watch…); null before */
   afterUpload: ConversionFollowSchema.nullable().default(null),
+  /**
+   * a page sent the file (dropped on it, or Add files… in a browser): `path` is the core's temporary copy,
+   * deleted once uploaded, so its name (and once uploaded its link) is what there is to copy
+   */
+  fromBrowser: z.boolean().default(false),
 });
 export type UploadItemView = z.infer<typeof UploadItemViewSchema>;
 
-export function toUploadItemView(item: UploadItem, afterUpload: ConversionFollow | null = null): UploadItemView {
+export function toUploadItemView(
+  item: UploadItem,
+  afterUpload: ConversionFollow | null = null,
+  fromBrowser = false,
+): UploadItemView {
   const { password, ...metadata } = item.metadata;
   return UploadItemViewSchema.parse({
     ...item,
     metadata: { ...metadata, hasPassword: Boolean(password) },
     afterUpload,
+    fromBrowser,
   });
 }
 

@@ -28,6 +28,7 @@ export function item(
     createdAt: 1,
     updatedAt: 1,
     afterUpload: null,
+    fromBrowser: false,
     ...extra,
   };
 }
