@@ -347,7 +347,7 @@ export class AppCore {
     return toUploadItemView(item, afterUpload, this.fromBrowser(item));
   }
 
-  /** A file a page sent: its path is the daemon's temporary copy (docs/ui.md, the queue). */
+  /** A file a page sent: its path is the daemon's temporary copy (docs/ui.md, The file of a row). */
   private fromBrowser(item: UploadItem): boolean {
     const dir = this.options.droppedFilesDir;
     return dir !== undefined && item.path.startsWith(resolve(dir) + sep);
