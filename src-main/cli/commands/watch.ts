@@ -5,7 +5,7 @@ import type { Flags } from '../cli-args.js';
 import { cliText } from '../cli-words.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
 import { listenForStop, whenAborted } from '../stop-signal.js';
-import { OWNER_STOPPED, UploadFollower, tokenRefused } from '../upload-follower.js';
+import { OWNER_STOPPED, UploadFollower, accountSignedOut, tokenRefused } from '../upload-follower.js';
 
 /** Kinds after which nothing more happens to an item by itself. */
 const ENDED = new Set(['done', 'failed', 'cancelled', 'paused']);
@@ -66,6 +66,7 @@ export async function run(_command: string, dirs: string[], context: CommandCont
       const end = await follower.settle(waiting, stop.signal);
       if (end.kind === 'stopped') return stopped(end.signal, context);
       if (end.kind === 'blocked') throw tokenRefused(end.reason);
+      if (end.kind === 'signedOut') throw accountSignedOut(account);
       if (end.kind === 'paused') log('The upload queue is paused; the files wait in it.');
       if (end.kind === 'held') log(`The files wait in the queue: ${holdText(end.hold)}`);
       const summaries = uploaded.map((item) => itemSummary(item, follower.links.get(item.id) ?? null));

@@ -1,8 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, stopRunningClis } from '../../helpers/cli-process.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { runCli, startCli, startInProcessOwner, stopRunningClis } from '../../helpers/cli-process.js';
+import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
 /**
@@ -63,5 +64,38 @@ describe('media-sync after signing out', { timeout: 120_000 }, () => {
     const moved = await cli(['folders', 'move', '1']);
     expect(moved).toMatchObject({ code: 0, stdout: `#1 ${folder} now uploads to ann at ${server.baseUrl}.\n` });
     expect((await cli(['folders'])).stdout).not.toContain('signed out');
+  });
+
+  it('an upload followed while its account is signed out says why it stops waiting, and keeps what was sent', async () => {
+    const owner = await startInProcessOwner(home.path);
+    try {
+      const { contract } = owner;
+      const account = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+      // 1 MB chunks at 1 MB/s: the upload is still going when the account signs out
+      await contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 1_000_000 });
+      const clip = join(files.path, 'long.mp4');
+      await writeRandomFile(clip, 12_000_000, 5);
+      const upload = startCli(['upload', clip], { home: home.path, cwd: files.path });
+      await waitFor(
+        async () => {
+          const [item] = (await contract.invoke('uploads:list', {})).items;
+          return item?.state.kind === 'uploading' && item.state.ackedBytes >= 1_000_000 ? true : undefined;
+        },
+        30_000,
+        'a chunk of long.mp4 confirmed',
+      );
+      await contract.invoke('account:signOut', { accountId: account.id });
+      const ended = await upload.done;
+      expect(ended.code).toBe(1);
+      expect(ended.stderr).toContain(
+        `Error: The account was signed out while its files uploaded; they wait in its queue, with what they sent. Sign in to it again to go on (media-sync login --base-url ${server.baseUrl}).\n`,
+      );
+      // stopped in place: back in line with its confirmed chunks, none of its attempts spent
+      const [item] = (await contract.invoke('uploads:list', {})).items;
+      expect(item!.state).toEqual({ kind: 'queued' });
+      expect(item!.ackedChunks.length).toBeGreaterThanOrEqual(1);
+    } finally {
+      await owner.close();
+    }
   });
 });
