@@ -2,9 +2,21 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 6 (issue 31) left it: accounts without the service's id, and
+ * none signed out (a sign-out deleted the row).
+ */
+export function beforeKeptAccounts(db: Db): void {
+  db.exec(
+    'ALTER TABLE accounts DROP COLUMN remote_id; ALTER TABLE accounts DROP COLUMN signed_out_at; PRAGMA user_version = 5;',
+  );
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 5 (issue 25) left it: no folder pause, no folder_files.
  */
 export function beforeFolderFiles(db: Db): void {
+  beforeKeptAccounts(db);
   db.exec('DROP TABLE folder_files; ALTER TABLE watched_folders DROP COLUMN paused; PRAGMA user_version = 4;');
 }
 
