@@ -213,14 +213,15 @@ async function run(
       log.warn(`No account yet, and the local demo server could not be used: ${signedIn.error.message}`);
     }
   }
+  // before the address is out: whoever read it may stop the daemon at once, and it stops in order
+  process.once('SIGINT', quit);
+  process.once('SIGTERM', quit);
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
   if (values['new-key']) io.stderr.write('A new session key: pages opened with the old address must open this one.\n');
   lock.describe({ url: `http://127.0.0.1:${daemon.port}/` });
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
   if (values.open) openBrowser(daemon.url);
-  process.once('SIGINT', quit);
-  process.once('SIGTERM', quit);
   log.info(`Stopping on ${await stopped}.`);
   process.off('SIGINT', quit);
   process.off('SIGTERM', quit);
