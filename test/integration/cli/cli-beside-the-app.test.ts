@@ -247,11 +247,13 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
       }
       return runs;
     });
-    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0, 1, 2, 0, 1]);
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0, 2, 2, 0, 1]);
     expect(runs[0]!.stdout).toMatch(/^<file1> +beach\.mp4 +10\.0 KB +public/);
     expect(runs[1]!.stdout).toMatch(/File link +ORIGIN\/<file1>\/file\nWatch page +ORIGIN\/<file1>\/watch/);
     expect(runs[3]!.stdout).toBe('Updated <file1>: name, visibility.\n');
-    expect(runs[4]!.stderr).toMatch(/^Error: .*at most 255|255/);
+    expect(runs[4]!.stderr).toMatch(
+      /^Error: Cannot edit:\n--name must be at most 255 characters \(256 now\); shorten it\.\n/,
+    );
     expect(runs[6]!.stdout).toBe('Deleted <file1>.\n');
     expect(runs[7]!.stderr).toMatch(/not found/i);
   });
