@@ -5,7 +5,7 @@ import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/de
 import { Engine } from '../../../src-main/core/engine.js';
 import type { AccountView, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
-import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
+import { callCore, createAppCore, untilFolder } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -57,21 +57,8 @@ describe('signing out, and in again', () => {
   const statusOf = async (id: number) =>
     (await call<FolderStatus[]>('folders:status')).find((status) => status.folderId === id)!;
 
-  async function until(id: number, what: string, check: (status: FolderStatus) => boolean): Promise<FolderStatus> {
-    let last: FolderStatus | undefined;
-    try {
-      return await waitFor(
-        async () => {
-          last = await statusOf(id);
-          return check(last) ? last : undefined;
-        },
-        30_000,
-        what,
-      );
-    } catch (error) {
-      throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(last)}`, { cause: error });
-    }
-  }
+  const until = (id: number, what: string, check: (status: FolderStatus) => boolean) =>
+    untilFolder(open!.core, id, what, check);
 
   async function watch(accountId: string, name: string): Promise<{ id: number; path: string }> {
     const path = join(disk.path, name);
@@ -119,7 +106,12 @@ describe('signing out, and in again', () => {
     ]);
   });
 
-  it('a folder whose account stays signed out says so, and moves to a signed-in account without sending twice', async () => {
+  /**
+   * The reference server with a second user, ann; a folder of its demo
+   * account with a.jpg uploaded, then the account signed out and b.jpg
+   * dropped into the folder, queued.
+   */
+  async function signedOutWithAFileWaiting() {
     server = await startTestServer({ conversions: false });
     const annToken = server.newAccount('ann');
     await startCore();
@@ -131,6 +123,11 @@ describe('signing out, and in again', () => {
     const waiting = join(folder.path, 'b.jpg');
     await writeFile(waiting, 'waits for an account');
     await waitFor(async () => (await itemOf(waiting))?.state.kind === 'queued' || undefined, 10_000, 'b.jpg queued');
+    return { server, annToken, demoAccount, folder, waiting };
+  }
+
+  it('a folder whose account stays signed out says so, and moves to a signed-in account without sending twice', async () => {
+    const { server, annToken, demoAccount, folder, waiting } = await signedOutWithAFileWaiting();
 
     // another user of the same server is another account: the folder stays the signed-out one's
     const ann = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: annToken });
@@ -153,17 +150,7 @@ describe('signing out, and in again', () => {
   });
 
   it('removing the folder and adding it for another account sends the file that waited', async () => {
-    server = await startTestServer({ conversions: false });
-    const annToken = server.newAccount('ann');
-    await startCore();
-    const demoAccount = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    const folder = await watch(demoAccount.id, 'Videos');
-    await writeFile(join(folder.path, 'a.jpg'), 'on the first account');
-    await until(folder.id, 'a.jpg uploaded', (status) => status.counts.uploaded === 1);
-    await call('account:signOut', { accountId: demoAccount.id });
-    const waiting = join(folder.path, 'b.jpg');
-    await writeFile(waiting, 'waits for an account');
-    await waitFor(async () => (await itemOf(waiting))?.state.kind === 'queued' || undefined, 10_000, 'b.jpg queued');
+    const { server, annToken, folder } = await signedOutWithAFileWaiting();
 
     await call('folders:remove', { id: folder.id });
     const ann = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: annToken });
