@@ -7,10 +7,10 @@ import type { ShutdownPort } from '../common/shutdown.js';
 import type { AccountRecord } from '../storage/account-store.js';
 import type { Engine } from './engine.js';
 
-/** The bundled reference server of "Try it locally", as the shells and AppCore use it. */
 /** What the demo server asks of the engine: its accounts, to move them when its port changed. */
 export type DemoAccounts = Pick<Engine, 'accounts' | 'moveAccount'>;
 
+/** The bundled reference server of "Try it locally", as the shells and AppCore use it. */
 export interface LocalDemoServer {
   /**
    * Starts it (once) and answers its address and demo token:

@@ -128,8 +128,8 @@ export class Engine {
       store: this.uploads,
       appState: new AppStateStore(db),
       clientFor: (id) => this.clients.get(id)?.client ?? null,
-      blockedAccounts: () =>
-        [...this.clients].filter(([, { client }]) => client.scheduler.state().blocked).map(([id]) => id),
+      readyAccounts: () =>
+        [...this.clients].filter(([, { client }]) => !client.scheduler.state().blocked).map(([id]) => id),
       pausedFolders: () => this.folders.pausedIds(),
       fileSizeLimitFor: (id) => PLAN_FILE_SIZE_LIMIT_BYTES[this.accounts.get(id)?.plan ?? 'free'],
       limiter: this.limiter,

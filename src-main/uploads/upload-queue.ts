@@ -23,8 +23,11 @@ export interface UploadQueueOptions {
   appState: AppStateStore;
   /** the API client of an account, or null when the account is gone */
   clientFor(accountId: string): MediaApiClient | null;
-  /** accounts whose token the server refused: their items wait */
-  blockedAccounts(): string[];
+  /**
+   * the accounts whose items may start: signed in, their token not refused;
+   * the items of any other (refused, signed out) wait without taking a turn
+   */
+  readyAccounts(): string[];
   /** watched folders the person paused: their items not started wait (poke() once one is resumed) */
   pausedFolders?(): readonly number[];
   /** the largest file the account's plan accepts, in bytes */
@@ -424,9 +427,9 @@ export class UploadQueue implements Disposable {
     const now = this.clock.wall();
     const free = this.concurrency - this.workers.size;
     if (free > 0) {
-      const blocked = this.options.blockedAccounts();
+      const accounts = this.options.readyAccounts();
       const folders = this.options.pausedFolders?.() ?? [];
-      for (const item of store.runnable(now, [...this.workers.keys()], blocked, free, folders)) {
+      for (const item of store.runnable(now, [...this.workers.keys()], accounts, free, folders)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);

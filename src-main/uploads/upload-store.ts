@@ -176,8 +176,10 @@ export class UploadStore {
 
   /**
    * Up to `limit` items that may start now, oldest first: queued, due for a
-   * retry, or paused until a time that has passed. Items of `skipAccounts`
-   * (blocked), `skipIds` (running) and `skipFolders` (paused) are left out. The queued ones are read
+   * retry, or paused until a time that has passed, of one of `accounts` (those
+   * that can upload: signed in, their token not refused; the items of any
+   * other wait without taking a turn). Items of `skipIds` (running) and
+   * `skipFolders` (paused) are left out. The queued ones are read
    * in id order from the kind index, the due ones in the order they fell due
    * from the wake index (the `+` keeps SQLite from looking them up by kind
    * instead): as many rows as are asked for, however long the queue.
@@ -185,7 +187,7 @@ export class UploadStore {
   runnable(
     now: number,
     skipIds: readonly number[],
-    skipAccounts: readonly string[],
+    accounts: readonly string[],
     limit: number,
     skipFolders: readonly number[] = [],
   ): UploadItem[] {
@@ -196,21 +198,21 @@ export class UploadStore {
       `SELECT * FROM (
          SELECT * FROM upload_items WHERE kind = 'queued'
            AND id NOT IN (SELECT value FROM json_each(@ids))
-           AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND account_id IN (SELECT value FROM json_each(@accounts))
            AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY id LIMIT ${count})
        UNION ALL
        SELECT * FROM (
          SELECT * FROM upload_items WHERE wake_at <= @now AND +kind IN ('retrying', 'paused')
            AND id NOT IN (SELECT value FROM json_each(@ids))
-           AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND account_id IN (SELECT value FROM json_each(@accounts))
            AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY wake_at LIMIT ${count})
        ORDER BY id LIMIT ${count}`,
     ).all({
       now,
       ids: JSON.stringify(skipIds),
-      accounts: JSON.stringify(skipAccounts),
+      accounts: JSON.stringify(accounts),
       folders: JSON.stringify(skipFolders),
     });
     return this.parseRows(rows);

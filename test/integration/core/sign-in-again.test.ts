@@ -5,7 +5,7 @@ import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/de
 import { Engine } from '../../../src-main/core/engine.js';
 import type { AccountView, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
-import { callCore, createAppCore, untilFolder } from '../../helpers/app-core-fixture.js';
+import { addFileToQueue, callCore, createAppCore, untilFolder } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -160,5 +160,23 @@ describe('signing out, and in again', () => {
     const annFiles = await server.api('/files?per_page=100', { token: annToken });
     const names = (JSON.parse(annFiles.body.toString()) as { data: Array<{ filename: string }> }).data;
     expect(names.map((file) => file.filename).sort()).toEqual(['a.jpg', 'b.jpg']);
+  });
+
+  it("the files waiting for a signed-out account take no turn from another account's", async () => {
+    server = await startTestServer({ conversions: false });
+    const annToken = server.newAccount('ann');
+    await startCore();
+    const demoAccount = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    await call('uploads:pauseAll', { hours: null });
+    // as many waiting files as the queue runs at once (3), each first in line
+    for (const name of ['a.jpg', 'b.jpg', 'c.jpg']) await addFileToQueue(open!.core, demoAccount.id, disk.path, name);
+    await call('account:signOut', { accountId: demoAccount.id });
+    await call('uploads:resumeAll');
+    const ann = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: annToken });
+    const theirs = await addFileToQueue<UploadItemView>(open!.core, ann.id, disk.path, 'ann.jpg');
+    await waitFor(async () => (await itemOf(theirs.path))?.state.kind === 'done' || undefined, 30_000, 'ann.jpg up');
+    for (const name of ['a.jpg', 'b.jpg', 'c.jpg']) {
+      expect((await itemOf(join(disk.path, name)))?.state.kind).toBe('queued');
+    }
   });
 });
