@@ -204,7 +204,8 @@ async function run(
     });
   const daemon = await startOnFreePort(start, { port, chosen: portChosen }, io, log);
   if (!daemon) return 1;
-  if (engine.accounts.list().length === 0 && !values['no-demo']) {
+  // never an account yet (one signed out is the person's choice: the sign-in page then)
+  if (engine.accounts.all().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) {
       io.stderr.write('No account yet: signed in to the local demo server.\n');
