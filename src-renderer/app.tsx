@@ -159,7 +159,7 @@ function CurrentView(props: {
   accounts: AccountView[];
   intents: Intents;
   onAddAccount: () => void;
-  onSignIn: (baseUrl: string) => void;
+  onSignIn: (baseUrl?: string) => void;
 }) {
   const { intents, route } = props;
   const { showFilesSearch } = intents;

@@ -16,12 +16,13 @@ export const PRIVATE_MEANS =
 const USAGE = `Usage: media-sync <command> [options]
 
   login --base-url URL [--plan free|premium]   sign in; the token is read from stdin or MEDIA_SYNC_TOKEN
-  logout                                       forget the account and its token
+  logout                                       sign out: the token is deleted; folders and queue wait for the account
   account                                      the account summary
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
               [--settle 3s|2m|recordings] [--poll]   how long a file must stay unchanged; check by polling
   folders [ls] | pause ID | resume ID | rescan ID   the watched folders, their state and counts
+  folders move ID                              a folder whose account is signed out uploads to the signed-in account
   queue ls | pause [ID] [--for 2h|8h|24h] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page 25|50|100]
   files show ID | status ID | rm ID
@@ -29,6 +30,9 @@ const USAGE = `Usage: media-sync <command> [options]
                 [--password-stdin | --remove-password]
   import URL... [--name N] [--description D] [--public|--private] [--folder-id N] [--blocked-countries US,DE] [--wait]
   jobs ls [--page N] | show ID | cancel ID | retry ID
+
+  serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key]
+                                               the whole app in your browser, on 127.0.0.1 (media-sync serve --help)
 
 Global options: --json (machine-readable output), --data-dir DIR (or MEDIA_SYNC_HOME),
   --bandwidth BYTES_PER_SECOND (upload limit, e.g. 5MB), --chunk-size BYTES (1MB to 90MB, default 90MB)

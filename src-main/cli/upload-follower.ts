@@ -10,6 +10,7 @@ export type FollowEnd =
   | { kind: 'paused' }
   | { kind: 'held'; hold: QueueHold }
   | { kind: 'blocked'; reason: IpcError }
+  | { kind: 'signedOut' }
   | { kind: 'stopped'; signal: NodeJS.Signals };
 
 export interface FollowHooks {
@@ -37,6 +38,8 @@ export class UploadFollower {
   readonly links = new Map<number, string | null>();
   private status: QueueStatus | null = null;
   private blocked: IpcError | null;
+  /** the account was signed out (in the app, or by `logout`) while its uploads were followed */
+  private signedOut = false;
   private readonly subscriptions = new DisposableStore();
   private wake: () => void = () => undefined;
 
@@ -82,7 +85,9 @@ export class UploadFollower {
     );
     on(
       contract.on('account:changed', (accounts) => {
-        this.blocked = accounts.find((view) => view.id === account.id)?.blocked ?? null;
+        const now = accounts.find((view) => view.id === account.id);
+        this.blocked = now?.blocked ?? null;
+        this.signedOut = now === undefined;
         this.wake();
       }),
     );
@@ -114,6 +119,7 @@ export class UploadFollower {
         if (lost) throw new Error(OWNER_STOPPED);
         if ([...ids].every((id) => SETTLED_KINDS.has(this.items.get(id)?.state.kind ?? ''))) break;
         if (this.blocked) return { kind: 'blocked', reason: this.blocked };
+        if (this.signedOut) return { kind: 'signedOut' };
         if (this.status.paused) return { kind: 'paused' };
         if (this.status.hold) return { kind: 'held', hold: this.status.hold };
         await new Promise<void>((resolve) => (this.wake = resolve));
@@ -134,6 +140,13 @@ export class UploadFollower {
 
 export const OWNER_STOPPED =
   'The Media Sync that owns the data folder stopped while this command followed its uploads; they wait in its queue. Run the same command again to go on.';
+
+/** What a command says when the account was signed out while it followed its uploads. */
+export function accountSignedOut(account: Pick<AccountView, 'baseUrl'>): Error {
+  return new Error(
+    `The account was signed out while its files uploaded; they wait in its queue, with what they sent. Sign in to it again to go on (media-sync login --base-url ${account.baseUrl}).`,
+  );
+}
 
 /** What a command says when the service refused the account's token while it followed uploads. */
 export function tokenRefused(reason: IpcError): Error {

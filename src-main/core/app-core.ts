@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import {
   IPC_COMMANDS,
@@ -63,6 +63,8 @@ export interface AppCoreOptions {
   log?: FileLog;
   /** the bundled reference server of "Try it locally" (localDemoServer); absent: no demo */
   demo?: LocalDemoServer;
+  /** where the daemon writes files a page sends before they are queued (`POST /drop`); absent: pages send none */
+  droppedFilesDir?: string;
   /** the desktop app's own updates; absent in the headless daemon */
   updates?: UpdatesPort;
   clock?: Clock;
@@ -347,9 +349,15 @@ export class AppCore {
 
   /** An upload as the UI sees it, with its file's conversion once it is done, and whether the file changed since. */
   private view(item: UploadItem): UploadItemView {
-    if (item.state.kind !== 'done') return toUploadItemView(item);
+    if (item.state.kind !== 'done') return toUploadItemView(item, null, false, this.fromBrowser(item));
     const afterUpload = this.engine.conversions.byUpload(item.id) ?? null;
-    return toUploadItemView(item, afterUpload, this.engine.uploads.changedSince(item));
+    return toUploadItemView(item, afterUpload, this.engine.uploads.changedSince(item), this.fromBrowser(item));
+  }
+
+  /** A file a page sent: its path is the daemon's temporary copy (docs/ui.md, The file of a row). */
+  private fromBrowser(item: UploadItem): boolean {
+    const dir = this.options.droppedFilesDir;
+    return dir !== undefined && item.path.startsWith(resolve(dir) + sep);
   }
 
   private item(id: number): UploadItem {
@@ -459,7 +467,9 @@ export class AppCore {
         this.emit('conversions:changed', follow);
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
         const item = follow.uploadId !== null && followChangesRow(follow) ? queue.get(follow.uploadId) : undefined;
-        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', toUploadItemView(item, follow));
+        if (item?.state.kind === 'done') {
+          this.emit('uploads:itemChanged', toUploadItemView(item, follow, this.fromBrowser(item)));
+        }
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
         if (follow.state.kind === 'failed') {
           this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);

@@ -4,12 +4,21 @@ import { API_PREFIX } from '../../src-shared/api/index.js';
 import type { ReferenceServer } from '../../src-server/server.js';
 import type { Log } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
+import type { AccountRecord } from '../storage/account-store.js';
 import type { Engine } from './engine.js';
+
+/** What the demo server asks of the engine: its accounts, to move them when its port changed. */
+export type DemoAccounts = Pick<Engine, 'accounts' | 'moveAccount'>;
 
 /** The bundled reference server of "Try it locally", as the shells and AppCore use it. */
 export interface LocalDemoServer {
-  /** starts it (once) and answers its address and demo token: `account:startDemo` signs in with them */
-  start(): Promise<{ baseUrl: string; token: string }>;
+  /**
+   * Starts it (once) and answers its address and demo token:
+   * `account:startDemo` signs in with them. Should the remembered port be
+   * taken, it starts on a free one and the demo's accounts move there, a
+   * signed-out one too: signing in again then finds the same account.
+   */
+  start(engine: DemoAccounts): Promise<{ baseUrl: string; token: string }>;
   /**
    * Starts it when a signed-in account is its demo account, so that account
    * answers after a restart; call it before anything talks to the accounts
@@ -18,7 +27,7 @@ export interface LocalDemoServer {
    * throws: a demo server that cannot start is written to the log, and the
    * account's requests then fail as for any server that is down.
    */
-  startIfSignedIn(engine: Pick<Engine, 'accounts' | 'moveAccount'>): Promise<void>;
+  startIfSignedIn(engine: DemoAccounts): Promise<void>;
   /** stops it, if it runs; after the engine, so nothing is cut off mid-request */
   stop(): Promise<void>;
 }
@@ -64,26 +73,38 @@ export function localDemoServer(appDataDir: string, log?: Log, shutdown?: Shutdo
     return running;
   };
 
+  /** The remembered port, and the accounts among `accounts` at its address: the demo's. */
+  const demoAccounts = async (accounts: AccountRecord[]) => {
+    const port = await rememberedPort();
+    const address = port === 0 ? null : demoBaseUrl(port);
+    return { port, address, demos: accounts.filter((account) => account.baseUrl === address) };
+  };
+  /**
+   * Starts it; on another port, the demo's accounts move there before the
+   * new port is remembered, so a stop in between leaves them found next time.
+   */
+  const startMoving = (engine: DemoAccounts, { port, address, demos }: Awaited<ReturnType<typeof demoAccounts>>) =>
+    startOnce(async (started) => {
+      if (demos.length === 0 || started.baseUrl === address) return;
+      for (const account of demos) await engine.moveAccount(account.id, started.baseUrl);
+      log?.warn(
+        `The local demo server's port ${port} is taken by another program: it now runs at ${started.baseUrl}, and the demo account moved there.`,
+      );
+    });
+
   const demo: LocalDemoServer = {
-    async start() {
-      const server = await startOnce(async () => undefined);
+    async start(engine) {
+      const server = await startMoving(engine, await demoAccounts(engine.accounts.all()));
       return { baseUrl: server.baseUrl, token: server.demoToken! };
     },
     async startIfSignedIn(engine) {
-      const port = await rememberedPort();
-      const address = port === 0 ? null : demoBaseUrl(port);
-      const demos = engine.accounts.list().filter((account) => account.baseUrl === address);
-      if (demos.length === 0) return;
+      const found = await demoAccounts(engine.accounts.list());
+      if (found.demos.length === 0) return;
       try {
-        // the accounts move before the new port is remembered: a stop in between leaves them found next time
-        const server = await startOnce(async (started) => {
-          if (started.baseUrl === address) return;
-          for (const account of demos) await engine.moveAccount(account.id, started.baseUrl);
-          log?.warn(
-            `The local demo server's port ${port} is taken by another program: it now runs at ${started.baseUrl}, and the demo account moved there.`,
-          );
-        });
-        if (server.baseUrl === address) log?.info(`The local demo server is back at ${address} for the demo account.`);
+        const server = await startMoving(engine, found);
+        if (server.baseUrl === found.address) {
+          log?.info(`The local demo server is back at ${found.address} for the demo account.`);
+        }
       } catch (error) {
         log?.error('The local demo server could not start: the demo account cannot be reached.', error);
       }

@@ -9,6 +9,9 @@ import { DisposableStore, Emitter, type Disposable, type Event } from '../common
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
+import { message } from '../../src-shared/i18n/message.js';
+import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
+import { CoreError } from '../common/core-error.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { DataDisk } from '../storage/data-disk.js';
@@ -21,6 +24,7 @@ import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
 import { DeclinedFiles } from '../sync/declined-files.js';
 import type { FileSystemProbe } from '../sync/file-system-kind.js';
 import { FolderFiles } from '../sync/folder-files.js';
+import type { AccountProblem } from '../sync/folder-state.js';
 import { FolderStatusService } from '../sync/folder-status-service.js';
 import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
@@ -121,6 +125,9 @@ export class Engine {
   private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
   readonly onDidChangeAccountState = this.accountStateEmitter.event;
+  private readonly accountsEmitter = new Emitter<void>();
+  /** an account signed in or out */
+  readonly onDidChangeAccounts = this.accountsEmitter.event;
   private readonly wakeEmitter = new Emitter<void>();
   /** the machine woke up or came back online (`wake()`): what depends on the wall clock looks again */
   readonly onDidWake = this.wakeEmitter.event;
@@ -149,8 +156,8 @@ export class Engine {
       store: this.uploads,
       appState: new AppStateStore(db),
       clientFor: (id) => this.clients.get(id)?.client ?? null,
-      blockedAccounts: () =>
-        [...this.clients].filter(([, { client }]) => client.scheduler.state().blocked).map(([id]) => id),
+      readyAccounts: () =>
+        [...this.clients].filter(([, { client }]) => !client.scheduler.state().blocked).map(([id]) => id),
       pausedFolders: () => this.folders.pausedIds(),
       fileSizeLimitFor: (id) => PLAN_FILE_SIZE_LIMIT_BYTES[this.accounts.get(id)?.plan ?? 'free'],
       limiter: this.limiter,
@@ -193,11 +200,12 @@ export class Engine {
       sync: this.sync,
       queue: this.queue,
       unfinishedItems: () => this.uploads.unfinished(),
-      isSignedOut: (id) => {
-        const client = this.client(id);
-        return !client || client.scheduler.state().blocked !== null;
+      accountProblem: (id) => this.accountProblem(id),
+      onDidChangeAccount: (listener) => {
+        const state = this.onDidChangeAccountState(listener);
+        const accounts = this.onDidChangeAccounts(listener);
+        return { dispose: () => (state.dispose(), accounts.dispose()) };
       },
-      onDidChangeAccount: this.onDidChangeAccountState,
       clock,
     });
     this.conversions = new ConversionFollower({
@@ -276,27 +284,68 @@ export class Engine {
       await probe.close();
     }
     const reported = PLANS.find((p) => p === (remote as { plan?: unknown }).plan);
-    const existing = this.accounts.find(url, remote.username);
-    const account = existing ?? this.accounts.add({ baseUrl: url, username: remote.username, plan: 'free' });
-    this.accounts.update(account.id, { username: remote.username, plan: plan ?? reported ?? account.plan });
+    // the same account as before (signed out since, or not): its folders and queue name its id
+    const existing = this.accounts.find(url, remote);
+    const account = existing ?? this.accounts.add({ baseUrl: url, remote, plan: 'free' });
+    this.accounts.update(account.id, { remote, plan: plan ?? reported ?? account.plan });
     await this.vault.set(account.id, token);
     this.environmentTokens.delete(account.id);
+    this.accounts.setSignedOut(account.id, null);
     const client = this.clients.get(account.id)?.client;
     if (client) client.setToken(token);
     else this.connect(this.accounts.get(account.id)!, token);
     this.queue.poke();
     const signedIn = this.accounts.get(account.id)!;
-    this.log.info(`Signed in: ${describeAccount(signedIn)}.`);
+    this.log.info(
+      existing?.signedOutAt
+        ? `Signed in again: ${describeAccount(signedIn)}.`
+        : `Signed in: ${describeAccount(signedIn)}.`,
+    );
+    this.accountsEmitter.fire();
     return { account: signedIn, remote };
   }
 
+  /**
+   * Forgets the account's token and stops its traffic; the account itself is
+   * kept, marked signed out, so its folders and queued files (whose uploads
+   * stop in place, their chunks kept) wait for it to sign in again, or for
+   * the person to move its folders to another account.
+   */
   async signOut(accountId: string): Promise<void> {
     const account = this.accounts.get(accountId);
     await this.vault.delete(accountId);
     this.environmentTokens.delete(accountId);
     await this.disconnect(accountId);
-    this.accounts.remove(accountId);
-    if (account) this.log.info(`Signed out: ${describeAccount(account)}.`);
+    if (!account || account.signedOutAt !== null) return;
+    this.accounts.setSignedOut(accountId, this.clock.wall());
+    this.log.info(`Signed out: ${describeAccount(account)}; its folders and queued files wait for it.`);
+    this.accountsEmitter.fire();
+  }
+
+  /**
+   * Moves a watched folder of an account that is signed out to a signed-in
+   * one: the folder's waiting files go to that account from the start (a
+   * partly sent file starts over there); what it sent before stays known as
+   * sent, so nothing already uploaded goes again.
+   */
+  async moveFolder(folderId: number, accountId: string): Promise<WatchedFolder> {
+    const folder = this.folders.get(folderId);
+    if (!folder) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id: folderId }));
+    if (!this.clients.has(accountId)) throw CoreError.say('NOT_SIGNED_IN', message('core.errors.notSignedIn'));
+    if (folder.accountId === accountId) return folder;
+    if (this.clients.has(folder.accountId)) {
+      throw CoreError.say('VALIDATION_ERROR', message('core.errors.folderAccountSignedIn'));
+    }
+    // one commit: the folder and its waiting files change account together
+    const moved = await this.sync.rewatch(folderId, () =>
+      this.uploads.batch(() => {
+        this.folders.setAccount(folderId, accountId);
+        const waiting = this.uploads.unfinishedOfFolder(folderId).map((item) => item.id);
+        this.queue.moveToAccount(waiting, accountId);
+      }),
+    );
+    this.log.info(`Moved the watched folder ${folder.path} to ${describeAccount(this.accounts.get(accountId)!)}.`);
+    return moved;
   }
 
   /**
@@ -342,6 +391,21 @@ export class Engine {
     this.wakeEmitter.fire();
   }
 
+  /**
+   * Why an account cannot upload, for its folders: its token refused (or it
+   * has none: 'signedOut'), or it is signed out, or unknown ('accountGone').
+   */
+  accountProblem(accountId: string): AccountProblem | null {
+    const client = this.client(accountId);
+    if (client) return client.scheduler.state().blocked === null ? null : { problem: 'signedOut' };
+    const account = this.accounts.get(accountId);
+    if (account && account.signedOutAt === null) return { problem: 'signedOut' };
+    return {
+      problem: 'accountGone',
+      account: account ? { baseUrl: account.baseUrl, username: account.username } : null,
+    };
+  }
+
   client(accountId: string): MediaApiClient | undefined {
     return this.clients.get(accountId)?.client;
   }
@@ -373,6 +437,7 @@ export class Engine {
     }
     this.clients.clear();
     this.accountStateEmitter.dispose();
+    this.accountsEmitter.dispose();
     this.wakeEmitter.dispose();
     this.dataDiskEmitter.dispose();
     this.dataDisk.dispose();
@@ -381,7 +446,9 @@ export class Engine {
 
   private async disconnect(accountId: string): Promise<void> {
     const entry = this.clients.get(accountId);
+    // first out of the map, so none of the account's items starts again; then its running ones stop in place
     this.clients.delete(accountId);
+    await this.queue.releaseAccount(accountId);
     entry?.subscription.dispose();
     entry?.client.scheduler.dispose();
     await entry?.client.close();

@@ -139,6 +139,8 @@ export function folderLine(status: FolderStatus, language: Pick<TrayLanguage, 't
       return t('core.tray.folder.settling', { name, count: state.files });
     case 'uploading':
       return t('core.tray.folder.uploading', { name, count: state.files });
+    case 'filesPaused':
+      return t('core.tray.folder.filesPaused', { name, count: state.files });
     case 'paused': {
       const key = (
         {

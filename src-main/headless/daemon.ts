@@ -277,11 +277,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    // loopback only: the session key is the only other lock
-    server.listen(options.port, '127.0.0.1', resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      // loopback only: the session key is the only other lock
+      server.listen(options.port, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    // the port is taken (or not ours to take): nothing of this daemon stays, and the caller may try another
+    subscription.dispose();
+    wss.close();
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   origin = `http://127.0.0.1:${port}`;

@@ -12,7 +12,7 @@ import { openTokenVault } from '../storage/keyring-token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
-import { startDaemon } from './daemon.js';
+import { startDaemon, type Daemon } from './daemon.js';
 import { systemTrash } from '../system/freedesktop-trash.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
@@ -31,9 +31,15 @@ export interface ServeIo {
 
 const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
 
+/** The port when --port is not given (MEDIA_SYNC_PORT changes it); taken, the next free one is used. */
+const DEFAULT_PORT = 8790;
+/** How many ports after a taken default one are tried. */
+const PORT_TRIES = 20;
+
 const USAGE = `Usage: media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key] [--ui-dir DIR]
 
-  --port N        the port on 127.0.0.1 (default 8790; 0 picks a free one)
+  --port N        the port on 127.0.0.1 (default 8790, or MEDIA_SYNC_PORT; when another program has the
+                  default one, the next free one is used); 0 picks a free one
   --open          opens the address in the browser
   --data-dir DIR  the data folder (default: MEDIA_SYNC_HOME, else the platform's app data folder)
   --no-demo       with no account yet, shows the sign-in page instead of signing in to the local demo server
@@ -66,9 +72,10 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     io.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const port = Number(values.port);
+  const port = Number(values.port ?? io.env['MEDIA_SYNC_PORT'] ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    io.stderr.write('Error: --port must be a number from 0 to 65535.\n');
+    const what = values.port === undefined ? 'MEDIA_SYNC_PORT' : '--port';
+    io.stderr.write(`Error: ${what} must be a number from 0 to 65535.\n`);
     return 2;
   }
   const dataDir = resolve(values['data-dir'] ?? io.env['MEDIA_SYNC_HOME'] ?? io.defaultDataDir);
@@ -87,7 +94,15 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
   process.on('uncaughtExceptionMonitor', logCrash);
   try {
     log.info(`Media Sync ${io.version} is starting without a desktop (media-sync serve), data folder ${dataDir}.`);
-    return await run(values, { port, dataDir, log, io, lock: attempt.lock, shutdown });
+    return await run(values, {
+      port,
+      portChosen: values.port !== undefined,
+      dataDir,
+      log,
+      io,
+      lock: attempt.lock,
+      shutdown,
+    });
   } catch (error) {
     log.error('Media Sync stopped on an error.', error);
     throw error;
@@ -104,7 +119,7 @@ function parseServeArgs(args: string[]) {
   const { values } = parseArgs({
     args,
     options: {
-      port: { type: 'string', default: '8790' },
+      port: { type: 'string' },
       open: { type: 'boolean' },
       'data-dir': { type: 'string' },
       'no-demo': { type: 'boolean' },
@@ -119,6 +134,8 @@ function parseServeArgs(args: string[]) {
 
 interface RunContext {
   port: number;
+  /** given with --port: taken, it is an error; the default one taken, the next free one is used */
+  portChosen: boolean;
   dataDir: string;
   log: FileLog;
   io: ServeIo;
@@ -129,7 +146,7 @@ interface RunContext {
 
 async function run(
   values: { open?: boolean; 'no-demo'?: boolean; 'new-key'?: boolean; 'ui-dir'?: string },
-  { port, dataDir, log, io, lock, shutdown }: RunContext,
+  { port, portChosen, dataDir, log, io, lock, shutdown }: RunContext,
 ): Promise<number> {
   // first: a key file that cannot be read or written stops the start before anything runs
   const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log });
@@ -139,6 +156,8 @@ async function run(
   const trash = systemTrash(process.platform, io.env);
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown, trash });
   const demo = localDemoServer(dataDir, log, shutdown);
+  // files a page sends are written here before they are queued
+  const dropDir = join(dataDir, 'dropped');
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
   await power?.start();
@@ -164,13 +183,32 @@ async function run(
     // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
     systemLocales: () => processLocales(io.env),
     demo,
+    droppedFilesDir: dropDir,
     log,
     shutdown,
   });
   await core.start();
   // `media-sync upload` and `queue` from a terminal go through this process's queue
   await serveOwnerSocket(core, dataDir, log, shutdown);
-  if (engine.accounts.list().length === 0 && !values['no-demo']) {
+  // the port before any sign-in: taken, the start stops here with the reason (the stop undoes what started); and
+  // only once the core runs (a signed-in demo account's server is up) can a page left open reconnect
+  const uiDir = values['ui-dir'] ? resolve(values['ui-dir']) : UI_DIR;
+  const staticDir = existsSync(uiDir) ? uiDir : undefined;
+  const start = (on: number) =>
+    startDaemon({
+      core,
+      port: on,
+      sessionKey,
+      staticDir,
+      dropDir,
+      log,
+      secrets: log,
+      shutdown,
+    });
+  const daemon = await startOnFreePort(start, { port, chosen: portChosen }, io, log);
+  if (!daemon) return 1;
+  // never an account yet (one signed out is the person's choice: the sign-in page then)
+  if (engine.accounts.all().length === 0 && !values['no-demo']) {
     const signedIn = await core.handle('account:startDemo', {});
     if (signedIn.ok) {
       io.stderr.write('No account yet: signed in to the local demo server.\n');
@@ -179,30 +217,63 @@ async function run(
       log.warn(`No account yet, and the local demo server could not be used: ${signedIn.error.message}`);
     }
   }
-  const uiDir = values['ui-dir'] ? resolve(values['ui-dir']) : UI_DIR;
-  const staticDir = existsSync(uiDir) ? uiDir : undefined;
-  const daemon = await startDaemon({
-    core,
-    port,
-    sessionKey,
-    staticDir,
-    dropDir: join(dataDir, 'dropped'),
-    log,
-    secrets: log,
-    shutdown,
-  });
+  // before the address is out: whoever read it may stop the daemon at once, and it stops in order
+  process.once('SIGINT', quit);
+  process.once('SIGTERM', quit);
   io.stdout.write(`Media Sync is running at ${daemon.url}\n`);
   if (values['new-key']) io.stderr.write('A new session key: pages opened with the old address must open this one.\n');
   lock.describe({ url: `http://127.0.0.1:${daemon.port}/` });
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
   if (values.open) openBrowser(daemon.url);
-  process.once('SIGINT', quit);
-  process.once('SIGTERM', quit);
   log.info(`Stopping on ${await stopped}.`);
   process.off('SIGINT', quit);
   process.off('SIGTERM', quit);
   return 0;
+}
+
+/**
+ * The daemon on `port`; should another program have it, in words: a port
+ * given with --port is an error that says how to choose another, the
+ * default one gives way to the next free one, said on stderr and in the log.
+ * Null when none could be had (the reason printed).
+ */
+async function startOnFreePort(
+  start: (port: number) => Promise<Daemon>,
+  { port, chosen }: { port: number; chosen: boolean },
+  io: ServeIo,
+  log: FileLog,
+): Promise<Daemon | null> {
+  const last = chosen || port === 0 ? port : Math.min(port + PORT_TRIES, 65_535);
+  for (let candidate = port; candidate <= last; candidate++) {
+    try {
+      const daemon = await start(candidate);
+      if (candidate !== port) {
+        const note = `Port ${port} on 127.0.0.1 is taken by another program: Media Sync runs on port ${candidate} instead (--port N chooses one).`;
+        io.stderr.write(`${note}\n`);
+        log.warn(note);
+      }
+      return daemon;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EACCES')
+        return refuse(
+          `Media Sync may not listen on port ${candidate} here (ports below 1024 need privileges). Choose another with --port N, e.g. --port ${DEFAULT_PORT}.`,
+        );
+      if (code !== 'EADDRINUSE') throw error;
+    }
+  }
+  return refuse(
+    chosen
+      ? `Port ${port} on 127.0.0.1 is taken by another program. Stop that program, or choose another port: media-sync serve --port ${port < 65_535 ? port + 1 : DEFAULT_PORT} (--port 0 picks any free one).`
+      : `Ports ${port} to ${last} on 127.0.0.1 are all taken by other programs. Choose a free one with --port N (--port 0 picks any free one).`,
+  );
+
+  function refuse(message: string): null {
+    io.stderr.write(`Error: ${message}\n`);
+    log.warn(message);
+    return null;
+  }
 }
 
 function openBrowser(url: string): void {

@@ -6,21 +6,38 @@ import { statementCache, type Db, type Sql } from './database.js';
 export const AccountRecordSchema = z.object({
   id: z.string(),
   baseUrl: z.string(),
+  /** the service's id of the account (GET /account `id`); null in rows from before it was kept */
+  remoteId: z.string().nullable(),
   username: z.string().nullable(),
   plan: z.enum(PLANS),
   createdAt: z.number(),
+  /** when the person signed out (epoch ms); null while signed in */
+  signedOutAt: z.number().nullable(),
 });
 export type AccountRecord = z.infer<typeof AccountRecordSchema>;
+
+/** Who an account is on its server: what GET /account says of it. */
+export interface RemoteIdentity {
+  id: string;
+  username: string;
+}
 
 interface Row {
   id: string;
   base_url: string;
+  remote_id: string | null;
   username: string | null;
   plan: string;
   created_at: number;
+  signed_out_at: number | null;
 }
 
-/** The accounts the app signs in to. Never their tokens: those live in a TokenVault. */
+/**
+ * The accounts the app signs in to. Never their tokens: those live in a
+ * TokenVault. An account signed out stays (marked so), with its id: its
+ * watched folders and queued files still name it, and signing in again to
+ * the same account (server and service account) takes them back.
+ */
 export class AccountStore {
   private readonly sql: Sql;
 
@@ -31,49 +48,60 @@ export class AccountStore {
     this.sql = statementCache(db);
   }
 
-  add(input: { baseUrl: string; username: string | null; plan: Plan }): AccountRecord {
+  add(input: { baseUrl: string; remote: RemoteIdentity; plan: Plan }): AccountRecord {
     const id = randomUUID();
-    this.sql('INSERT INTO accounts (id, base_url, username, plan, created_at) VALUES (?, ?, ?, ?, ?)').run(
-      id,
-      input.baseUrl,
-      input.username,
-      input.plan,
-      this.now(),
-    );
+    this.sql(
+      'INSERT INTO accounts (id, base_url, remote_id, username, plan, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(id, input.baseUrl, input.remote.id, input.remote.username, input.plan, this.now());
     return this.get(id)!;
   }
 
-  update(id: string, change: { username?: string | null; plan?: Plan; baseUrl?: string }): void {
+  update(id: string, change: { remote?: RemoteIdentity; plan?: Plan; baseUrl?: string }): void {
     const current = this.get(id);
     if (!current) return;
-    this.sql('UPDATE accounts SET username = ?, plan = ?, base_url = ? WHERE id = ?').run(
-      change.username === undefined ? current.username : change.username,
+    this.sql('UPDATE accounts SET remote_id = ?, username = ?, plan = ?, base_url = ? WHERE id = ?').run(
+      change.remote?.id ?? current.remoteId,
+      change.remote?.username ?? current.username,
       change.plan ?? current.plan,
       change.baseUrl ?? current.baseUrl,
       id,
     );
   }
 
+  /** Signed out (the time) or signed in again (null). */
+  setSignedOut(id: string, at: number | null): void {
+    this.sql('UPDATE accounts SET signed_out_at = ? WHERE id = ?').run(at, id);
+  }
+
+  /** Any account the app knows, signed out or not. */
   get(id: string): AccountRecord | undefined {
     const row = this.sql('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
     return row && toRecord(row);
   }
 
-  /** The account for this server and user, so signing in again replaces rather than duplicates. */
-  find(baseUrl: string, username: string | null): AccountRecord | undefined {
-    const row = this.sql('SELECT * FROM accounts WHERE base_url = ? AND username IS ? ORDER BY created_at LIMIT 1').get(
-      baseUrl,
-      username,
-    ) as Row | undefined;
+  /**
+   * The account for this server and service account, signed out or not, so
+   * signing in again takes the same one back rather than making another. A
+   * row from before the service's id was kept is matched by username.
+   */
+  find(baseUrl: string, remote: RemoteIdentity): AccountRecord | undefined {
+    const row = this.sql(
+      `SELECT * FROM accounts WHERE base_url = ? AND (remote_id = ? OR (remote_id IS NULL AND username IS ?))
+       ORDER BY signed_out_at IS NOT NULL, created_at LIMIT 1`,
+    ).get(baseUrl, remote.id, remote.username) as Row | undefined;
     return row && toRecord(row);
   }
 
+  /** The accounts signed in, oldest first. */
   list(): AccountRecord[] {
-    return (this.sql('SELECT * FROM accounts ORDER BY created_at').all() as Row[]).map(toRecord);
+    return (this.sql('SELECT * FROM accounts WHERE signed_out_at IS NULL ORDER BY created_at').all() as Row[]).map(
+      toRecord,
+    );
   }
 
-  remove(id: string): void {
-    this.sql('DELETE FROM accounts WHERE id = ?').run(id);
+  /** Every account the app knows, signed out ones too, oldest first. */
+  all(): AccountRecord[] {
+    return (this.sql('SELECT * FROM accounts ORDER BY created_at').all() as Row[]).map(toRecord);
   }
 }
 
@@ -81,8 +109,10 @@ function toRecord(row: Row): AccountRecord {
   return AccountRecordSchema.parse({
     id: row.id,
     baseUrl: row.base_url,
+    remoteId: row.remote_id,
     username: row.username,
     plan: row.plan,
     createdAt: row.created_at,
+    signedOutAt: row.signed_out_at,
   });
 }

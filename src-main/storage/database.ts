@@ -6,7 +6,7 @@ export type Sql = (sql: string) => Database.Statement;
 
 /**
  * The app's one SQLite file: upload queue, sync index, watched folders,
- * accounts (never tokens), the files followed until their conversion is
+ * accounts (never tokens; signed-out ones kept), the files followed until their conversion is
  * final, the watched folders' files the person cancelled and the last
  * outcome of each watched folder's files. Migrations are
  * numbered by position and recorded in `PRAGMA user_version`. Append only:
@@ -175,6 +175,13 @@ const MIGRATIONS: readonly string[] = [
   // deleted once the new version is there (UploadStore.addStaleCopy); a JSON array of file ids
   `
   ALTER TABLE upload_items ADD COLUMN stale_file_ids TEXT NOT NULL DEFAULT '[]';
+  `,
+  // issue 31: an account signed out is kept (never its token), so signing in again to the same account (its
+  // server and the service's account id) takes its watched folders and queued files back
+  `
+  ALTER TABLE accounts ADD COLUMN remote_id TEXT;
+  -- when the person signed out (epoch ms); null while signed in
+  ALTER TABLE accounts ADD COLUMN signed_out_at INTEGER;
   `,
 ];
 

@@ -53,6 +53,12 @@ export class FolderStore {
     return (this.sql('SELECT * FROM watched_folders ORDER BY id').all() as Row[]).map(toFolder);
   }
 
+  /** The folder belongs to another account from now on (its own was signed out). */
+  setAccount(id: number, accountId: string): void {
+    this.byId.delete(id);
+    this.sql('UPDATE watched_folders SET account_id = ? WHERE id = ?').run(accountId, id);
+  }
+
   /** The folders paused by the person (folders:pause): their files wait in the queue. */
   pausedIds(): number[] {
     return (this.sql('SELECT id FROM watched_folders WHERE paused = 1 ORDER BY id').all() as Row[]).map(

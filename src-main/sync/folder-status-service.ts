@@ -1,6 +1,6 @@
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
-import { etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
+import { etaSeconds, observe, RATE_WINDOW_MS, type RateMeter } from '../../src-shared/model/transfer-rate.js';
 import { ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Event } from '../common/disposable.js';
@@ -8,7 +8,7 @@ import { Throttle } from '../common/throttle.js';
 import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import type { FolderFiles } from './folder-files.js';
-import { folderState } from './folder-state.js';
+import { folderState, type AccountProblem, type FolderFacts } from './folder-state.js';
 import type { SyncService } from './sync-service.js';
 
 export interface FolderStatusServiceOptions {
@@ -18,9 +18,9 @@ export interface FolderStatusServiceOptions {
   queue: Pick<UploadQueue, 'status' | 'onDidChangeItem' | 'onDidProgress' | 'onDidChangeStatus'>;
   /** the queue's items not done, failed or cancelled */
   unfinishedItems(): UploadItem[];
-  /** whether the account's token is refused (or it has none): its folders have a problem */
-  isSignedOut(accountId: string): boolean;
-  /** an account's state changed (a token refused or accepted again) */
+  /** why the account cannot upload (its token refused, signed out), else null: its folders have a problem */
+  accountProblem(accountId: string): AccountProblem | null;
+  /** an account's state changed (a token refused or accepted again, signed in or out) */
   onDidChangeAccount: Event<unknown>;
   clock?: Clock;
 }
@@ -28,16 +28,27 @@ export interface FolderStatusServiceOptions {
 /** Folder statuses reach the UI at most this often: twice a second. */
 export const FOLDER_STATUS_EVERY_MS = 500;
 
-/** An item of a folder waiting or being sent: its size and the bytes of it already sent. */
+/** An item of a folder waiting, being sent or paused: its size and the bytes of it already sent. */
 interface Work {
   folderId: number;
   size: number;
   sent: number;
+  /** paused by the person: not uploading, and the folder not up to date either */
+  paused: boolean;
   /** queued, but a process still writes its file: the folder says it is being written, not sent */
   beingWritten: boolean;
 }
 
 const WAITING_KINDS = new Set(['queued', 'uploading', 'finalizing', 'retrying']);
+
+/** An unfinished item as the folder counts it; undefined when it is not the folder's work (or has ended). */
+function itemWork(item: UploadItem, folderId: number): Work | undefined {
+  const paused = item.state.kind === 'paused';
+  if (!paused && !WAITING_KINDS.has(item.state.kind)) return undefined;
+  const sent = item.state.kind === 'uploading' ? item.state.sentBytes : ackedBytes(item);
+  const beingWritten = item.state.kind === 'queued' && item.state.waiting === 'beingWritten';
+  return { folderId, size: item.size, sent, paused, beingWritten };
+}
 
 /**
  * Each watched folder's status (docs/ARCHITECTURE.md, Folders): its state
@@ -50,12 +61,12 @@ export class FolderStatusService {
   private readonly clock: Clock;
   private readonly disposables = new DisposableStore();
   /** the folders' items not finished, by item id; read from the store at the first look */
-  private work: Map<number, Work> | null = null;
+  private works: Map<number, Work> | null = null;
   /** bytes each folder has sent since the app started, and its rate over them */
   private readonly sent = new Map<number, { bytes: number; meter: RateMeter | undefined }>();
   /** since when each folder is up to date; null while it is not (absent: not looked at yet) */
   private readonly upToDateSince = new Map<number, number | null>();
-  private readonly signedOutSince = new Map<string, number>();
+  private readonly accountTroubles = new Map<string, { problem: AccountProblem['problem']; since: number }>();
   private readonly dirty = new Set<number>();
   private readonly lastSent = new Map<number, string>();
   private readonly throttle: Throttle;
@@ -103,13 +114,13 @@ export class FolderStatusService {
     const queue = this.options.queue.status();
     const paused = this.options.folders.isPaused(folder.id);
     const state = folderState({
-      trouble: activity.trouble ?? this.signedOut(folder.accountId, now),
+      trouble: activity.trouble ?? this.accountTrouble(folder.accountId, now),
       paused,
       queuePausedUntil: queue.pausedUntil,
       hold: queue.hold,
       scan: activity.scan,
       settling: activity.settling + this.beingWritten(folder.id),
-      uploading: this.uploading(folder.id),
+      ...this.work(folder.id),
       // at the first look, up to date since its last scan
       upToDateSince: this.upToDateSince.has(folder.id)
         ? (this.upToDateSince.get(folder.id) ?? now)
@@ -130,33 +141,47 @@ export class FolderStatusService {
     };
   }
 
-  /** The refused token of the folder's account, as a problem since it was first seen. */
-  private signedOut(accountId: string, now: number) {
-    if (!this.options.isSignedOut(accountId)) {
-      this.signedOutSince.delete(accountId);
+  /** The folder's account's problem (a refused token, signed out), since it was first seen. */
+  private accountTrouble(accountId: string, now: number) {
+    const trouble = this.options.accountProblem(accountId);
+    const seen = this.accountTroubles.get(accountId);
+    if (!trouble) {
+      this.accountTroubles.delete(accountId);
       return null;
     }
-    const since = this.signedOutSince.get(accountId) ?? now;
-    this.signedOutSince.set(accountId, since);
-    return { problem: 'signedOut' as const, since };
+    const since = seen?.problem === trouble.problem ? seen.since : now;
+    this.accountTroubles.set(accountId, { problem: trouble.problem, since });
+    return { ...trouble, since };
   }
 
-  private uploading(folderId: number): NonNullable<Parameters<typeof folderState>[0]['uploading']> | null {
-    let files = 0;
-    let bytesDone = 0;
-    let bytesTotal = 0;
-    for (const work of this.workOf().values()) {
-      if (work.folderId !== folderId || work.beingWritten) continue;
-      files += 1;
-      bytesDone += work.sent;
-      bytesTotal += work.size;
-    }
-    if (files === 0) return null;
+  /** The folder's items being sent or waiting their turn, and those the person paused, with their bytes. */
+  private work(folderId: number): Pick<FolderFacts, 'uploading' | 'pausedFiles'> {
+    const sum = (paused: boolean) => {
+      let files = 0;
+      let bytesDone = 0;
+      let bytesTotal = 0;
+      for (const work of this.workOf().values()) {
+        if (work.folderId !== folderId || work.paused !== paused || work.beingWritten) continue;
+        files += 1;
+        bytesDone += work.sent;
+        bytesTotal += work.size;
+      }
+      return files === 0 ? null : { files, bytesDone, bytesTotal };
+    };
+    const pausedFiles = sum(true);
+    const uploading = sum(false);
+    if (!uploading) return { uploading: null, pausedFiles };
     const sent = this.sent.get(folderId);
-    // the meter counts what the folder sent in all; the time left is for what its items still lack
-    const last = sent?.meter?.samples.at(-1)?.bytes ?? 0;
-    const secondsLeft = etaSeconds(sent?.meter, this.clock.monotonic(), last + bytesTotal - bytesDone);
-    return { files, bytesDone, bytesTotal, secondsLeft };
+    const now = this.clock.monotonic();
+    // the meter counts what the folder sent in all; the time left is for what its items still lack, and only while
+    // bytes move: a rate from before (files queued again after a sign-in, a pause) would say minutes for 100 KB
+    const last = sent?.meter?.samples.at(-1);
+    const moving = last !== undefined && now - last.at <= RATE_WINDOW_MS;
+    const left = (last?.bytes ?? 0) + uploading.bytesTotal - uploading.bytesDone;
+    return {
+      uploading: { ...uploading, secondsLeft: moving ? etaSeconds(sent?.meter, now, left) : null },
+      pausedFiles,
+    };
   }
 
   private beingWritten(folderId: number): number {
@@ -184,9 +209,10 @@ export class FolderStatusService {
     else if (state.kind === 'failed') record('failed', null);
     else if (state.kind === 'cancelled') record('skipped', null);
     else if (state.kind === 'queued') this.options.files.forgetFailure(folderId, item.path);
-    if (this.work) {
-      if (WAITING_KINDS.has(state.kind)) this.work.set(item.id, workOf(item, folderId));
-      else this.work.delete(item.id);
+    if (this.works) {
+      const work = itemWork(item, folderId);
+      if (work) this.works.set(item.id, work);
+      else this.works.delete(item.id);
     }
     this.changed(folderId);
   }
@@ -201,13 +227,13 @@ export class FolderStatusService {
 
   /** The folders' unfinished items, read from the store once (later kept up to date by the queue's events). */
   private workOf(): Map<number, Work> {
-    if (this.work) return this.work;
-    const work = new Map<number, Work>();
+    if (this.works) return this.works;
+    const works = new Map<number, Work>();
     for (const item of this.options.unfinishedItems()) {
-      if (item.folderId === null || !WAITING_KINDS.has(item.state.kind)) continue;
-      work.set(item.id, workOf(item, item.folderId));
+      const work = item.folderId === null ? undefined : itemWork(item, item.folderId);
+      if (work) works.set(item.id, work);
     }
-    return (this.work = work);
+    return (this.works = works);
   }
 
   private changed(folderId: number): void {
@@ -236,13 +262,6 @@ export class FolderStatusService {
     this.dirty.clear();
     if (changed.length > 0) this.changes.fire(changed);
   }
-}
-
-/** What a folder's item waiting or being sent counts for in its status. */
-function workOf(item: UploadItem, folderId: number): Work {
-  const { state } = item;
-  const sent = state.kind === 'uploading' ? state.sentBytes : ackedBytes(item);
-  return { folderId, size: item.size, sent, beingWritten: state.kind === 'queued' && state.waiting === 'beingWritten' };
 }
 
 /** Local midnight of the day of `now` (epoch ms). */

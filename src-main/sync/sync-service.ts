@@ -225,12 +225,22 @@ export class SyncService {
 
   /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */
   async updateFolder(id: number, input: FolderOptionsInput): Promise<WatchedFolder> {
-    const folder = this.options.folders.get(id);
-    if (!folder) throw new Error(`There is no watched folder #${id}.`);
+    const options = FolderOptionsSchema.parse(input);
+    return this.rewatch(id, () => this.options.folders.update(id, options));
+  }
+
+  /**
+   * Stops watching a folder while `change` rewrites it (its options, its
+   * account), then watches it as it is now: each watcher works with the
+   * folder as it was when it started.
+   */
+  async rewatch(id: number, change: () => void): Promise<WatchedFolder> {
+    this.folderOrFail(id);
     await this.unwatch(id);
-    this.options.folders.update(id, FolderOptionsSchema.parse(input));
+    change();
     const updated = this.options.folders.get(id)!;
     await this.watch(updated);
+    this.changeEmitter.fire(id);
     return updated;
   }
 

@@ -42,7 +42,7 @@ export class ItemStates implements Disposable {
     private readonly clock: Clock,
   ) {}
 
-  /** Announces a new item. */
+  /** Announces a new item, or one whose account or folder changed. */
   added(item: UploadItem): void {
     this.itemEmitter.fire(item);
   }

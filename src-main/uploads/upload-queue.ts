@@ -7,6 +7,7 @@ import { ApiError } from '../api-client/api-error.js';
 import { FileChangedError } from '../api-client/multipart-body.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
+import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
 import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import { sameFileOnDisk } from '../common/path-spellings.js';
@@ -26,8 +27,11 @@ export interface UploadQueueOptions {
   appState: AppStateStore;
   /** the API client of an account, or null when the account is gone */
   clientFor(accountId: string): MediaApiClient | null;
-  /** accounts whose token the server refused: their items wait */
-  blockedAccounts(): string[];
+  /**
+   * the accounts whose items may start: signed in, their token not refused;
+   * the items of any other (refused, signed out) wait without taking a turn
+   */
+  readyAccounts(): string[];
   /** watched folders the person paused: their items not started wait (poke() once one is resumed) */
   pausedFolders?(): readonly number[];
   /** the largest file the account's plan accepts, in bytes */
@@ -188,17 +192,24 @@ export class UploadQueue implements Disposable {
   async enqueue(input: EnqueueInput): Promise<EnqueueResult> {
     const path = resolve(input.path);
     const metadata = UpdateFileBodySchema.safeParse(input.metadata ?? {});
-    if (!metadata.success) throw new Error(`Invalid file details: ${z.prettifyError(metadata.error)}`);
+    // the contract refuses such details first; here too they are a mistake in what was asked, not a failure to log
+    if (!metadata.success) {
+      throw new CoreError('VALIDATION_ERROR', `Invalid file details: ${z.prettifyError(metadata.error)}`);
+    }
     const identity = input.identity ?? (await quickFingerprint(path));
     const store = this.options.store;
-    const existing = await this.unfinishedUploadOf(path);
+    let existing = await this.unfinishedUploadOf(path);
+    if (existing && existing.accountId !== input.accountId && !this.options.clientFor(existing.accountId)) {
+      // queued for an account signed out since: the file goes to the account it is asked for now
+      [existing] = this.moveToAccount([existing.id], input.accountId, input.folderId ?? null);
+    }
     if (existing) {
       const item = await this.resumeWith(existing, identity);
       this.pump();
       return { item, outcome: 'resumed' };
     }
     if (!input.force) {
-      const done = store.findDone(path, identity);
+      const done = store.findDone(path, identity, input.accountId);
       if (done) return { item: done, outcome: 'done' };
     }
     const item = store.insert({
@@ -382,6 +393,29 @@ export class UploadQueue implements Disposable {
     this.chunkSize = bytes;
   }
 
+  /**
+   * An account signs out (its client is already gone, so none of its items
+   * starts again): its running uploads stop where they are, back in line
+   * with their acknowledged chunks, to go on once it signs in again.
+   */
+  async releaseAccount(accountId: string): Promise<void> {
+    const ids = [...this.workers.keys()].filter((id) => this.options.store.get(id)?.accountId === accountId);
+    await this.abortWorkers(ids, 'stop');
+  }
+
+  /**
+   * Items of an account that is signed out go to `accountId` (their folder
+   * moved to it, or the file was queued again for it), and, given, to another
+   * watched folder: each starts over there (UploadStore.moveToAccount).
+   */
+  moveToAccount(ids: readonly number[], accountId: string, folderId?: number | null): UploadItem[] {
+    const moved = this.options.store.moveToAccount(ids, accountId, folderId);
+    // announced as changed items: their account (and folder) is another now
+    for (const item of moved) this.items.added(item);
+    this.pump();
+    return moved;
+  }
+
   /** Looks for runnable items again: call when an account's token was replaced or its gate reopened. */
   poke(): void {
     this.pump();
@@ -487,10 +521,10 @@ export class UploadQueue implements Disposable {
     const free = this.concurrency - this.workers.size;
     const written = [...this.beingWritten].filter(([, { checkAt }]) => checkAt > now).map(([id]) => id);
     if (free > 0) {
-      const blocked = this.options.blockedAccounts();
+      const accounts = this.options.readyAccounts();
       const folders = this.options.pausedFolders?.() ?? [];
       const skip = [...this.workers.keys(), ...written];
-      for (const item of store.runnable(now, skip, blocked, free, folders)) {
+      for (const item of store.runnable(now, skip, accounts, free, folders)) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);

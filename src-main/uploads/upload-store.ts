@@ -179,8 +179,10 @@ export class UploadStore {
 
   /**
    * Up to `limit` items that may start now, oldest first: queued, due for a
-   * retry, or paused until a time that has passed. Items of `skipAccounts`
-   * (blocked), `skipIds` (running) and `skipFolders` (paused) are left out. The queued ones are read
+   * retry, or paused until a time that has passed, of one of `accounts` (those
+   * that can upload: signed in, their token not refused; the items of any
+   * other wait without taking a turn). Items of `skipIds` (running) and
+   * `skipFolders` (paused) are left out. The queued ones are read
    * in id order from the kind index, the due ones in the order they fell due
    * from the wake index (the `+` keeps SQLite from looking them up by kind
    * instead): as many rows as are asked for, however long the queue.
@@ -188,7 +190,7 @@ export class UploadStore {
   runnable(
     now: number,
     skipIds: readonly number[],
-    skipAccounts: readonly string[],
+    accounts: readonly string[],
     limit: number,
     skipFolders: readonly number[] = [],
   ): UploadItem[] {
@@ -199,21 +201,21 @@ export class UploadStore {
       `SELECT * FROM (
          SELECT * FROM upload_items WHERE kind = 'queued'
            AND id NOT IN (SELECT value FROM json_each(@ids))
-           AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND account_id IN (SELECT value FROM json_each(@accounts))
            AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY id LIMIT ${count})
        UNION ALL
        SELECT * FROM (
          SELECT * FROM upload_items WHERE wake_at <= @now AND +kind IN ('retrying', 'paused')
            AND id NOT IN (SELECT value FROM json_each(@ids))
-           AND account_id NOT IN (SELECT value FROM json_each(@accounts))
+           AND account_id IN (SELECT value FROM json_each(@accounts))
            AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
          ORDER BY wake_at LIMIT ${count})
        ORDER BY id LIMIT ${count}`,
     ).all({
       now,
       ids: JSON.stringify(skipIds),
-      accounts: JSON.stringify(skipAccounts),
+      accounts: JSON.stringify(accounts),
       folders: JSON.stringify(skipFolders),
     });
     return this.parseRows(rows);
@@ -246,14 +248,26 @@ export class UploadStore {
 
   /**
    * The latest finished upload of exactly this content at this path, under
-   * any spelling of its name: the same content under the same name is one file.
+   * any spelling of its name (the same content under the same name is one
+   * file), to this account (another's is not on it).
    */
-  findDone(path: string, identity: FileIdentity): UploadItem | undefined {
+  findDone(path: string, identity: FileIdentity, accountId: string): UploadItem | undefined {
     return this.parseRow(
       this.sql(
         `SELECT * FROM upload_items WHERE path IN (?, ?, ?) AND size = ? AND fingerprint = ? AND +kind = 'done'
+           AND account_id = ?
          ORDER BY id DESC LIMIT 1`,
-      ).get(...spellingsOf(path), identity.size, identity.fingerprint),
+      ).get(...spellingsOf(path), identity.size, identity.fingerprint, accountId),
+    );
+  }
+
+  /** The items of a watched folder not done or cancelled (failed ones included), in queue order. */
+  unfinishedOfFolder(folderId: number): UploadItem[] {
+    return this.parseRows(
+      this.sql(
+        `SELECT * FROM upload_items WHERE kind IN ('queued', 'uploading', 'finalizing', 'retrying', 'paused', 'failed')
+           AND folder_id = ? ORDER BY id`,
+      ).all(folderId),
     );
   }
 
@@ -275,6 +289,23 @@ export class UploadStore {
         path,
         beforeId,
       ),
+    );
+  }
+
+  /**
+   * Items go to another account (and, given, another watched folder), each
+   * from the start: no dzuuid, no acknowledged chunk, as one account's upload
+   * session is not another's. Answers them as they are now.
+   */
+  moveToAccount(ids: readonly number[], accountId: string, folderId?: number | null): UploadItem[] {
+    const list = JSON.stringify(ids);
+    this.sql(
+      `UPDATE upload_items SET account_id = ?, folder_id = CASE WHEN ? THEN ? ELSE folder_id END, dzuuid = NULL,
+         acked_chunks = '[]', final_sent = 0, stale_file_ids = '[]', file_id = NULL, restarts = 0, updated_at = ?
+       WHERE id IN (SELECT value FROM json_each(?))`,
+    ).run(accountId, Number(folderId !== undefined), folderId ?? null, this.now(), list);
+    return this.parseRows(
+      this.sql('SELECT * FROM upload_items WHERE id IN (SELECT value FROM json_each(?))').all(list),
     );
   }
 

@@ -1,6 +1,7 @@
 import type { FolderRecentFile, FolderState } from '../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
+import { accountLabel } from './account-label.js';
 import { formatEdge } from './queue-row-text.js';
 
 /** The card's icon: a check, a spinner, a pause sign or a warning. */
@@ -12,8 +13,11 @@ export interface FolderStateText {
   /** a second line: bytes and time left, why it waits, what to do about a problem */
   detail: string | null;
   icon: FolderIcon;
-  /** the button a problem calls for: a refused token asks for a new sign-in */
-  action: 'signIn' | null;
+  /**
+   * what a problem calls for: a refused token, a new sign-in; an account
+   * signed out, to sign in to it again or move the folder to another account
+   */
+  action: 'signIn' | 'signInOrMove' | null;
 }
 
 /**
@@ -58,9 +62,30 @@ export function folderStateText(
         action: null,
       };
     }
+    case 'filesPaused':
+      return {
+        title: t('folders.state.filesPaused', { count: state.files }),
+        detail: t('folders.state.filesPausedDetail', {
+          count: state.files,
+          done: formatBytes(state.bytesDone, locale),
+          total: formatBytes(state.bytesTotal, locale),
+        }),
+        icon: 'paused',
+        action: null,
+      };
     case 'paused':
       return { ...pausedText(state.by, state.until, time), icon: 'paused', action: null };
     case 'problem':
+      if (state.problem === 'accountGone') {
+        return {
+          title: t('folders.problem.accountGone'),
+          detail: state.account
+            ? t('folders.problem.accountGoneDetail', { account: accountLabel(state.account) })
+            : t('folders.problem.accountGoneUnknown'),
+          icon: 'problem',
+          action: 'signInOrMove',
+        };
+      }
       return {
         title: t(`folders.problem.${state.problem}`),
         detail: t(`folders.problem.${state.problem}Detail`),

@@ -13,7 +13,18 @@ import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
 import { errorText } from '../i18n/translate.js';
 
-/** What a person can do with one row; reveal / copy path is offered on every row by the view. */
+/**
+ * What the view offers on every row of the file itself: shown in its folder
+ * by the desktop app, its path copied in a browser; of a file a page sent
+ * (dropped, Add files…), whose path is the daemon's temporary copy gone once
+ * uploaded, its name (its link, once uploaded, is one of the row's actions).
+ */
+export function fileAction(item: Pick<UploadItemView, 'fromBrowser'>, shell: 'electron' | 'headless') {
+  if (item.fromBrowser) return 'copyName';
+  return shell === 'electron' ? 'reveal' : 'copyPath';
+}
+
+/** What a person can do with one row; the file itself (`fileAction`) is offered on every row by the view. */
 export type RowAction =
   | 'pause'
   | 'pauseNow'
@@ -37,6 +48,8 @@ export interface RowContext {
   queueHold?: QueueHold | null;
   /** why the item's account cannot upload now (a refused token), if so */
   accountBlocked: string | null;
+  /** the item's account is signed out: it waits for it to sign in again (or its folder to move) */
+  accountSignedOut?: boolean;
   /** the account's requests wait for a Retry-After or an administrator's switch */
   accountGate: 'rate-limited' | 'api-disabled' | null;
   /** measured speed, bytes per second (running items) */
@@ -106,6 +119,7 @@ function chunkMostlySent(item: UploadItemView, state: Extract<UploadState, { kin
 }
 
 function waitReason(context: RowContext, clock: (ms: number) => string, locale: string): string | null {
+  if (context.accountSignedOut) return t('queue.waiting.accountSignedOut');
   if (context.accountBlocked) return t('queue.waiting.accountBlocked', { reason: context.accountBlocked });
   if (context.queuePaused) return t('queue.waiting.paused');
   if (context.folderPaused) return t('queue.waiting.folderPaused');

@@ -8,6 +8,8 @@ import { useLocale } from '../i18n/i18n.js';
 import { errorText, translate } from '../i18n/translate.js';
 import { accountLabel } from '../model/account-label.js';
 import { formatCount } from '../model/file-columns.js';
+import { useStore } from '../store/store.js';
+import { useStores } from '../store/stores.js';
 import './account-view.css';
 
 /**
@@ -20,6 +22,8 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
   const summary = useQuery('account:summary', { accountId: account.id });
   const [leaving, setLeaving] = useState<AccountView | null>(null);
   const signOut = useAction();
+  const folders = useStore(useStores().folders, (read) => read.data);
+  const leavingFolders = leaving ? (folders?.filter((folder) => folder.accountId === leaving.id).length ?? 0) : 0;
   const data = summary.data;
   const { t, locale } = useLocale();
 
@@ -152,7 +156,11 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
           }}
           onConfirm={() => void confirmSignOut()}
         >
-          <p>{t('account.signOutForgets')}</p>
+          <p>
+            {t('account.signOutForgets')}
+            {leavingFolders > 0 && ` ${t('account.signOutFolders', { count: leavingFolders })}`}
+          </p>
+          <p>{t('account.signOutQueue')}</p>
           <p>{t('account.signOutFilesStay')}</p>
         </ConfirmDialog>
       )}

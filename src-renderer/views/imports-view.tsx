@@ -270,10 +270,12 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
   useEffect(() => {
     if (page === 1 && created.length > 0) setShown((previous) => mergeJobs(previous, created));
   }, [created, page]);
-  // the file a completed job made, followed until its conversion is final (by job id)
+  // the file a completed job made, followed until its conversion is final: found by the service's job and file ids,
+  // which are the job's whatever this app calls its account (one signed in again before the account was kept had
+  // another id)
   const follows = useStore(useStores().conversions, (read) => read.data);
   const followOf = (job: RemoteJob): ConversionFollow | null =>
-    follows?.find((f) => f.accountId === accountId && f.jobId === job.id && f.fileId === job.file_id) ?? null;
+    follows?.find((f) => f.jobId === job.id && f.fileId === job.file_id) ?? null;
   useEvent('imports:changed', (change) => {
     // the event carries the newest jobs: only the first page takes in ones it does not show yet
     if (change.accountId === accountId) setShown((previous) => mergeJobs(previous, change.jobs, page === 1));

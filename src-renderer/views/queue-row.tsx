@@ -8,13 +8,13 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
-import { describeRow, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
+import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 
-/** What a row's buttons ask for: its own actions, and the file itself (shown in its folder, or its path copied). */
-export type QueueRowAction = RowAction | 'reveal' | 'copyPath';
+/** What a row's buttons ask for: its own actions, and the file itself (shown in its folder, its path or name copied). */
+export type QueueRowAction = RowAction | ReturnType<typeof fileAction>;
 
 /**
  * The row at `index`: its item from the queue store, in words as of now.
@@ -37,6 +37,7 @@ export const QueueRow = memo(function QueueRow({
   const item = useStore(queue, () => queue.at(index));
   const status = useStore(queueStatus, (read) => read.data);
   const blocked = useStore(accounts, (read) => read.data?.find((account) => account.id === item?.accountId)?.blocked);
+  const signedOut = useStore(accounts, (read) => !!read.data?.every((account) => account.id !== item?.accountId));
   const folderPaused = useStore(folderStatus, (read) =>
     item?.folderId == null ? false : (read.data?.find((folder) => folder.folderId === item.folderId)?.paused ?? false),
   );
@@ -60,6 +61,7 @@ export const QueueRow = memo(function QueueRow({
       folderPaused,
       queueHold: status?.hold ?? null,
       accountBlocked: blocked ? errorText(blocked) : null,
+      accountSignedOut: signedOut,
       accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
       speed: uploading && queue.speedOf(item.id, now),
       eta: uploading && queue.etaOf(item.id, now, uploading.totalBytes),
@@ -101,7 +103,7 @@ export const QueueRow = memo(function QueueRow({
           <p className="queue-row__detail muted">{[text.detail ?? '\u00a0']}</p>
         )}
       </div>
-      <RowButtons index={index} name={name} actions={text.actions} onAction={onAction} />
+      <RowButtons index={index} name={name} actions={text.actions} fromBrowser={item.fromBrowser} onAction={onAction} />
     </div>
   );
 });
@@ -131,14 +133,14 @@ const RowButtons = memo(function RowButtons(props: {
   index: number;
   name: string;
   actions: readonly RowAction[];
+  fromBrowser: boolean;
   onAction(item: UploadItemView, action: QueueRowAction): void;
 }) {
   const { index, name, onAction } = props;
   const { queue } = useStores();
   const { shell } = useBridge();
   const { t } = useLocale();
-  // the file itself: shown in its folder by the desktop app, its path copied in a browser
-  const local = shell === 'electron' ? 'reveal' : 'copyPath';
+  const local = fileAction(props, shell);
   const act = (action: QueueRowAction) => {
     const item = queue.at(index);
     if (item) onAction(item, action);

@@ -99,6 +99,10 @@ export function QueueView({ account, accounts }: { account: AccountView; account
             const copied = await writeClipboard(item.path);
             return setNote(t(copied ? 'queue.copiedPath' : 'queue.pathOf', { name, path: item.path }));
           }
+          case 'copyName': {
+            const copied = await writeClipboard(name);
+            return setNote(t(copied ? 'queue.copiedName' : 'queue.nameIs', { name }));
+          }
         }
       }),
     [act, bridge, queue, t],

@@ -50,6 +50,13 @@ export const UpdateFileBodySchema = z.strictObject({
 });
 export type UpdateFileBody = z.infer<typeof UpdateFileBodySchema>;
 
+/** What an upload may ask of its file besides its visibility (sent with one PATCH once it exists), by the same rules. */
+export const UploadDetailsSchema = UpdateFileBodySchema.pick({
+  name: true,
+  description: true,
+  allow_online_watch: true,
+});
+
 // ---- POST /remote-uploads ------------------------------------------------------
 
 /** Authority with a `user:pass@` part; WHATWG URL would accept it silently. */

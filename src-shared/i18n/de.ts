@@ -31,6 +31,8 @@ export const de: Catalog = {
     watchLinkOf: 'Der Link zum Ansehen von {{name}}: {{url}}',
     copiedPath: 'Der Pfad von {{name}} wurde kopiert: {{path}}',
     pathOf: '{{name}} liegt unter {{path}}',
+    copiedName: 'Der Name {{name}} wurde kopiert.',
+    nameIs: 'Die Datei heißt {{name}}.',
     speedNoLimit: '<label>Geschwindigkeit </label><speed>{{speed}}</speed><label> · keine Begrenzung</label>',
     speedLimit: '<label>Geschwindigkeit </label><speed>{{speed}}</speed><label> · begrenzt auf {{limit}}</label>',
     speedLimitBySchedule:
@@ -53,6 +55,7 @@ export const de: Catalog = {
       openWatch: 'Öffnen',
       reveal: 'Im Ordner anzeigen',
       copyPath: 'Pfad kopieren',
+      copyName: 'Namen kopieren',
     },
     actionLabels: {
       pause: '{{name}} pausieren',
@@ -67,6 +70,7 @@ export const de: Catalog = {
       openWatch: '{{name}} öffnen',
       reveal: '{{name}} im Ordner anzeigen',
       copyPath: 'Pfad von {{name}} kopieren',
+      copyName: 'Namen {{name}} kopieren',
     },
     empty: {
       title: 'Noch nichts hochzuladen',
@@ -109,6 +113,8 @@ export const de: Catalog = {
     },
     waiting: {
       accountBlocked: 'Wartet: {{reason}}',
+      accountSignedOut:
+        'Wartet: Sein Konto ist abgemeldet. Melden Sie sich wieder an, oder verschieben Sie seinen Ordner unter „Ordner“',
       paused: 'Wartet: Alle Uploads sind pausiert',
       folderPaused: 'Wartet: Sein Ordner ist pausiert',
       rateLimited: 'Wartet: Der Server hat um weniger Anfragen gebeten',
@@ -336,9 +342,13 @@ export const de: Catalog = {
     signOutOf: 'Von {{account}} abmelden',
     signingOut: 'Abmeldung läuft…',
     signOutTitle: 'Von {{account}} abmelden?',
-    signOutForgets: 'Media Sync vergisst dieses Konto und löscht seinen Token von diesem Computer.',
+    signOutForgets: 'Media Sync löscht den Token dieses Kontos von diesem Computer.',
     signOutFilesStay:
       'Die Dateien auf dem Server bleiben, wie sie sind. Um das Konto wieder zu nutzen, melden Sie sich mit einem Token an.',
+    signOutFolders_one: 'Sein {{count}} überwachter Ordner lädt nichts mehr hoch.',
+    signOutFolders_other: 'Seine {{count}} überwachten Ordner laden nichts mehr hoch.',
+    signOutQueue:
+      'Dateien in der Warteschlange bleiben dort, mit dem, was schon gesendet ist. Melden Sie sich wieder bei diesem Konto an, und alles geht dort weiter, wo es stand, oder verschieben Sie seine Ordner unter „Ordner“ zu einem anderen Konto.',
     label: '{{username}} auf {{host}}',
   },
   files: {
@@ -577,6 +587,10 @@ export const de: Catalog = {
       uploading_other: '{{count}} Dateien werden hochgeladen',
       bytes: '{{done}} von {{total}}',
       bytesLeft: '{{done}} von {{total}}, noch {{left}}',
+      filesPaused_one: '{{count}} Datei pausiert',
+      filesPaused_other: '{{count}} Dateien pausiert',
+      filesPausedDetail_one: '{{done}} von {{total}} gesendet. Setzen Sie sie in der Warteschlange fort.',
+      filesPausedDetail_other: '{{done}} von {{total}} gesendet. Setzen Sie sie in der Warteschlange fort.',
     },
     paused: {
       folder: 'Von Ihnen pausiert',
@@ -605,6 +619,21 @@ export const de: Catalog = {
         'Neue Dateien dieses Ordners warten und werden von selbst hochgeladen, sobald wieder Platz ist. Geben Sie auf dem Datenträger des Datenordners von Media Sync Platz frei.',
       signedOut: 'Der Token des Kontos wurde abgelehnt',
       signedOutDetail: 'Die Uploads dieses Ordners warten, bis Sie sich mit einem neuen Token erneut anmelden.',
+      accountGone: 'Sein Konto ist abgemeldet',
+      accountGoneDetail:
+        'Die Dateien dieses Ordners warten in der Warteschlange. Melden Sie sich wieder bei {{account}} an, dann geht es weiter, oder verschieben Sie den Ordner zu einem angemeldeten Konto.',
+      accountGoneUnknown:
+        'Die Dateien dieses Ordners warten in der Warteschlange. Verschieben Sie den Ordner zu einem angemeldeten Konto, dann geht es dort weiter.',
+    },
+    // ein Ordner, dessen Konto abgemeldet ist: wieder anmelden, oder den Ordner zu einem anderen Konto verschieben
+    moveFolder: {
+      signIn: 'Wieder anmelden',
+      signInLabel: 'Wieder beim Konto von {{path}} anmelden',
+      to: 'Verschieben zu',
+      move: 'Ordner verschieben',
+      moveLabel: '{{path}} zum gewählten Konto verschieben',
+      moved: '{{path}} lädt jetzt zu {{account}} hoch.',
+      signedOutAccount: '{{account}} (abgemeldet)',
     },
     pause: 'Pausieren',
     pauseLabel: '{{path}} pausieren',
@@ -938,6 +967,35 @@ export const de: Catalog = {
     beingWritten: 'Wartet: Ein Programm schreibt diese Datei noch',
   },
   // sentences the core writes: notifications, the tray, errors it reports
+  // `media-sync` (die Befehlszeile spricht Englisch; ihre Sätze mit einer Anzahl, je ganz, in ihren Pluralformen)
+  cli: {
+    filesPage_one: 'Seite {{page}} von {{pages}} ({{count}} Datei)',
+    filesPage_other: 'Seite {{page}} von {{pages}} ({{count}} Dateien)',
+    uploaded_one: '{{count}} Datei hochgeladen.',
+    uploaded_other: '{{count}} Dateien hochgeladen.',
+    cleared_one: '{{count}} fertiger Eintrag entfernt.',
+    cleared_other: '{{count}} fertige Einträge entfernt.',
+    stoppedOwn_one:
+      'Bei {{signal}} angehalten: {{count}} Upload bleibt erhalten; führen Sie denselben Befehl aus, um fortzufahren.',
+    stoppedOwn_other:
+      'Bei {{signal}} angehalten: {{count}} Uploads bleiben erhalten; führen Sie denselben Befehl aus, um fortzufahren.',
+    stoppedBeside_one:
+      'Bei {{signal}} angehalten: Das Media Sync, dem der Datenordner gehört, macht mit {{count}} Upload weiter (media-sync queue ls zeigt ihn).',
+    stoppedBeside_other:
+      'Bei {{signal}} angehalten: Das Media Sync, dem der Datenordner gehört, macht mit {{count}} Uploads weiter (media-sync queue ls zeigt sie).',
+    folderScanning_one: 'wird durchsucht, {{count}} Datei gefunden',
+    folderScanning_other: 'wird durchsucht, {{count}} Dateien gefunden',
+    folderSettling_one: 'wartet, bis sich {{count}} Datei nicht mehr ändert',
+    folderSettling_other: 'wartet, bis sich {{count}} Dateien nicht mehr ändern',
+    folderUploading_one: '{{count}} Datei wird hochgeladen, {{done}} von {{total}}',
+    folderUploading_other: '{{count}} Dateien werden hochgeladen, {{done}} von {{total}}',
+    folderUploadingLeft_one: '{{count}} Datei wird hochgeladen, {{done}} von {{total}}, noch {{left}}',
+    folderUploadingLeft_other: '{{count}} Dateien werden hochgeladen, {{done}} von {{total}}, noch {{left}}',
+    folderFilesPaused_one:
+      '{{count}} Datei in der Warteschlange pausiert, {{done}} von {{total}} gesendet (media-sync queue resume ID macht weiter)',
+    folderFilesPaused_other:
+      '{{count}} Dateien in der Warteschlange pausiert, {{done}} von {{total}} gesendet (media-sync queue resume ID macht weiter)',
+  },
   core: {
     notifications: {
       uploaded: 'Hochgeladen',
@@ -1011,6 +1069,8 @@ export const de: Catalog = {
         settling_other: '{{name}} — wartet, bis {{count}} Dateien fertig geschrieben sind',
         uploading_one: '{{name}} — {{count}} Datei wird hochgeladen',
         uploading_other: '{{name}} — {{count}} Dateien werden hochgeladen',
+        filesPaused_one: '{{name}} — {{count}} Datei pausiert',
+        filesPaused_other: '{{name}} — {{count}} Dateien pausiert',
         pausedFolder: '{{name}} — pausiert',
         pausedQueue: '{{name}} — Uploads pausiert',
         pausedSchedule: '{{name}} — pausiert (Zeitplan)',
@@ -1022,6 +1082,7 @@ export const de: Catalog = {
         notConnected: '{{name}} — nicht verbunden',
         dataDiskFull: '{{name}} — Datenträger von Media Sync voll',
         signedOut: '{{name}} — bitte erneut anmelden',
+        accountGone: '{{name}} — Konto abgemeldet',
         more_one: 'und {{count}} weiterer Ordner',
         more_other: 'und {{count}} weitere Ordner',
         pause: 'Diesen Ordner pausieren',
@@ -1101,6 +1162,8 @@ export const de: Catalog = {
     },
     errors: {
       notSignedIn: 'Dieses Konto ist nicht angemeldet. Melden Sie sich erneut mit einem Token an.',
+      folderAccountSignedIn:
+        'Das Konto dieses Ordners ist angemeldet: nur ein Ordner, dessen Konto abgemeldet ist, lässt sich zu einem anderen verschieben.',
       noUpload: 'Es gibt keinen Upload #{{id}}.',
       noFolder: 'Es gibt keinen überwachten Ordner #{{id}}.',
       noDemo: 'Der lokale Demo-Server ist hier nicht verfügbar.',

@@ -35,6 +35,9 @@ export const en = {
     watchLinkOf: 'The watch link of {{name}}: {{url}}',
     copiedPath: 'Copied the path of {{name}}: {{path}}',
     pathOf: '{{name}} is at {{path}}',
+    // a file a page sent (its path a temporary copy): its name is what there is to copy
+    copiedName: 'Copied the name {{name}}.',
+    nameIs: 'The file is called {{name}}.',
     // the speed line: <label> is muted, <speed> strong
     speedNoLimit: '<label>Speed </label><speed>{{speed}}</speed><label> · no limit</label>',
     speedLimit: '<label>Speed </label><speed>{{speed}}</speed><label> · limit {{limit}}</label>',
@@ -58,6 +61,7 @@ export const en = {
       openWatch: 'Open',
       reveal: 'Show in folder',
       copyPath: 'Copy path',
+      copyName: 'Copy name',
     },
     // what a screen reader hears for the row's buttons
     actionLabels: {
@@ -73,6 +77,7 @@ export const en = {
       openWatch: 'Open {{name}}',
       reveal: 'Show {{name}} in its folder',
       copyPath: 'Copy the path of {{name}}',
+      copyName: 'Copy the name {{name}}',
     },
     empty: {
       title: 'Nothing to upload yet',
@@ -116,6 +121,7 @@ export const en = {
     // why a row waits
     waiting: {
       accountBlocked: 'Waiting: {{reason}}',
+      accountSignedOut: 'Waiting: its account is signed out. Sign in to it again, or move its folder in Folders',
       paused: 'Waiting: all uploads are paused',
       folderPaused: 'Waiting: its folder is paused',
       rateLimited: 'Waiting: the server asked to slow down',
@@ -342,8 +348,12 @@ export const en = {
     signOutOf: 'Sign out of {{account}}',
     signingOut: 'Signing out…',
     signOutTitle: 'Sign out of {{account}}?',
-    signOutForgets: 'Media Sync forgets this account and deletes its token from this computer.',
+    signOutForgets: 'Media Sync deletes this account’s token from this computer.',
     signOutFilesStay: 'Files on the server stay as they are. To use the account again, sign in with a token.',
+    signOutFolders_one: 'Its {{count}} watched folder stops uploading.',
+    signOutFolders_other: 'Its {{count}} watched folders stop uploading.',
+    signOutQueue:
+      'Files waiting in the queue stay there, with what they have sent. Sign in to this account again and everything goes on where it stopped, or move its folders to another account in Folders.',
     label: '{{username}} on {{host}}',
   },
   files: {
@@ -576,6 +586,10 @@ export const en = {
       uploading_other: 'Uploading {{count}} files',
       bytes: '{{done}} of {{total}}',
       bytesLeft: '{{done}} of {{total}}, {{left}} left',
+      filesPaused_one: '{{count}} file paused',
+      filesPaused_other: '{{count}} files paused',
+      filesPausedDetail_one: '{{done}} of {{total}} sent. Resume it in the Queue to go on.',
+      filesPausedDetail_other: '{{done}} of {{total}} sent. Resume them in the Queue to go on.',
     },
     paused: {
       folder: 'Paused by you',
@@ -603,6 +617,21 @@ export const en = {
         'New files of this folder wait, and are uploaded by themselves once there is room. Free some space on the disk of Media Sync’s data folder.',
       signedOut: 'The account’s token was refused',
       signedOutDetail: 'This folder’s uploads wait until you sign in again with a new token.',
+      accountGone: 'Its account is signed out',
+      accountGoneDetail:
+        'The files of this folder wait in the queue. Sign in to {{account}} again and they go on, or move the folder to a signed-in account.',
+      accountGoneUnknown:
+        'The files of this folder wait in the queue. Move the folder to a signed-in account and they go on there.',
+    },
+    // a folder whose account is signed out: sign in to it again, or move the folder to another account
+    moveFolder: {
+      signIn: 'Sign in again',
+      signInLabel: 'Sign in again to the account of {{path}}',
+      to: 'Move to',
+      move: 'Move folder',
+      moveLabel: 'Move {{path}} to the chosen account',
+      moved: '{{path}} now uploads to {{account}}.',
+      signedOutAccount: '{{account}} (signed out)',
     },
     pause: 'Pause',
     pauseLabel: 'Pause {{path}}',
@@ -934,6 +963,33 @@ export const en = {
     beingWritten: 'Waiting: a program is still writing this file',
   },
   // sentences the core writes: notifications, the tray, errors it reports
+  // `media-sync` (the CLI speaks English: its sentences with a count, each whole, in their plural forms)
+  cli: {
+    filesPage_one: 'Page {{page}} of {{pages}} ({{count}} file)',
+    filesPage_other: 'Page {{page}} of {{pages}} ({{count}} files)',
+    uploaded_one: '{{count}} file uploaded.',
+    uploaded_other: '{{count}} files uploaded.',
+    cleared_one: 'Removed {{count}} finished item.',
+    cleared_other: 'Removed {{count}} finished items.',
+    stoppedOwn_one: 'Stopped on {{signal}}: {{count}} upload kept; run the same command to resume.',
+    stoppedOwn_other: 'Stopped on {{signal}}: {{count}} uploads kept; run the same command to resume.',
+    stoppedBeside_one:
+      'Stopped on {{signal}}: the Media Sync that owns the data folder goes on with {{count}} upload (media-sync queue ls shows it).',
+    stoppedBeside_other:
+      'Stopped on {{signal}}: the Media Sync that owns the data folder goes on with {{count}} uploads (media-sync queue ls shows them).',
+    folderScanning_one: 'scanning, {{count}} file found',
+    folderScanning_other: 'scanning, {{count}} files found',
+    folderSettling_one: 'waiting for {{count}} file to settle',
+    folderSettling_other: 'waiting for {{count}} files to settle',
+    folderUploading_one: 'uploading {{count}} file, {{done}} of {{total}}',
+    folderUploading_other: 'uploading {{count}} files, {{done}} of {{total}}',
+    folderUploadingLeft_one: 'uploading {{count}} file, {{done}} of {{total}}, {{left}} left',
+    folderUploadingLeft_other: 'uploading {{count}} files, {{done}} of {{total}}, {{left}} left',
+    folderFilesPaused_one:
+      '{{count}} file paused in the queue, {{done}} of {{total}} sent (media-sync queue resume ID goes on)',
+    folderFilesPaused_other:
+      '{{count}} files paused in the queue, {{done}} of {{total}} sent (media-sync queue resume ID goes on)',
+  },
   core: {
     notifications: {
       uploaded: 'Uploaded',
@@ -1008,6 +1064,8 @@ export const en = {
         settling_other: '{{name}} — waiting for {{count}} files to settle',
         uploading_one: '{{name}} — uploading {{count}} file',
         uploading_other: '{{name}} — uploading {{count}} files',
+        filesPaused_one: '{{name}} — {{count}} file paused',
+        filesPaused_other: '{{name}} — {{count}} files paused',
         pausedFolder: '{{name}} — paused',
         pausedQueue: '{{name}} — uploads paused',
         pausedSchedule: '{{name}} — paused (schedule)',
@@ -1019,6 +1077,7 @@ export const en = {
         notConnected: '{{name}} — not connected',
         dataDiskFull: '{{name}} — Media Sync’s disk is full',
         signedOut: '{{name}} — sign in again',
+        accountGone: '{{name}} — account signed out',
         more_one: 'and {{count}} more folder',
         more_other: 'and {{count}} more folders',
         pause: 'Pause this folder',
@@ -1094,6 +1153,8 @@ export const en = {
     },
     errors: {
       notSignedIn: 'This account is not signed in. Sign in again with a token.',
+      folderAccountSignedIn:
+        'The account of this folder is signed in: only a folder whose account is signed out can be moved to another.',
       noUpload: 'There is no upload #{{id}}.',
       noFolder: 'There is no watched folder #{{id}}.',
       noDemo: 'The local demo server is not available here.',

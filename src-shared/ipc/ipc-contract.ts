@@ -10,6 +10,7 @@ import {
   PaginationMetaSchema,
   RemoteJobSchema,
   UpdateFileBodySchema,
+  UploadDetailsSchema,
 } from '../api/index.js';
 import { MessageSchema } from '../i18n/message.js';
 import type { AppErrorCode } from './app-error-codes.js';
@@ -89,6 +90,11 @@ export const UploadItemViewSchema = UploadItemSchema.omit({
   afterUpload: ConversionFollowSchema.nullable().default(null),
   /** once done: the file at its path has changed since (a later version was queued), so this upload is not its content */
   changedSinceUpload: z.boolean().default(false),
+  /**
+   * a page sent the file (dropped on it, or Add files… in a browser): `path` is the core's temporary copy,
+   * deleted once uploaded, so its name (and once uploaded its link) is what there is to copy
+   */
+  fromBrowser: z.boolean().default(false),
 });
 export type UploadItemView = z.infer<typeof UploadItemViewSchema>;
 
@@ -96,6 +102,7 @@ export function toUploadItemView(
   item: UploadItem,
   afterUpload: ConversionFollow | null = null,
   changedSinceUpload = false,
+  fromBrowser = false,
 ): UploadItemView {
   const { password, ...metadata } = item.metadata;
   return UploadItemViewSchema.parse({
@@ -103,6 +110,7 @@ export function toUploadItemView(
     metadata: { ...metadata, hasPassword: Boolean(password) },
     afterUpload,
     changedSinceUpload,
+    fromBrowser,
   });
 }
 
@@ -304,6 +312,12 @@ export const IPC_COMMANDS = {
   ),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
   /**
+   * A folder whose account is signed out uploads to a signed-in account from
+   * now on: its waiting files go there from the start, what it sent before
+   * stays known as sent. Refused while the folder's own account is signed in
+   */
+  'folders:move': command(z.object({ id: ItemId, accountId: AccountId }), WatchedFolderSchema),
+  /**
    * Answers once every file the watched folders have seen so far has settled
    * and been looked at (queued, or known already): what `media-sync watch
    * --once` waits for before it follows the uploads
@@ -330,7 +344,8 @@ export const IPC_COMMANDS = {
       accountId: AccountId,
       paths: z.array(z.string().min(1)).min(1),
       visibility: z.boolean().optional(),
-      metadata: UploadMetadataSchema.omit({ password: true }).optional(),
+      /** refused here when the service would refuse it (a name over 255 characters): a typing mistake, not a failure */
+      metadata: UploadDetailsSchema.optional(),
       /** upload again a file already uploaded from this computer */
       force: z.boolean().optional(),
     }),

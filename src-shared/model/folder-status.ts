@@ -21,6 +21,16 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
     secondsLeft: z.number().min(0).nullable(),
   }),
   /**
+   * Nothing else to do but `files` of this folder the person paused in the
+   * queue (a pause after a chunk keeps what was sent): bytes of those files
+   */
+  z.object({
+    kind: z.literal('filesPaused'),
+    files: z.int().positive(),
+    bytesDone: z.number().min(0),
+    bytesTotal: z.number().min(0),
+  }),
+  /**
    * Nothing of this folder moves: `by` 'folder' is this folder's own pause
    * (folders:pause), 'queue' the person's pause of the whole queue, the rest
    * the app's hold of the queue (QueueHold's reasons)
@@ -37,14 +47,18 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
    * is now an empty folder of another or gone with it), it cannot be read
    * ('unreadable'), the folder's disk is full ('diskFull': after-upload
    * moves fail), Media Sync's own disk is full ('dataDiskFull': its data
-   * folder's; new files wait for room), or the account's token is refused
-   * ('signedOut'). Checked again at least every 30 s.
+   * folder's; new files wait for room), the account's token is refused
+   * ('signedOut'), or the account is signed out of the app ('accountGone':
+   * sign in to it again, or move the folder to another account). Checked
+   * again at least every 30 s.
    */
   z.object({
     kind: z.literal('problem'),
-    problem: z.enum(['missing', 'notConnected', 'unreadable', 'diskFull', 'dataDiskFull', 'signedOut']),
+    problem: z.enum(['missing', 'notConnected', 'unreadable', 'diskFull', 'dataDiskFull', 'signedOut', 'accountGone']),
     /** since when (epoch ms) */
     since: z.number(),
+    /** 'accountGone': the account signed out, to sign in to again; null when the app no longer knows it */
+    account: z.object({ baseUrl: z.string(), username: z.string().nullable() }).nullable().optional(),
   }),
 ]);
 export type FolderState = z.infer<typeof FolderStateSchema>;

@@ -54,6 +54,8 @@ describe('the queue', () => {
     const clip = row(page, 'holiday.mp4');
     await clip.waitFor({ timeout: 15_000 });
     await clip.getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
+    // a file of the person's own folder: its path is theirs to copy
+    await clip.getByRole('button', { name: 'Copy the path of holiday.mp4' }).waitFor();
     await clip.getByRole('button', { name: 'Copy file link holiday.mp4' }).click();
 
     const files = await app.server.api('/files');
@@ -136,6 +138,12 @@ describe('the queue', () => {
     for (const name of ['first.mp4', 'second.mp4']) {
       await row(page, name).getByText('Done', { exact: true }).waitFor({ timeout: 20_000 });
     }
+    // a file the page sent has no path of the person's to copy (the daemon's copy is gone): its name, and its link
+    const first = row(page, 'first.mp4');
+    expect(await first.getByRole('button', { name: 'Copy the path of first.mp4' }).count()).toBe(0);
+    await first.getByRole('button', { name: 'Copy file link first.mp4' }).waitFor();
+    await first.getByRole('button', { name: 'Copy the name first.mp4' }).click();
+    await page.getByText(/^(Copied the name first\.mp4\.|The file is called first\.mp4\.)$/).waitFor();
     await page.close();
   });
 

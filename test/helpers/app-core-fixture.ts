@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { AppCore, type AppCoreOptions, type CoreEvent } from '../../src-main/core/app-core.js';
 import { Engine } from '../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../src-main/core/ports.js';
+import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { tempDir } from './engine-fixture.js';
+import { waitFor } from './local-http-server.js';
 import { startTestServer } from './test-server.js';
 
 /** AppCore on `engine` as the headless daemon builds it (settings in memory, no desktop), with a test's changes. */
@@ -23,6 +25,31 @@ export async function callCore<T>(core: AppCore, name: string, request: unknown 
   const result = await core.handle(name, request);
   if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
   return result.value as T;
+}
+
+/**
+ * Waits until the status of watched folder `id` passes `check` (30 s at
+ * most); the last status seen is in the error otherwise.
+ */
+export async function untilFolder(
+  core: AppCore,
+  id: number,
+  what: string,
+  check: (status: FolderStatus) => boolean,
+): Promise<FolderStatus> {
+  let last: FolderStatus | undefined;
+  try {
+    return await waitFor(
+      async () => {
+        last = (await callCore<FolderStatus[]>(core, 'folders:status')).find((status) => status.folderId === id);
+        return last && check(last) ? last : undefined;
+      },
+      30_000,
+      what,
+    );
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(last)}`, { cause: error });
+  }
 }
 
 /** A small file `name` written in `dir` and queued for `accountId` (uploads:addPaths): its item. */

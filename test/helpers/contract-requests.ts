@@ -25,6 +25,7 @@ export function requestForEveryCommand(context: {
     'folders:update': { id: 99, options: {} },
     'folders:countToRemove': { path: join(dataDir, 'missing'), folderId: null, options: {} },
     'folders:remove': { id: 99 },
+    'folders:move': { id: 99, accountId },
     'folders:whenSettled': {},
     'folders:status': {},
     'folders:pause': { id: 99, paused: true },

@@ -3,9 +3,21 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 8 (issue 31) left it: accounts without the service's id, and
+ * none signed out (a sign-out deleted the row).
+ */
+export function beforeKeptAccounts(db: Db): void {
+  db.exec(
+    'ALTER TABLE accounts DROP COLUMN remote_id; ALTER TABLE accounts DROP COLUMN signed_out_at; PRAGMA user_version = 7;',
+  );
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 7 (issue 30) left it: no stale copies of an upload.
  */
 export function beforeStaleCopies(db: Db): void {
+  beforeKeptAccounts(db);
   db.exec('ALTER TABLE upload_items DROP COLUMN stale_file_ids; PRAGMA user_version = 6;');
 }
 

@@ -29,6 +29,7 @@ export function item(
     updatedAt: 1,
     afterUpload: null,
     changedSinceUpload: false,
+    fromBrowser: false,
     ...extra,
   };
 }

@@ -46,7 +46,8 @@ async function logout(context: CommandContext): Promise<number> {
   output(
     context,
     { signedOut: current.id },
-    () => `Signed out of ${current.baseUrl}. The token was deleted from this computer.`,
+    () =>
+      `Signed out of ${current.baseUrl}. The token was deleted from this computer; the account's watched folders and queued files wait for it to sign in again (media-sync login), or move its folders to another account (media-sync folders move ID).`,
   );
   return 0;
 }

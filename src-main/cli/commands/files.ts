@@ -1,8 +1,15 @@
-import { describeErrorValue, isPublicVisibility, type MediaFile } from '../../../src-shared/api/index.js';
+import {
+  UpdateFileBodySchema,
+  describeErrorValue,
+  isPublicVisibility,
+  type MediaFile,
+} from '../../../src-shared/api/index.js';
 import type { IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../../src-shared/model/format.js';
 import { intFlag, onlineWatchFlag, visibilityFlag } from '../cli-args.js';
 import { UsageError, table } from '../cli-output.js';
+import { cliText } from '../cli-words.js';
+import { flagProblems } from '../flag-problems.js';
 import { defaultAccount, output, readStdin, type CommandContext } from '../command-context.js';
 
 type FileChanges = IpcRequest<'files:update'>['changes'];
@@ -30,7 +37,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
       output(context, page, () => {
         if (page.data.length === 0) return 'No files.';
         const meta = page.meta
-          ? `\nPage ${page.meta.current_page} of ${page.meta.last_page} (${page.meta.total} files)`
+          ? `\n${cliText('cli.filesPage', { page: page.meta.current_page, pages: page.meta.last_page, count: page.meta.total })}`
           : '';
         return table(page.data.map(fileRow)) + meta;
       });
@@ -103,6 +110,13 @@ async function editChanges(context: CommandContext): Promise<FileChanges> {
   if (flags['password-stdin']) changes.password = await readStdin(context.io);
   if (Object.keys(changes).length === 0)
     throw new UsageError('files edit needs something to change (--name, --description, --public, ...).');
+  const checked = UpdateFileBodySchema.safeParse(changes);
+  // a password is named by its flag, never shown (only a list's entries are quoted)
+  if (!checked.success) {
+    throw new UsageError(
+      ['Cannot edit:', ...flagProblems(checked.error, changes, { password: '--password-stdin' })].join('\n'),
+    );
+  }
   return changes;
 }
 

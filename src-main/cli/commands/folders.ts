@@ -1,12 +1,15 @@
 import type { FolderPolling, FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../../src-shared/model/format.js';
 import { UsageError, line, table } from '../cli-output.js';
-import { output, type CommandContext } from '../command-context.js';
+import { cliText } from '../cli-words.js';
+import { defaultAccount, output, type CommandContext } from '../command-context.js';
 
 /**
- * `folders [ls] | pause ID | resume ID | rescan ID`: the watched folders of
- * whoever owns the data folder, each with its state and counts as the app's
- * Folders view shows them; --json prints the statuses (folders:status).
+ * `folders [ls] | pause ID | resume ID | rescan ID | move ID`: the watched
+ * folders of whoever owns the data folder, each with its state and counts as
+ * the app's Folders view shows them; --json prints the statuses
+ * (folders:status). `move` gives a folder whose account is signed out to the
+ * account the other commands act for.
  */
 export async function run(_command: string, rest: string[], context: CommandContext): Promise<number> {
   const { contract, io } = context;
@@ -41,6 +44,13 @@ export async function run(_command: string, rest: string[], context: CommandCont
       );
     case 'rescan':
       return report(await contract.invoke('folders:rescan', { id: folderId(idText, action) }));
+    case 'move': {
+      const id = folderId(idText, action);
+      const account = await defaultAccount(context);
+      const folder = await contract.invoke('folders:move', { id, accountId: account.id });
+      output(context, folder, () => `#${folder.id} ${folder.path} now uploads to ${accountName(account)}.`);
+      return 0;
+    }
     default:
       throw new UsageError(`Unknown folders action "${action}".`);
   }
@@ -48,19 +58,26 @@ export async function run(_command: string, rest: string[], context: CommandCont
 
 /** A folder's state in English words, as the tray and the Folders view say it. */
 export function describeFolderState(state: FolderState): string {
-  const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
   const time = (at: number) => new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   switch (state.kind) {
     case 'watching':
       return `up to date since ${time(state.since)}`;
     case 'scanning':
-      return `scanning, ${files(state.found)} found`;
+      return cliText('cli.folderScanning', { count: state.found });
     case 'settling':
-      return `waiting for ${files(state.files)} to settle`;
+      return cliText('cli.folderSettling', { count: state.files });
     case 'uploading': {
-      const left = state.secondsLeft === null ? '' : `, ${formatDuration(state.secondsLeft)} left`;
-      return `uploading ${files(state.files)}, ${formatBytes(state.bytesDone)} of ${formatBytes(state.bytesTotal)}${left}`;
+      const bytes = { count: state.files, done: formatBytes(state.bytesDone), total: formatBytes(state.bytesTotal) };
+      return state.secondsLeft === null
+        ? cliText('cli.folderUploading', bytes)
+        : cliText('cli.folderUploadingLeft', { ...bytes, left: formatDuration(state.secondsLeft) });
     }
+    case 'filesPaused':
+      return cliText('cli.folderFilesPaused', {
+        count: state.files,
+        done: formatBytes(state.bytesDone),
+        total: formatBytes(state.bytesTotal),
+      });
     case 'paused': {
       const until = state.until === null ? '' : ` until ${new Date(state.until).toLocaleString()}`;
       const by = {
@@ -73,6 +90,12 @@ export function describeFolderState(state: FolderState): string {
       return `${by}${until}`;
     }
     case 'problem':
+      if (state.problem === 'accountGone') {
+        const again = state.account
+          ? `sign in to ${accountName(state.account)} again (media-sync login --base-url ${state.account.baseUrl}), or `
+          : '';
+        return `its account is signed out: its files wait; ${again}move it to the signed-in account (media-sync folders move ID)`;
+      }
       return {
         missing: 'folder not found: is its drive connected? It is watched again once it is back',
         notConnected: 'not connected: is its drive plugged in? It is watched again once it is back',
@@ -92,6 +115,11 @@ export function describePolling(polling: FolderPolling): string {
   return polling.why === 'network'
     ? `network folder (${polling.fileSystem}): checked ${every}`
     : `checked by polling ${every}`;
+}
+
+/** "demo at http://127.0.0.1:8790/api/v1" */
+function accountName(account: { username: string | null; baseUrl: string }): string {
+  return `${account.username ?? 'the account'} at ${account.baseUrl}`;
 }
 
 function describeCounts(counts: FolderStatus['counts']): string {

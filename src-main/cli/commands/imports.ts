@@ -1,16 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
 import {
   CreateRemoteUploadsBodySchema,
   FINAL_REMOTE_JOB_STATUSES,
+  JobIdParamsSchema,
   describeErrorValue,
   type RemoteJob,
 } from '../../../src-shared/api/index.js';
+import { remoteUrlProblem } from '../../../src-shared/model/remote-url-problem.js';
 import { ContractError } from '../../../src-shared/ipc/contract-client.js';
 import { refusedLinks } from '../../../src-shared/model/field-reasons.js';
 import { intFlag, visibilityFlag } from '../cli-args.js';
 import { UsageError, describeError, line, table } from '../cli-output.js';
 import { defaultAccount, output, type CommandContext } from '../command-context.js';
+import { flagProblems } from '../flag-problems.js';
+
+/** The command-line flag of each field of an import's request. */
+const IMPORT_FLAGS = { name: '--name', description: '--description', blocked_countries: '--blocked-countries' };
+const EXAMPLE_LINK = 'https://videos.example.com/holiday.mp4';
 
 /** How often `import --wait` asks after each job still running, and for how long at most. */
 const WAIT_POLL_MS = 2_000;
@@ -24,18 +30,33 @@ export async function run(command: string, rest: string[], context: CommandConte
 async function importLinks(urls: string[], context: CommandContext): Promise<number> {
   const { contract, flags } = context;
   if (urls.length === 0) throw new UsageError('import needs at least one URL.');
-  const body = CreateRemoteUploadsBodySchema.safeParse({
+  // each link by the import box's rules, counted as the person typed them, from 1
+  const badLinks = urls.flatMap((url, index) => {
+    const problem = remoteUrlProblem(url);
+    // a user name and password typed into a link are not echoed back
+    const shown = url.replace(/\/\/[^/@]*@/, '//…@');
+    return problem ? [`  link ${index + 1} of ${urls.length}, ${shown}: ${problem}`] : [];
+  });
+  if (badLinks.length > 0) {
+    throw new UsageError(
+      ['Cannot import these links:', ...badLinks, `Type each link in full, e.g. ${EXAMPLE_LINK}`].join('\n'),
+    );
+  }
+  const input = {
     urls,
     name: flags.name,
     description: flags.description,
     visibility: visibilityFlag(flags),
-    folder_id: flags['folder-id'] === undefined ? undefined : Number(flags['folder-id']),
+    folder_id: intFlag(flags['folder-id'], 'folder-id'),
     blocked_countries: flags['blocked-countries']
       ?.split(',')
       .map((code) => code.trim())
       .filter(Boolean),
-  });
-  if (!body.success) throw new UsageError(`Cannot import: ${z.prettifyError(body.error).replace(/\n/g, ' ')}`);
+  };
+  const body = CreateRemoteUploadsBodySchema.safeParse(input);
+  if (!body.success) {
+    throw new UsageError(['Cannot import:', ...flagProblems(body.error, input, IMPORT_FLAGS)].join('\n'));
+  }
   const { id: accountId } = await defaultAccount(context);
   let jobsList: RemoteJob[];
   try {
@@ -84,7 +105,12 @@ async function jobs(rest: string[], context: CommandContext): Promise<number> {
   const { contract } = context;
   const [action = 'ls', id] = rest;
   const jobRef = async () => {
-    if (!id) throw new UsageError(`jobs ${action} needs a job ID.`);
+    if (!id) throw new UsageError(`jobs ${action} needs a job ID (media-sync jobs ls lists them).`);
+    if (!JobIdParamsSchema.safeParse({ id }).success) {
+      throw new UsageError(
+        `"${id}" is not a job ID: a job ID looks like 3f2b6c1e-8a4d-4f0e-9c7a-1b2c3d4e5f60 (media-sync jobs ls lists them).`,
+      );
+    }
     return { accountId: (await defaultAccount(context)).id, jobId: id };
   };
   const show = (job: RemoteJob) => {

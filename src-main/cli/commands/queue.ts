@@ -61,7 +61,8 @@ export async function run(_command: string, rest: string[], context: CommandCont
       return report(await contract.invoke('uploads:cancel', { id: itemId(idText, 'queue cancel') }));
     case 'clear': {
       const { removed } = await contract.invoke('uploads:clearFinished', {});
-      output(context, { removed }, () => `Removed ${removed} finished item(s).`);
+      const { cliText } = await import('../cli-words.js');
+      output(context, { removed }, () => cliText('cli.cleared', { count: removed }));
       return 0;
     }
     default:

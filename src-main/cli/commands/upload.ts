@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
-import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import { UploadDetailsSchema } from '../../../src-shared/api/index.js';
+import type { AccountView, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import { onlineWatchFlag, visibilityFlag, type Flags } from '../cli-args.js';
 import { ProgressView, UsageError, describeState, holdText, line } from '../cli-output.js';
+import { cliText } from '../cli-words.js';
+import { flagProblems } from '../flag-problems.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
 import { listenForStop, signalExitCode } from '../stop-signal.js';
-import { UploadFollower, tokenRefused, type FollowEnd } from '../upload-follower.js';
+import { UploadFollower, accountSignedOut, tokenRefused, type FollowEnd } from '../upload-follower.js';
 
 /**
  * `upload FILE…`: the files join the queue of whoever owns the data folder
@@ -19,6 +22,10 @@ export async function run(_command: string, paths: string[], context: CommandCon
   const { contract, flags, io } = context;
   const visibility = visibilityFlag(flags);
   const metadata = uploadMetadata(flags);
+  const checked = UploadDetailsSchema.safeParse(metadata);
+  if (!checked.success) {
+    throw new UsageError(['Cannot upload:', ...flagProblems(checked.error, metadata, {})].join('\n'));
+  }
   const account = await defaultAccount(context);
   const view = new ProgressView(io.stderr);
   const ids = new Set<number>();
@@ -63,7 +70,7 @@ export async function run(_command: string, paths: string[], context: CommandCon
     const results = [...ids].map((id) => follower.items.get(id)!);
     for (const id of ids) view.drop(id);
     if (end.kind === 'stopped') return stopped(end.signal, results, context);
-    explain(end, context);
+    explain(end, account, context);
     output(context, { uploads: results.map((item) => itemSummary(item, follower.links.get(item.id) ?? null)) }, () =>
       results.map((item) => finalLine(item, follower.links.get(item.id))).join('\n'),
     );
@@ -90,8 +97,9 @@ function finalLine(item: UploadItemView, link: string | null | undefined): strin
 }
 
 /** Why the files wait, when the queue does. */
-function explain(end: Exclude<FollowEnd, { kind: 'stopped' }>, context: CommandContext): void {
+function explain(end: Exclude<FollowEnd, { kind: 'stopped' }>, account: AccountView, context: CommandContext): void {
   if (end.kind === 'blocked') throw tokenRefused(end.reason);
+  if (end.kind === 'signedOut') throw accountSignedOut(account);
   if (context.flags.json || end.kind === 'settled') return;
   line(
     context.io.stderr,
@@ -107,12 +115,10 @@ function explain(end: Exclude<FollowEnd, { kind: 'stopped' }>, context: CommandC
  * same command resumes them); beside the app, the app goes on uploading.
  */
 function stopped(signal: NodeJS.Signals, results: UploadItemView[], context: CommandContext): number {
-  const kept = results.filter((item) => item.state.kind !== 'done').length;
+  const count = results.filter((item) => item.state.kind !== 'done').length;
   line(
     context.io.stderr,
-    context.contract.mode === 'own'
-      ? `Stopped on ${signal}: ${kept} upload(s) kept; run the same command to resume.`
-      : `Stopped on ${signal}: the Media Sync that owns the data folder goes on with ${kept} upload(s) (media-sync queue ls shows them).`,
+    cliText(context.contract.mode === 'own' ? 'cli.stoppedOwn' : 'cli.stoppedBeside', { signal, count }),
   );
   return signalExitCode(signal);
 }

@@ -3,9 +3,10 @@ import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import { MAX_SETTLE_SECONDS, RECORDINGS_SETTLE_SECONDS } from '../../../src-shared/model/folder-options.js';
 import { UsageError, describeState, holdText, line } from '../cli-output.js';
 import type { Flags } from '../cli-args.js';
+import { cliText } from '../cli-words.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
 import { listenForStop, whenAborted } from '../stop-signal.js';
-import { OWNER_STOPPED, UploadFollower, tokenRefused } from '../upload-follower.js';
+import { OWNER_STOPPED, UploadFollower, accountSignedOut, tokenRefused } from '../upload-follower.js';
 
 /** Kinds after which nothing more happens to an item by itself. */
 const ENDED = new Set(['done', 'failed', 'cancelled', 'paused']);
@@ -75,10 +76,11 @@ export async function run(_command: string, dirs: string[], context: CommandCont
       const end = await follower.settle(waiting, stop.signal);
       if (end.kind === 'stopped') return stopped(end.signal, context);
       if (end.kind === 'blocked') throw tokenRefused(end.reason);
+      if (end.kind === 'signedOut') throw accountSignedOut(account);
       if (end.kind === 'paused') log('The upload queue is paused; the files wait in it.');
       if (end.kind === 'held') log(`The files wait in the queue: ${holdText(end.hold)}`);
       const summaries = uploaded.map((item) => itemSummary(item, follower.links.get(item.id) ?? null));
-      output(context, { uploaded: summaries }, () => `${uploaded.length} file(s) uploaded.`);
+      output(context, { uploaded: summaries }, () => cliText('cli.uploaded', { count: uploaded.length }));
       const failed = [...waiting].some((id) => follower.items.get(id)?.state.kind === 'failed');
       return end.kind === 'settled' && !failed ? 0 : 1;
     }

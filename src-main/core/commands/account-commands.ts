@@ -28,7 +28,7 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
     'account:startDemo': async () => {
       const demo = core.options.demo;
       if (!demo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
-      const { baseUrl, token } = await demo.start();
+      const { baseUrl, token } = await demo.start(engine);
       return handlers['account:signIn']({ baseUrl, token });
     },
 
@@ -49,6 +49,11 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       await engine.sync.removeFolder(id);
       changedFolders();
       return OK;
+    },
+    'folders:move': async ({ id, accountId }) => {
+      const folder = await engine.moveFolder(id, accountId);
+      changedFolders();
+      return folder;
     },
     'folders:whenSettled': async () => {
       await engine.sync.whenSettled();

@@ -1,5 +1,6 @@
 import { memo, useId, useState } from 'react';
 import { Trans } from 'react-i18next';
+import type { AccountView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
 import type { WatchedFolder } from '../../../src-shared/model/folder-options.js';
 import { numberFormat } from '../../../src-shared/model/format.js';
@@ -9,6 +10,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { pollingText } from '../../model/file-checks-text.js';
+import { accountLabel } from '../../model/account-label.js';
 import { folderStateText, recentOutcomeText, type FolderIcon } from '../../model/folder-status-text.js';
 import { formatRelativeTime } from '../../model/relative-time.js';
 import { folderOptionsSummary } from '../../model/settings-form.js';
@@ -39,7 +41,10 @@ export const FolderCard = memo(function FolderCard(props: {
   /** the time "5 min ago" is counted from */
   now: number;
   account: string;
-  onSignIn: () => void;
+  /** the signed-in accounts: where a folder whose account is signed out can move */
+  accounts: AccountView[];
+  /** the sign-in page, for the folder's account (its server's address, when known) */
+  onSignIn: (baseUrl?: string) => void;
   /** null: the note shown before is no longer true (the folder was removed) */
   onNote: (note: FolderNote | null) => void;
 }) {
@@ -101,9 +106,12 @@ export const FolderCard = memo(function FolderCard(props: {
         <strong>{text.title}</strong>
         {text.detail && <span>{text.detail}</span>}
         {text.action === 'signIn' && (
-          <button type="button" className="button button--small" onClick={props.onSignIn}>
+          <button type="button" className="button button--small" onClick={() => props.onSignIn()}>
             {t('app.signInAgain')}
           </button>
+        )}
+        {text.action === 'signInOrMove' && status.state.kind === 'problem' && (
+          <MoveFolder status={status} accounts={props.accounts} onSignIn={props.onSignIn} onNote={onNote} />
         )}
       </div>
 
@@ -223,3 +231,64 @@ export const FolderCard = memo(function FolderCard(props: {
     </article>
   );
 });
+
+/**
+ * A folder whose account is signed out: sign in to that account again (its
+ * files go on where they stopped), or give the folder to a signed-in account.
+ */
+function MoveFolder(props: {
+  status: FolderStatus;
+  accounts: AccountView[];
+  onSignIn: (baseUrl?: string) => void;
+  onNote: (note: FolderNote) => void;
+}) {
+  const { status, accounts } = props;
+  const gone = status.state.kind === 'problem' ? status.state.account : null;
+  const [target, setTarget] = useState(accounts[0]?.id ?? '');
+  const move = useAction();
+  const { t } = useLocale();
+  const selectId = useId();
+
+  async function moveFolder() {
+    const to = accounts.find((account) => account.id === target);
+    // folders:changed follows: the stores read the list and the statuses again
+    if (to && (await move.run('folders:move', { id: status.folderId, accountId: to.id }))) {
+      props.onNote({ text: t('folders.moveFolder.moved', { path: status.path, account: accountLabel(to) }) });
+    }
+  }
+
+  return (
+    <div className="folder-card__move">
+      <button
+        type="button"
+        className="button button--small button--primary"
+        aria-label={t('folders.moveFolder.signInLabel', { path: status.path })}
+        onClick={() => props.onSignIn(gone?.baseUrl)}
+      >
+        {t('folders.moveFolder.signIn')}
+      </button>
+      {accounts.length > 0 && (
+        <>
+          <label htmlFor={selectId}>{t('folders.moveFolder.to')}</label>
+          <select id={selectId} value={target} onChange={(event) => setTarget(event.target.value)}>
+            {accounts.map((account) => (
+              <option key={account.id} value={account.id}>
+                {accountLabel(account)}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="button button--small"
+            aria-label={t('folders.moveFolder.moveLabel', { path: status.path })}
+            disabled={move.busy}
+            onClick={() => void moveFolder()}
+          >
+            {t('folders.moveFolder.move')}
+          </button>
+        </>
+      )}
+      <ErrorNote error={move.error} onDismiss={move.clearError} />
+    </div>
+  );
+}

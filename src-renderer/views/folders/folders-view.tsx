@@ -24,7 +24,7 @@ const CLOCK_TICK_MS = 30_000;
 export function FoldersView(props: {
   account: AccountView;
   accounts: AccountView[];
-  onSignIn: (baseUrl: string) => void;
+  onSignIn: (baseUrl?: string) => void;
 }) {
   const { account, accounts } = props;
   const bridge = useBridge();
@@ -97,14 +97,22 @@ export function FoldersView(props: {
         <div className="folders__list">
           {list.map((status) => {
             const owner = byId.get(status.accountId);
+            const signedOut = status.state.kind === 'problem' ? status.state.account : null;
             return (
               <FolderCard
                 key={status.folderId}
                 status={status}
                 folder={folders?.find((folder) => folder.id === status.folderId)}
                 now={now}
-                account={owner ? accountLabel(owner) : t('folders.unknownAccount')}
-                onSignIn={() => owner && props.onSignIn(owner.baseUrl)}
+                account={
+                  owner
+                    ? accountLabel(owner)
+                    : signedOut
+                      ? t('folders.moveFolder.signedOutAccount', { account: accountLabel(signedOut) })
+                      : t('folders.unknownAccount')
+                }
+                accounts={accounts}
+                onSignIn={(baseUrl) => props.onSignIn(baseUrl ?? owner?.baseUrl)}
                 onNote={setNote}
               />
             );

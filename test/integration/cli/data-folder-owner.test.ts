@@ -110,7 +110,7 @@ describe('the owner of a data folder', () => {
     // watch adds the folder to the daemon's: the new file joins its queue, which is paused, and the command says so
     await writeFile(join(files.path, 'another.mp4'), 'another clip');
     const watched = await cli(['watch', files.path, '--once']);
-    expect(watched).toMatchObject({ code: 1, stdout: '0 file(s) uploaded.\n' });
+    expect(watched).toMatchObject({ code: 1, stdout: '0 files uploaded.\n' });
     expect(watched.stderr).toContain('The upload queue is paused; the files wait in it.');
     expect((await client.invoke('folders:list', {})).map((folder) => folder.path)).toEqual([files.path]);
     socket.close();

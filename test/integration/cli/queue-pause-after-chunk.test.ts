@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MediaSyncBridge, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import { runCli, startInProcessOwner, stopRunningClis } from '../../helpers/cli-process.js';
+import { formatBytes } from '../../../src-shared/model/format.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { readSavedUploads } from '../../helpers/saved-queue.js';
@@ -84,5 +85,57 @@ describe('media-sync queue pause --after-chunk', () => {
     );
     // sixteen chunks in all: none sent twice
     expect(server.server.uploadLog.entries()).toHaveLength(16);
+  });
+
+  it('a watched folder with a file paused halfway is not up to date: its card and media-sync folders say so', async () => {
+    const { contract } = owner;
+    const { id: accountId } = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    await contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 1_000_000 });
+    const folder = await contract.invoke('folders:add', { accountId, path: files.path });
+    await writeRandomFile(join(files.path, 'ferry.mp4'), 8_000_000, 9);
+    const running = await waitFor(
+      async () => {
+        const [row] = (await contract.invoke('uploads:list', {})).items;
+        return row?.state.kind === 'uploading' && row.state.ackedBytes >= 1_000_000 ? row : undefined;
+      },
+      30_000,
+      'a chunk of ferry.mp4 confirmed',
+    );
+    await contract.invoke('uploads:pause', { id: running.id, afterChunk: true });
+    const paused = await waitFor(
+      async () => {
+        const now = await item(contract, running.id);
+        return now.state.kind === 'paused' ? now : undefined;
+      },
+      30_000,
+      'ferry.mp4 paused',
+    );
+    const sent = paused.ackedChunks.length * 1_000_000;
+    const status = await waitFor(
+      async () => {
+        const [now] = await contract.invoke('folders:status', {});
+        return now?.state.kind === 'filesPaused' ? now : undefined;
+      },
+      10_000,
+      'the folder saying a file is paused',
+    );
+    expect(status.state).toEqual({ kind: 'filesPaused', files: 1, bytesDone: sent, bytesTotal: 8_000_000 });
+
+    const listed = await runCli(['folders'], { home: home.path });
+    expect(listed.stdout).toContain(
+      `1 file paused in the queue, ${formatBytes(sent)} of ${formatBytes(8_000_000)} sent (media-sync queue resume ID goes on)`,
+    );
+    expect(listed.stdout).not.toContain('up to date');
+
+    await contract.invoke('settings:update', { bandwidthBytesPerSecond: null });
+    await contract.invoke('uploads:resume', { id: running.id });
+    await waitFor(
+      async () => {
+        const [now] = await contract.invoke('folders:status', {});
+        return (now?.folderId === folder.id && now.state.kind === 'watching' && now.counts.uploaded === 1) || undefined;
+      },
+      30_000,
+      'the folder up to date once the file is uploaded',
+    );
   });
 });

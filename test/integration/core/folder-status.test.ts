@@ -5,7 +5,7 @@ import type { CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { createAppCore, untilFolder } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -64,22 +64,8 @@ describe('AppCore: the status of each watched folder', () => {
   const statuses = async () => (await invoke('folders:status', {})) as FolderStatus[];
   const statusOf = async (id: number) => (await statuses()).find((status) => status.folderId === id)!;
 
-  /** Waits until the folder's status passes `check`; the last status seen is in the error otherwise. */
-  async function until(id: number, what: string, check: (status: FolderStatus) => boolean): Promise<FolderStatus> {
-    let last: FolderStatus | undefined;
-    try {
-      return await waitFor(
-        async () => {
-          last = await statusOf(id);
-          return check(last) ? last : undefined;
-        },
-        30_000,
-        what,
-      );
-    } catch (error) {
-      throw new Error(`${(error as Error).message}; last status: ${JSON.stringify(last)}`, { cause: error });
-    }
-  }
+  const until = (id: number, what: string, check: (status: FolderStatus) => boolean) =>
+    untilFolder(open!.core, id, what, check);
 
   /** Signs the core in and watches a new folder of each name; each one's path and id. */
   async function signInAndWatch<const Names extends string[]>(

@@ -142,4 +142,17 @@ describe('media-sync serve started again on the same data folder', () => {
     const after = await value<{ data: Array<{ name: string }> }>(again.contract, 'files:list', { accountId: demo!.id });
     expect(after.data.map((file) => file.name).sort()).toEqual(['postcard.jpg', 'ticket.pdf']);
   });
+
+  it('after the demo account signed out, a restart shows the sign-in page instead of signing in by itself', async () => {
+    const first = await start();
+    const [demo] = await value<Array<{ id: string }>>(first.contract, 'account:list');
+    await value(first.contract, 'account:signOut', { accountId: demo!.id });
+    expect((await stopWith(first.daemon.child, 'SIGINT')).code).toBe(0);
+
+    const second = await start();
+    expect(await value(second.contract, 'account:list')).toEqual([]);
+    expect(second.daemon.output()).not.toContain('signed in to the local demo server');
+    // "Try it locally" again: the same account, with what it had
+    expect(await value(second.contract, 'account:startDemo')).toMatchObject({ id: demo!.id });
+  });
 });

@@ -9,6 +9,7 @@ const idle: FolderFacts = {
   scan: null,
   settling: 0,
   uploading: null,
+  pausedFiles: null,
   upToDateSince: 1_000,
 };
 const uploading = { files: 3, bytesDone: 10, bytesTotal: 30, secondsLeft: 4 };
@@ -23,6 +24,13 @@ describe('folderState: the most pressing state of a folder wins', () => {
     expect(folderState(busy)).toEqual({ kind: 'scanning', found: 12 });
     expect(folderState({ ...busy, scan: null })).toEqual({ kind: 'settling', files: 2 });
     expect(folderState({ ...busy, scan: null, settling: 0 })).toEqual({ kind: 'uploading', ...uploading });
+  });
+
+  it('is not up to date while a file of it is paused halfway, and says so with its bytes; other work first', () => {
+    const pausedFiles = { files: 1, bytesDone: 90_000_000, bytesTotal: 200_000_000 };
+    expect(folderState({ ...idle, pausedFiles })).toEqual({ kind: 'filesPaused', ...pausedFiles });
+    expect(folderState({ ...busy, scan: null, settling: 0, pausedFiles })).toEqual({ kind: 'uploading', ...uploading });
+    expect(folderState({ ...idle, pausedFiles, paused: true })).toEqual({ kind: 'paused', by: 'folder', until: null });
   });
 
   it('is paused by the folder, then by the person, then by the app, over any work', () => {
@@ -64,6 +72,13 @@ describe('folderState: the most pressing state of a folder wins', () => {
       kind: 'problem',
       problem: 'signedOut',
       since: 8,
+    });
+    const account = { baseUrl: 'http://127.0.0.1:8790/api/v1', username: 'demo' };
+    expect(folderState({ ...idle, trouble: { problem: 'accountGone', account, since: 9 } })).toEqual({
+      kind: 'problem',
+      problem: 'accountGone',
+      since: 9,
+      account,
     });
   });
 });

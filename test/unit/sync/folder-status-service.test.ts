@@ -3,6 +3,7 @@ import { Emitter } from '../../../src-main/common/disposable.js';
 import { openDatabase, type Db } from '../../../src-main/storage/database.js';
 import { FolderStore } from '../../../src-main/storage/folder-store.js';
 import { FolderFiles } from '../../../src-main/sync/folder-files.js';
+import type { AccountProblem } from '../../../src-main/sync/folder-state.js';
 import { FolderStatusService } from '../../../src-main/sync/folder-status-service.js';
 import type { FolderActivity } from '../../../src-main/sync/sync-service.js';
 import type { ItemProgress } from '../../../src-main/uploads/item-states.js';
@@ -22,7 +23,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
   let service: FolderStatusService;
   let photos: number;
   let camera: number;
-  let signedOut: boolean;
+  let accountProblem: AccountProblem | null;
   let activity: FolderActivity;
   let items: Emitter<UploadItem>;
   let progress: Emitter<ItemProgress>;
@@ -41,7 +42,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     folders = new FolderStore(db, () => clock.wall());
     photos = folders.add('account', '/home/ann/Photos', FolderOptionsSchema.parse({})).id;
     camera = folders.add('account', '/home/ann/Camera', FolderOptionsSchema.parse({})).id;
-    signedOut = false;
+    accountProblem = null;
     activity = { scan: null, settling: 0, lastScanAt: START - 60_000, trouble: null, polling: null };
     changes.length = 0;
     service = new FolderStatusService({
@@ -56,7 +57,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
       },
       unfinishedItems: () =>
         [...stored.values()].filter((one) => !['done', 'failed', 'cancelled'].includes(one.state.kind)),
-      isSignedOut: () => signedOut,
+      accountProblem: () => accountProblem,
       onDidChangeAccount: new Emitter<unknown>().event,
       clock,
     });
@@ -124,6 +125,54 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     ]);
   });
 
+  it('says a file paused halfway, with what of it was sent, and is up to date only once it is done', () => {
+    items.fire(item(1, { kind: 'queued' }));
+    const paused = {
+      ...item(1, { kind: 'paused', until: null }),
+      size: 200 * MB,
+      ackedChunks: [0],
+      chunkSize: 90 * MB,
+    };
+    items.fire(paused);
+    expect(service.status(photos)!.state).toEqual({
+      kind: 'filesPaused',
+      files: 1,
+      bytesDone: 90 * MB,
+      bytesTotal: 200 * MB,
+    });
+    items.fire(item(1, { kind: 'done', fileId: 'f1', finishedAt: clock.wall() }));
+    expect(service.status(photos)!.state).toEqual({ kind: 'watching', since: clock.wall() });
+  });
+
+  it('reads a file paused before the start from the queue', () => {
+    stored.set(7, { ...item(7, { kind: 'paused', until: null }), ackedChunks: [0], chunkSize: 4 * MB });
+    expect(service.status(photos)!.state).toEqual({
+      kind: 'filesPaused',
+      files: 1,
+      bytesDone: 4 * MB,
+      bytesTotal: 10 * MB,
+    });
+  });
+
+  it('gives no time left from a rate measured long ago: a file queued again later is not "1 min 56 s" for 100 KB', async () => {
+    items.fire(item(1, { kind: 'queued' }));
+    items.fire(item(1, uploading(0)));
+    for (let second = 1; second <= 4; second++) {
+      await clock.advance(1_000);
+      progress.fire({ id: 1, state: uploading(second * MB) });
+    }
+    items.fire(item(1, { kind: 'done', fileId: 'f1', finishedAt: clock.wall() }));
+    await clock.advance(10 * 60_000);
+    items.fire({ ...item(2, { kind: 'queued' }), size: 100_000 });
+    expect(service.status(photos)!.state).toEqual({
+      kind: 'uploading',
+      files: 1,
+      bytesDone: 0,
+      bytesTotal: 100_000,
+      secondsLeft: null,
+    });
+  });
+
   it('tells what changed at most twice a second, each folder whole, and only when it changed', async () => {
     items.fire(item(1, { kind: 'queued' }));
     items.fire(item(1, uploading(0)));
@@ -142,7 +191,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
   });
 
   it('states a refused token of its account, and a problem of its own first', () => {
-    signedOut = true;
+    accountProblem = { problem: 'signedOut' };
     expect(service.status(photos)!.state).toEqual({ kind: 'problem', problem: 'signedOut', since: START });
     activity = { ...activity, trouble: { problem: 'missing', since: START - 5 } };
     expect(service.status(photos)!.state).toEqual({ kind: 'problem', problem: 'missing', since: START - 5 });
@@ -161,6 +210,17 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     expect(service.status(photos)!.polling).toEqual({ everySeconds: 60, why: 'network', fileSystem: 'NFS' });
     activity = { ...activity, polling: null };
     expect(service.status(photos)).not.toHaveProperty('polling');
+  });
+
+  it('says its account is signed out, naming it, from when that was first seen', async () => {
+    const account = { baseUrl: 'http://127.0.0.1:8790/api/v1', username: 'demo' };
+    accountProblem = { problem: 'accountGone', account };
+    const gone = { kind: 'problem', problem: 'accountGone', since: START, account };
+    expect(service.status(photos)!.state).toEqual(gone);
+    await clock.advance(60_000);
+    expect(service.status(camera)!.state).toEqual(gone);
+    accountProblem = null;
+    expect(service.status(photos)!.state.kind).toBe('watching');
   });
 
   it('is paused by its own pause, and a failure retried is no longer counted', () => {

@@ -108,11 +108,11 @@ describe('the queries run per event use an index, with 100,000 finished items', 
   }
 
   it('the queue: what may start, the next wake-up, an item, its path, its file id', () => {
-    expectIndexed(() => uploads.runnable(NOW, [3, 4], ['blocked'], 3), ['upload_items_kind', 'upload_items_wake']);
+    expectIndexed(() => uploads.runnable(NOW, [3, 4], ['a1'], 3), ['upload_items_kind', 'upload_items_wake']);
     expectIndexed(() => uploads.nextWake(NOW), ['upload_items_wake']);
     expectIndexed(() => uploads.get(HISTORY + 5), ['INTEGER PRIMARY KEY']);
     expectIndexed(() => uploads.findUnfinishedByPath('/photos/new-3.jpg'), ['upload_items_path']);
-    expectIndexed(() => uploads.findDone('/history/old-7.jpg', identity), ['upload_items_path']);
+    expectIndexed(() => uploads.findDone('/history/old-7.jpg', identity, 'a1'), ['upload_items_path']);
     expectIndexed(() => uploads.isKnownFileId('old-9'), ['upload_items_file']);
     // a row of the queue: whether its file changed since; the earlier upload a new version makes out of date
     const old = uploads.get(7)!;

@@ -38,6 +38,17 @@ describe('a watched folder’s state in words', () => {
     ]);
   });
 
+  it('says a file of it is paused, with what of it was sent', () => {
+    const state: FolderState = { kind: 'filesPaused', files: 1, bytesDone: 90_000_000, bytesTotal: 200_000_000 };
+    expect(words(state)).toEqual({
+      title: '1 file paused',
+      detail: '90.0 MB of 200.0 MB sent. Resume it in the Queue to go on.',
+      icon: 'paused',
+      action: null,
+    });
+    expect(words({ ...state, files: 2 }).title).toBe('2 files paused');
+  });
+
   it('names who paused it: the person, the queue’s pause, the schedule (until when), the battery, a metered link', () => {
     const paused = (by: string, until: number | null = null) => words({ kind: 'paused', by, until } as FolderState);
     expect(paused('folder')).toEqual({
@@ -81,6 +92,7 @@ describe('a watched folder’s state in words', () => {
       icon: 'problem',
     });
     expect(problem('signedOut')).toMatchObject({ title: 'The account’s token was refused', action: 'signIn' });
+    expect(problem('accountGone')).toMatchObject({ title: 'Its account is signed out', action: 'signInOrMove' });
   });
 
   it('speaks German, numbers and sizes written the German way', async () => {

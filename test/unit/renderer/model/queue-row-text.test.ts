@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
 import {
   describeRow,
+  fileAction,
   formatEdge,
   progressText,
   queueHoldText,
@@ -286,5 +287,14 @@ describe('queue row text', () => {
     } finally {
       await i18n.changeLanguage('en');
     }
+  });
+
+  it('offers the file’s name, not its path, for a file a page sent (the daemon’s temporary copy)', () => {
+    expect(fileAction(item(1), 'headless')).toBe('copyPath');
+    expect(fileAction(item(1), 'electron')).toBe('reveal');
+    const sent = item(2, { kind: 'done', fileId: 'f2', finishedAt: NOW }, { fromBrowser: true });
+    expect(fileAction(sent, 'headless')).toBe('copyName');
+    // once uploaded, its link is one of the row's own actions
+    expect(describeRow(sent, context).actions).toContain('copyLink');
   });
 });

@@ -83,6 +83,7 @@ function folderStates(): FolderState[] {
     scanning: () => [{ kind: 'scanning', found: 12 }],
     settling: () => [{ kind: 'settling', files: 2 }],
     uploading: () => [{ kind: 'uploading', files: 3, bytesDone: 1_000, bytesTotal: 9_000, secondsLeft: 20 }],
+    filesPaused: () => [{ kind: 'filesPaused', files: 1, bytesDone: 90_000_000, bytesTotal: 200_000_000 }],
     paused: () =>
       enumValues('paused', 'by').flatMap((by) => [
         { kind: 'paused', by, until: null } as FolderState,

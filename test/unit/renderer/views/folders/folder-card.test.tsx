@@ -22,6 +22,16 @@ const STATUS: FolderStatus = {
   ],
 };
 
+/** A signed-in account a folder can move to. */
+const OTHER = {
+  id: 'acc-2',
+  baseUrl: 'https://media.example.com/api/v1',
+  username: 'ann',
+  plan: 'free',
+  blocked: null,
+  tokenStorage: 'a file only your user can read (0600)',
+} as const;
+
 /** The card as markup; nothing is sent while rendering (the scripted bridge never connects). */
 function card(status: Partial<FolderStatus>, shell: AppBridge['shell'] = 'headless'): string {
   const bridge = new ScriptedBridge();
@@ -34,6 +44,7 @@ function card(status: Partial<FolderStatus>, shell: AppBridge['shell'] = 'headle
           folder={undefined}
           now={Date.now()}
           account="demo at 127.0.0.1"
+          accounts={[OTHER]}
           onSignIn={() => undefined}
           onNote={() => undefined}
         />
@@ -77,5 +88,19 @@ describe('a watched folder’s card', () => {
     const polled = card({ polling: { everySeconds: 60, why: 'network', fileSystem: 'NFS' } });
     expect(text(polled)).toContain('Network folder (NFS): checked every minute');
     expect(text(card({}))).not.toContain('checked every');
+  });
+
+  it('says its account is signed out, naming it, with a sign-in and a move to a signed-in account', () => {
+    const account = { baseUrl: 'http://127.0.0.1:8790/api/v1', username: 'demo' };
+    const html = card({ state: { kind: 'problem', problem: 'accountGone', since: Date.now(), account } });
+    expect(text(html)).toContain(
+      'Its account is signed out The files of this folder wait in the queue. Sign in to demo on 127.0.0.1:8790 again and they go on, or move the folder to a signed-in account.',
+    );
+    expect(buttons(html).slice(0, 2)).toEqual(['Sign in again', 'Move folder']);
+    expect(html).toContain('<option value="acc-2" selected="">ann on media.example.com</option>');
+    expect(html).toContain('aria-label="Move /home/you/Videos to the chosen account"');
+    // an account the app no longer knows at all: only the move
+    const unknown = card({ state: { kind: 'problem', problem: 'accountGone', since: Date.now(), account: null } });
+    expect(text(unknown)).toContain('Move the folder to a signed-in account and they go on there.');
   });
 });
