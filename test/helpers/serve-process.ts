@@ -34,7 +34,14 @@ export async function runServeToExit(
 
 function spawnServe(args: string[], env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, [BIN, 'serve', ...args], {
-    env: { ...process.env, MEDIA_SYNC_HOME: '', MEDIA_SYNC_TOKEN: '', DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS, ...env },
+    env: {
+      ...process.env,
+      MEDIA_SYNC_HOME: '',
+      MEDIA_SYNC_TOKEN: '',
+      DBUS_SYSTEM_BUS_ADDRESS: NO_SYSTEM_BUS,
+      DBUS_SESSION_BUS_ADDRESS: NO_SESSION_BUS,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
