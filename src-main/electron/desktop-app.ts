@@ -210,6 +210,7 @@ export class DesktopApp {
         app.exit(1);
         return;
       }
+      for (const line of attempt.tightened) log.warn(line);
       // last: the database and the demo server's files are in that folder
       this.shutdown.onWillShutdown('release', () => attempt.lock.release());
       this.engine = await Engine.open({

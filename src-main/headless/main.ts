@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
@@ -16,7 +18,7 @@ import { startDaemon } from './daemon.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { LinuxPowerSource } from './linux-power-source.js';
-import { loadSessionKey } from './session-key.js';
+import { loadSessionKey, SESSION_KEY_FILE } from './session-key.js';
 import { processLocales } from '../common/i18n.js';
 
 export interface ServeIo {
@@ -33,7 +35,8 @@ const UI_DIR = resolve(import.meta.dirname, '../../dist/renderer');
 const USAGE = `Usage: media-sync serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key] [--ui-dir DIR]
 
   --port N        the port on 127.0.0.1 (default 8790; 0 picks a free one)
-  --open          opens the address in the browser
+  --open          opens the app in the browser, through a page in DIR that forwards it to the address
+                  (the key is in no command line, which every user of the computer can read)
   --data-dir DIR  the data folder (default: MEDIA_SYNC_HOME, else the platform's app data folder)
   --no-demo       with no account yet, shows the sign-in page instead of signing in to the local demo server
   --new-key       makes a new session key: the address changes, and pages opened with the old one
@@ -86,7 +89,12 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
   process.on('uncaughtExceptionMonitor', logCrash);
   try {
     log.info(`Media Sync ${io.version} is starting without a desktop (media-sync serve), data folder ${dataDir}.`);
-    return await run(values, { port, dataDir, log, io, lock: attempt.lock, shutdown });
+    for (const line of attempt.tightened) log.warn(line);
+    // a key file others could read before the folder was made private may have been read: it is made anew
+    const keyWasReadable = attempt.madePrivate.changed.some(
+      (change) => change.path === SESSION_KEY_FILE && (change.from & 0o044) !== 0,
+    );
+    return await run(values, { port, dataDir, log, io, lock: attempt.lock, shutdown, keyWasReadable });
   } catch (error) {
     log.error('Media Sync stopped on an error.', error);
     throw error;
@@ -124,14 +132,15 @@ interface RunContext {
   lock: DataFolderLock;
   /** each part of the app joins it where it starts; `serve` runs it once stopped */
   shutdown: Shutdown;
+  keyWasReadable: boolean;
 }
 
 async function run(
   values: { open?: boolean; 'no-demo'?: boolean; 'new-key'?: boolean; 'ui-dir'?: string },
-  { port, dataDir, log, io, lock, shutdown }: RunContext,
+  { port, dataDir, log, io, lock, shutdown, keyWasReadable }: RunContext,
 ): Promise<number> {
   // first: a key file that cannot be read or written stops the start before anything runs
-  const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log });
+  const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log, wasReadable: keyWasReadable });
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown });
@@ -193,7 +202,7 @@ async function run(
   lock.describe({ url: `http://127.0.0.1:${daemon.port}/` });
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
-  if (values.open) openBrowser(daemon.url);
+  if (values.open) await openBrowser(daemon.url, dataDir, shutdown);
   process.once('SIGINT', quit);
   process.once('SIGTERM', quit);
   log.info(`Stopping on ${await stopped}.`);
@@ -202,9 +211,35 @@ async function run(
   return 0;
 }
 
-function openBrowser(url: string): void {
+/** The page `--open` opens, in the data folder: it forwards the browser to the address with the key. */
+const OPEN_PAGE_FILE = 'open.html';
+
+/**
+ * `--open`: the browser is given a page of the data folder that forwards it
+ * to the keyed address, never the address itself: a command line is there
+ * for every local user to read (`ps`, /proc/PID/cmdline) while the opener
+ * and the browser it starts run, and the key opens the app to whoever reads
+ * it (Jupyter opens its server the same way). The page is as private as the
+ * key's own file (0600, in the 0700 data folder) and is removed when the
+ * daemon stops.
+ */
+async function openBrowser(url: string, dataDir: string, shutdown: Shutdown): Promise<void> {
+  const page = join(dataDir, OPEN_PAGE_FILE);
+  const link = escapeHtml(url);
+  await writeFile(
+    page,
+    `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+      `<meta http-equiv="refresh" content="0;url=${link}"><title>Media Sync</title></head>` +
+      `<body><p><a href="${link}">Open Media Sync</a></p></body></html>\n`,
+    { mode: 0o600 },
+  );
+  shutdown.onWillShutdown('release', () => rmSync(page, { force: true }));
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  spawn(command, [url], { detached: true, stdio: 'ignore' })
+  spawn(command, [pathToFileURL(page).href], { detached: true, stdio: 'ignore' })
     .on('error', () => undefined)
     .unref();
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }

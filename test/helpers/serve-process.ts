@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { waitFor } from './local-http-server.js';
 import { NO_SYSTEM_BUS } from './private-dbus.js';
-import { connectContract, type WsContractClient } from './ws-client.js';
+import { connectToPrinted, type WsContractClient } from './ws-client.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/media-sync.js');
 
@@ -46,6 +46,6 @@ export async function startServe(args: string[], env: Record<string, string> = {
     child,
     url,
     output: () => output,
-    contract: () => connectContract(`ws://${url.host}/ipc?key=${url.searchParams.get('key')}`),
+    contract: () => connectToPrinted(url),
   };
 }
