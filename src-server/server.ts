@@ -94,6 +94,11 @@ async function start(
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: true,
+    // connections that never finish their headers must not pile up (Node checks every 30 s unless told)
+    http: {
+      headersTimeout: options.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
+    },
   });
   if (madePrivate) app.log.warn(madePrivate);
   if (options.allowPrivateTargets) {

@@ -24,6 +24,7 @@ import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { answerFrame } from '../core/contract-frames.js';
+import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptions, type ConnectionLimits } from './connection-guard.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
 
 export interface DaemonOptions {
@@ -45,6 +46,8 @@ export interface DaemonOptions {
   secrets?: SecretSink;
   /** the app's stop: the daemon closes in its `intake` phase, before the core */
   shutdown?: ShutdownPort;
+  /** DEFAULT_CONNECTION_LIMITS unless given (tests make them small) */
+  connectionLimits?: ConnectionLimits;
 }
 
 export interface Daemon {
@@ -101,6 +104,8 @@ const OLD_SESSION_COOKIE = 'media_sync_session';
  *   (`http://` + the accepted host) is refused.
  * The socket carries JSON text frames of at most 1 MiB: a larger or broken
  * frame (invalid UTF-8, a protocol error) closes that socket, nothing else.
+ * Connections are bounded (connection-guard.ts): headers must be in within
+ * a few seconds, and a flood of connections pushes out only its own.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? randomBytes(24).toString('base64url');
@@ -115,7 +120,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let origin = '';
   let hosts: ReadonlySet<string> = new Set();
 
-  const server = createServer((request, response) => {
+  const limits = options.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
+  const server = createServer(serverOptions(limits), (request, response) => {
     void serveHttp(request, response).catch((error: unknown) => {
       // the path only: the query may hold the session key
       const path = (request.url ?? '/').split('?')[0];
@@ -123,6 +129,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (!response.headersSent) response.writeHead(500).end('Internal error');
     });
   });
+  // connections that never finish a request must not take the daemon's descriptors (connection-guard.ts)
+  capConnections(server, limits.maxConnections);
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const host = acceptedHost(request.headers.host, hosts);
