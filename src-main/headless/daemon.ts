@@ -394,7 +394,8 @@ function hasCookie(request: IncomingMessage, name: string): boolean {
   return (request.headers.cookie ?? '').split(';').some((piece) => piece.trim().startsWith(`${name}=`));
 }
 
-function safeEqual(a: string, b: string): boolean {
+/** Whether two secrets are the same, in a time that does not tell how much of them is. */
+export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);

@@ -9,12 +9,16 @@ import { Shutdown } from '../common/shutdown.js';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
-import { Engine } from '../core/engine.js';
+import { Engine, type EngineOptions } from '../core/engine.js';
+import { DATABASE_FILE } from '../storage/database.js';
+import { databaseProblem } from '../storage/database-problem.js';
+import { describeRepair, repairDatabase } from '../storage/database-repair.js';
 import { FileTokenVault } from '../storage/token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import { startDaemon } from './daemon.js';
+import { escapeHtml, serveRepairPage } from './repair-page.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { LinuxPowerSource } from './linux-power-source.js';
@@ -97,13 +101,65 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
     return await run(values, { port, dataDir, log, io, lock: attempt.lock, shutdown, keyWasReadable });
   } catch (error) {
     log.error('Media Sync stopped on an error.', error);
-    throw error;
+    // a database it cannot use is said in words: which file, and what to do
+    const problem = databaseProblem(error, join(dataDir, DATABASE_FILE));
+    if (!problem) throw error;
+    io.stderr.write(`Error: ${problem.message}\n`);
+    return 1;
   } finally {
     // after a start that failed too: what had started stops, in order (common/shutdown.ts)
     const { timedOut } = await shutdown.run();
     if (!timedOut) log.info('Stopped.');
     process.off('uncaughtExceptionMonitor', logCrash);
     await log.close();
+  }
+}
+
+/**
+ * The engine on the data folder's database. A damaged database stops the
+ * start: the printed address shows the problem and a button to keep the
+ * damaged file aside and start afresh (repair-page.ts), and the start goes
+ * on once the person pressed it, on the page's port (the address it sends
+ * them to); null when they stop `serve` instead.
+ */
+async function openEngine(
+  options: EngineOptions & { log: FileLog },
+  port: number,
+  sessionKey: string,
+  io: ServeIo,
+): Promise<{ engine: Engine; port: number } | null> {
+  for (;;) {
+    try {
+      return { engine: await Engine.open(options), port };
+    } catch (error) {
+      const problem = databaseProblem(error, join(options.dataDir, DATABASE_FILE));
+      if (problem?.kind !== 'damaged') throw problem ?? error;
+      options.log.error(problem.message);
+      const page = await serveRepairPage({
+        port,
+        sessionKey,
+        problem,
+        repair: () => {
+          const report = describeRepair(repairDatabase(options.dataDir));
+          options.log.warn(report);
+          io.stderr.write(`${report}\n`);
+          return report;
+        },
+      });
+      io.stderr.write(`Error: ${problem.message}\n`);
+      io.stdout.write(
+        `Media Sync cannot start: open ${page.url} to repair its database, or stop it and run media-sync repair.\n`,
+      );
+      const stop = () => void page.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const repaired = await page.done;
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await page.close();
+      if (!repaired) return null;
+      port = page.port;
+    }
   }
 }
 
@@ -143,7 +199,9 @@ async function run(
   const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log, wasReadable: keyWasReadable });
   const vault = new FileTokenVault(join(dataDir, 'credentials'));
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
-  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown });
+  const opened = await openEngine({ dataDir, vault, envToken, log, secrets: log, shutdown }, port, sessionKey, io);
+  if (!opened) return 1;
+  const { engine } = opened;
   const demo = localDemoServer(dataDir, log, shutdown);
   // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
   const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
@@ -189,7 +247,7 @@ async function run(
   const staticDir = existsSync(uiDir) ? uiDir : undefined;
   const daemon = await startDaemon({
     core,
-    port,
+    port: opened.port,
     sessionKey,
     staticDir,
     dropDir: join(dataDir, 'dropped'),
@@ -238,8 +296,4 @@ async function openBrowser(url: string, dataDir: string, shutdown: Shutdown): Pr
   spawn(command, [pathToFileURL(page).href], { detached: true, stdio: 'ignore' })
     .on('error', () => undefined)
     .unref();
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }

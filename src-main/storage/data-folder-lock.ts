@@ -120,7 +120,9 @@ function lockDatabase(path: string, nativeBinding: string | undefined): Database
 function isOpenToOthers(path: string): boolean {
   try {
     return (
-      process.platform !== 'win32' && (lstatSync(path).mode & 0o066) !== 0 && (lstatSync(dirname(path)).mode & 0o011) !== 0
+      process.platform !== 'win32' &&
+      (lstatSync(path).mode & 0o066) !== 0 &&
+      (lstatSync(dirname(path)).mode & 0o011) !== 0
     );
   } catch {
     return false;

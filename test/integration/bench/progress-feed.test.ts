@@ -29,8 +29,7 @@ describe('the bench proxy in front of the daemon', () => {
     await fixture.close();
   });
 
-  const pageSocket = () =>
-    connectContract(`${proxy.origin.replace('http', 'ws')}/ipc`, KEY, { Origin: proxy.origin });
+  const pageSocket = () => connectContract(`${proxy.origin.replace('http', 'ws')}/ipc`, KEY, { Origin: proxy.origin });
 
   it("passes the daemon's host and origin checks: the page loads, and its socket answers commands", async () => {
     const loaded = await fetch(`${proxy.origin}/?key=${KEY}`);

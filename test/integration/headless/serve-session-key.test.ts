@@ -94,7 +94,11 @@ describe("media-sync serve's session key", () => {
     daemons.push(daemon);
     const key = daemon.url.searchParams.get('key')!;
     const argv = await waitFor(
-      () => readFile(recorded, 'utf8').then((text) => text.split('\n').filter(Boolean), () => undefined),
+      () =>
+        readFile(recorded, 'utf8').then(
+          (text) => text.split('\n').filter(Boolean),
+          () => undefined,
+        ),
       20_000,
       "the opener's command line",
     );
