@@ -145,6 +145,7 @@ async function openEngine(
           io.stderr.write(`${report}\n`);
           return report;
         },
+        log: options.log,
       });
       io.stderr.write(`Error: ${problem.message}\n`);
       io.stdout.write(

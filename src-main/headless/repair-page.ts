@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Log } from '../common/file-log.js';
 import type { DatabaseProblem } from '../storage/database-problem.js';
 import { SESSION_KEY_PARAM } from '../../src-shared/ipc/ws-paths.js';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptions } from './connection-guard.js';
@@ -12,6 +13,7 @@ export interface RepairPageOptions {
   problem: DatabaseProblem;
   /** sets the damaged database aside and starts a fresh one; answers the report to show */
   repair(): string;
+  log?: Log;
 }
 
 export interface RepairPage {
@@ -40,8 +42,9 @@ export async function serveRepairPage(options: RepairPageOptions): Promise<Repai
   const done = new Promise<boolean>((resolve) => (finish = resolve));
   let hosts: ReadonlySet<string> = new Set();
   const server = createServer(serverOptions(DEFAULT_CONNECTION_LIMITS), (request, response) => {
-    answer(request, response).catch(() => {
-      if (!response.headersSent) page(response, 500, '<p>Media Sync could not answer. Look at its log.</p>');
+    answer(request, response).catch((error: unknown) => {
+      options.log?.error('The repair page could not answer.', error);
+      if (!response.headersSent) page(response, 500, '<p>Media Sync could not do it. Its log says why.</p>');
     });
   });
   capConnections(server, DEFAULT_CONNECTION_LIMITS.maxConnections);

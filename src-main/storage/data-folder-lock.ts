@@ -47,8 +47,8 @@ export type LockAttempt =
  * after a reboot). `owner.json` beside it says who holds the lock, for the
  * message only.
  *
- * Each attempt first makes the folder private (docs/ARCHITECTURE.md, Threat
- * model): the process's umask becomes 077 and what the folder holds loses
+ * Each attempt first makes the folder private (SECURITY.md, The data
+ * folder): the process's umask becomes 077 and what the folder holds loses
  * every permission of other users, so no other user can open the lock file
  * and hold a lock on it that keeps Media Sync from starting.
  */
