@@ -147,13 +147,13 @@ async function openEngine(
         },
         log: options.log,
       });
+      const stop = () => void page.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
       io.stderr.write(`Error: ${problem.message}\n`);
       io.stdout.write(
         `Media Sync cannot start: open ${page.url} to repair its database, or stop it and run media-sync repair.\n`,
       );
-      const stop = () => void page.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
       const repaired = await page.done;
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);

@@ -50,7 +50,10 @@ export type LockAttempt =
  * Each attempt first makes the folder private (SECURITY.md, The data
  * folder): the process's umask becomes 077 and what the folder holds loses
  * every permission of other users, so no other user can open the lock file
- * and hold a lock on it that keeps Media Sync from starting.
+ * and hold a lock on it that keeps Media Sync from starting. One who opened
+ * it before is the one case where owner.json decides: a lock file that was
+ * open to others, locked while owner.json names no process that runs, is
+ * made anew.
  */
 export function tryLockDataFolder(
   dataDir: string,

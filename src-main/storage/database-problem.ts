@@ -42,9 +42,14 @@ export class DatabaseProblem extends Error {
 }
 
 const DAMAGED = /^SQLITE_(CORRUPT|NOTADB)/;
-const READ_ONLY = /^(SQLITE_(READONLY|CANTOPEN|PERM|AUTH)|EACCES|EPERM|EROFS)/;
+const READ_ONLY = /^SQLITE_(READONLY|CANTOPEN|PERM)/;
 
-/** The problem `error` (thrown while opening or using the database at `path`) means, or null for any other error. */
+/**
+ * The problem `error` (thrown while opening or using the database at `path`)
+ * means, or null for any other error. Only SQLite's own codes count: an
+ * EACCES of the file system may be any file's (checkWritable names the
+ * database's itself).
+ */
 export function databaseProblem(error: unknown, path: string): DatabaseProblem | null {
   if (error instanceof DatabaseProblem) return error;
   const code = (error as { code?: unknown } | null)?.code;

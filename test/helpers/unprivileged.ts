@@ -122,8 +122,9 @@ export async function holdReadLockWithoutRoot(path: string): Promise<{ release()
 export async function treeModes(root: string): Promise<Array<{ path: string; folder: boolean; mode: number }>> {
   const found: Array<{ path: string; folder: boolean; mode: number }> = [];
   const visit = async (path: string) => {
-    const stat = await lstat(path);
-    if (!stat.isDirectory() && !stat.isFile()) return;
+    // a file its process removes meanwhile (SQLite's -shm as it closes) is no longer there to check
+    const stat = await lstat(path).catch(() => null);
+    if (!stat || (!stat.isDirectory() && !stat.isFile())) return;
     found.push({ path, folder: stat.isDirectory(), mode: stat.mode & 0o777 });
     if (stat.isDirectory()) for (const entry of await readdir(path)) await visit(join(path, entry));
   };
@@ -133,7 +134,9 @@ export async function treeModes(root: string): Promise<Array<{ path: string; fol
 
 /** What an older version, a dotfiles tool or a `chmod -R go+rX` leaves: folders 0755, files 0644. */
 export async function openUpTree(root: string): Promise<void> {
-  for (const { path, folder } of await treeModes(root)) await chmod(path, folder ? 0o755 : 0o644);
+  for (const { path, folder } of await treeModes(root)) {
+    await chmod(path, folder ? 0o755 : 0o644).catch(() => undefined);
+  }
 }
 
 /** The entries under `root` another user could read or enter: none once it is private (0700 folders, 0600 files). */
