@@ -29,7 +29,7 @@ export type Outcome = { ok: true; value: unknown } | { ok: false; code: string |
 export async function callWithoutRoot(modulePath: string, name: string, args: unknown[]): Promise<Outcome> {
   const source = modulePath.startsWith('node:') ? modulePath : resolve(ROOT, modulePath);
   if (process.getuid?.() !== 0) {
-    const module = (await import(new URL(`file://${source}`).href)) as Record<
+    const module = (await import(source.startsWith('node:') ? source : new URL(`file://${source}`).href)) as Record<
       string,
       (...args: unknown[]) => Promise<unknown>
     >;
