@@ -29,7 +29,7 @@ export interface SocketProxy extends FeedTarget {
  * A proxy on 127.0.0.1 in front of the daemon: the page loads through it, and
  * its socket to the daemon passes through it, so `send` reaches the app as any
  * event from the daemon does. `Host` and `Origin` are the daemon's own (it
- * refuses others), the session cookie goes along.
+ * refuses others), the page's subprotocols (its session key) go along.
  */
 export async function startSocketProxy(daemon: string): Promise<SocketProxy> {
   const target = new URL(daemon);
@@ -53,8 +53,10 @@ export async function startSocketProxy(daemon: string): Promise<SocketProxy> {
     incoming.pipe(upstream);
   });
   server.on('upgrade', (incoming, socket, head) => {
-    const upstream = new WebSocket(`ws://${target.host}${incoming.url ?? '/'}`, {
-      headers: { cookie: incoming.headers.cookie ?? '', origin: target.origin },
+    // the page's subprotocols carry its session key
+    const protocols = (incoming.headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+    const upstream = new WebSocket(`ws://${target.host}${incoming.url ?? '/'}`, protocols.filter(Boolean), {
+      headers: { origin: target.origin },
     });
     upstream.once('error', () => socket.destroy());
     upstream.once('open', () =>

@@ -5,6 +5,7 @@ import { App } from './app.js';
 import type { AppBridge } from './bridge/app-bridge.js';
 import { BridgeProvider } from './bridge/bridge-context.js';
 import { electronBridge, type PreloadApi } from './bridge/electron-bridge.js';
+import { pageSessionKey, takeKeyFromAddress } from './bridge/session-key.js';
 import { WsBridge, wsUrlFor } from './bridge/ws-bridge.js';
 import { createStores, StoresProvider } from './store/stores.js';
 import './styles.css';
@@ -13,8 +14,8 @@ import './styles.css';
 function createBridge(): AppBridge {
   const preload = (window as { mediaSync?: PreloadApi }).mediaSync;
   if (preload) return electronBridge(preload);
-  // the session key has been turned into a cookie by now: keep it out of the address bar and history
-  if (new URL(location.href).searchParams.has('key')) history.replaceState(null, '', location.pathname + location.hash);
+  // the key of the printed address is kept by the origin, and leaves the address bar and history
+  takeKeyFromAddress(pageSessionKey, location, history);
   return new WsBridge(wsUrlFor(location));
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runAdmin, UsageError } from './admin/admin-commands.js';
+import { PRIVATE_UMASK } from './private-files.js';
 import { startReferenceServer } from './server.js';
 
 const HELP = `Media File Service v1 reference server
@@ -96,6 +97,8 @@ function describeFailure(error: unknown): string {
 }
 
 async function main(argv: string[]): Promise<void> {
+  // what the server and its ffmpeg write under --data-dir is this user's alone, as the folder itself (DataPaths.ensure)
+  if (process.platform !== 'win32') process.umask(PRIVATE_UMASK);
   try {
     if (argv[0] === 'admin') admin(argv.slice(1));
     else await serve(argv);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeFolderPrivate, type MadePrivate } from './private-files.js';
 
 /** Where the server keeps things under its data directory. Everything stays on one filesystem so moves are renames. */
 export class DataPaths {
@@ -20,8 +21,15 @@ export class DataPaths {
     this.demoToken = join(root, 'demo-token');
   }
 
-  ensure(): void {
-    for (const dir of [this.root, this.files, this.chunks, this.hls, this.tmp]) mkdirSync(dir, { recursive: true });
+  /**
+   * Makes the folders, only this user's (private-files.ts): the database
+   * holds token hashes and the secret that signs file-password cookies, and
+   * `files/` the bytes of private files. Answers what it had to tighten.
+   */
+  ensure(): MadePrivate {
+    const made = makeFolderPrivate(this.root);
+    for (const dir of [this.files, this.chunks, this.hls, this.tmp]) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return made;
   }
 
   file(publicId: string): string {

@@ -30,6 +30,8 @@ export const ServerOptionsSchema = z.object({
     .int()
     .min(1)
     .default(100 * MIB),
+  /** a connection whose request headers are not all in by then gets 408 and is closed (Node's own is 60 s) */
+  headersTimeoutMs: z.int().min(1).default(10_000),
   /** run HLS conversions when ffmpeg is on PATH ('auto') or never (false) */
   conversions: z.union([z.literal('auto'), z.literal(false)]).default('auto'),
   /** wait before a failed conversion is tried again (3 attempts in all) */

@@ -6,6 +6,7 @@ import { API_PREFIX, TOKEN_PERMISSIONS } from '../src-shared/api/index.js';
 import { systemClock } from './clock.js';
 import { HlsConversions, findFfmpeg } from './conversion/hls-conversions.js';
 import { DataPaths } from './data-paths.js';
+import { describeMadePrivate } from './private-files.js';
 import { AccountStore } from './db/accounts.js';
 import { openDatabase, type Db } from './db/database.js';
 import { FileStore } from './db/files.js';
@@ -62,17 +63,22 @@ export async function startReferenceServer(input: ServerOptionsInput): Promise<R
     logStream: input.logStream,
   };
   const paths = new DataPaths(options.dataDir);
-  paths.ensure();
+  const madePrivate = paths.ensure();
   const db = openDatabase(paths.database);
   try {
-    return await start(options, paths, db);
+    return await start(options, paths, db, describeMadePrivate(paths.root, madePrivate));
   } catch (error) {
     db.close();
     throw error;
   }
 }
 
-async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<ReferenceServer> {
+async function start(
+  options: ServerOptions,
+  paths: DataPaths,
+  db: Db,
+  madePrivate: string | null,
+): Promise<ReferenceServer> {
   const app = Fastify({
     logger:
       options.logLevel === false
@@ -93,7 +99,13 @@ async function start(options: ServerOptions, paths: DataPaths, db: Db): Promise<
       reply.header('X-Request-ID', request.id);
       return sendProblem(request, reply, toProblem(error, options.bodyLimitBytes));
     },
+    // connections that never finish their headers must not pile up (Node checks every 30 s unless told)
+    http: {
+      headersTimeout: options.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, options.headersTimeoutMs),
+    },
   });
+  if (madePrivate) app.log.warn(madePrivate);
   if (options.allowPrivateTargets) {
     app.log.warn(
       '--allow-private-targets is on: remote imports may reach loopback and private networks. Never use this outside tests and local demos.',

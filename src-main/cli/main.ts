@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { byteSize, chunkSizeFlag, parseCommandLine } from './cli-args.js';
 import { UsageError, describeError, line, type CliIo } from './cli-output.js';
 import type { CommandGroup } from './command-context.js';
+import { DatabaseProblem } from '../storage/database-problem.js';
 import { resolveDataDir } from './data-dir.js';
 import type { CliContract, OpenContractOptions } from './open-contract.js';
 
@@ -30,6 +31,8 @@ const USAGE = `Usage: media-sync <command> [options]
                 [--password-stdin | --remove-password]
   import URL... [--name N] [--description D] [--public|--private] [--folder-id N] [--blocked-countries US,DE] [--wait]
   jobs ls [--page N] | show ID | cancel ID | retry ID
+  repair                                       a damaged database: keep it aside, start a fresh one with what
+                                               can be read (no Media Sync may run on the data folder meanwhile)
 
   serve [--port N] [--open] [--data-dir DIR] [--no-demo] [--new-key]
                                                the whole app in your browser, on 127.0.0.1 (media-sync serve --help)
@@ -81,11 +84,17 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
       line(flags.help ? io.stdout : io.stderr, USAGE);
       return flags.help ? 0 : 2;
     }
+    const dataDir = resolve(resolveDataDir(flags['data-dir'], io.env));
+    // no contract: the core cannot start on a damaged database
+    if (command === 'repair') {
+      if (rest.length > 0) throw new UsageError('media-sync repair takes no arguments.');
+      return await (await import('./repair.js')).repair(dataDir, io);
+    }
     const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (!entry) throw new UsageError(`Unknown command "${command}".`);
     const [group, open] = await Promise.all([entry.group(), import('./open-contract.js')]);
     contract = await open.openContract({
-      dataDir: resolve(resolveDataDir(flags['data-dir'], io.env)),
+      dataDir,
       command,
       io,
       runs: entry.runs,
@@ -102,6 +111,9 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     line(io.stderr, `Error: ${describeError(error)}`);
     if (error instanceof UsageError) line(io.stderr, 'Run media-sync --help for the commands.');
+    if (error instanceof DatabaseProblem && error.kind === 'damaged') {
+      line(io.stderr, 'To do that, stop any Media Sync on this data folder and run: media-sync repair');
+    }
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await contract?.close().catch(() => undefined);

@@ -15,7 +15,7 @@ import { CoreError } from '../common/core-error.js';
 import { AccountStore, type AccountRecord } from '../storage/account-store.js';
 import { AppStateStore } from '../storage/app-state-store.js';
 import { DataDisk } from '../storage/data-disk.js';
-import { openDatabase, type Db } from '../storage/database.js';
+import { DATABASE_FILE, openDatabase, type Db } from '../storage/database.js';
 import { FolderStore } from '../storage/folder-store.js';
 import { ConversionFollower } from '../conversions/conversion-follower.js';
 import { ConversionStore } from '../conversions/conversion-store.js';
@@ -249,7 +249,7 @@ export class Engine {
 
   static async open(options: EngineOptions): Promise<Engine> {
     await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
-    const db = openDatabase(join(options.dataDir, 'media-sync.db'), options.nativeBinding);
+    const db = openDatabase(join(options.dataDir, DATABASE_FILE), options.nativeBinding);
     const vault = options.vault ?? new FileTokenVault(join(options.dataDir, 'credentials'));
     if (options.envToken) options.secrets?.addSecret(options.envToken);
     const engine = new Engine(db, vault, options, options.clock ?? systemClock);

@@ -1,14 +1,17 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DisposableStore } from '../common/disposable.js';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
-import { Engine } from '../core/engine.js';
+import { Engine, type EngineOptions } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';
+import { DATABASE_FILE } from '../storage/database.js';
+import { databaseProblem } from '../storage/database-problem.js';
+import { describeRepair, repairDatabase } from '../storage/database-repair.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { APP_ID } from './app-identity.js';
@@ -210,9 +213,10 @@ export class DesktopApp {
         app.exit(1);
         return;
       }
+      for (const line of attempt.tightened) log.warn(line);
       // last: the database and the demo server's files are in that folder
       this.shutdown.onWillShutdown('release', () => attempt.lock.release());
-      this.engine = await Engine.open({
+      const engine = await this.openEngine(log, {
         dataDir,
         vault,
         envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
@@ -223,6 +227,13 @@ export class DesktopApp {
         // the OS's own Trash (gio's on Linux, the Finder's, the Recycle Bin), with its "put back"
         trash: { trash: (path) => this.options.electron.shell.trashItem(path) },
       });
+      if (!engine) {
+        // the person chose to quit: the folder is free for `media-sync repair` at once
+        attempt.lock.release();
+        app.exit(1);
+        return;
+      }
+      this.engine = engine;
     } catch (error) {
       // without this the app would sit in the background with no window and no tray
       const problem = nativeModuleProblem(error, location) ?? (error instanceof Error ? error.message : String(error));
@@ -296,6 +307,44 @@ export class DesktopApp {
     this.pending = { links: [], files: [] };
     this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
     await this.syncLoginItem();
+  }
+
+  /**
+   * The engine on the data folder's database. A damaged one is said in a
+   * dialog whose button keeps it aside and starts a fresh database
+   * (storage/database-repair.ts), only when the person presses it; what was
+   * kept is said next. Null when they choose to quit instead.
+   */
+  private async openEngine(log: FileLog, options: EngineOptions): Promise<Engine | null> {
+    const { dialog } = this.options.electron;
+    for (;;) {
+      try {
+        return await Engine.open(options);
+      } catch (error) {
+        const problem = databaseProblem(error, join(options.dataDir, DATABASE_FILE));
+        if (problem?.kind !== 'damaged') throw problem ?? error;
+        log.error(problem.message);
+        const { response } = await dialog.showMessageBox({
+          type: 'error',
+          title: 'Media Sync cannot start',
+          message: problem.summary,
+          detail: problem.advice,
+          buttons: ['Keep a copy aside and start with a fresh database', 'Quit'],
+          defaultId: 1,
+          cancelId: 1,
+        });
+        if (response !== 0) return null;
+        const report = describeRepair(repairDatabase(options.dataDir, { nativeBinding: options.nativeBinding }));
+        log.warn(report);
+        await dialog.showMessageBox({
+          type: 'info',
+          title: 'Media Sync',
+          message: 'Media Sync has a fresh database.',
+          detail: report,
+          buttons: ['OK'],
+        });
+      }
+    }
   }
 
   /** The window, the tray and the power blocker, once the core runs. */

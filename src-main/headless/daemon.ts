@@ -12,16 +12,19 @@ import { formatGibibytes } from '../../src-shared/model/format.js';
 import type { IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import {
   DROP_PATH,
-  SESSION_COOKIE,
+  SESSION_HEADER,
   SESSION_KEY_PARAM,
   SESSION_PATH,
+  SESSION_PROTOCOL_PREFIX,
   WS_PATH,
+  WS_PROTOCOL,
   type WsEvent,
 } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { answerFrame } from '../core/contract-frames.js';
+import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptions, type ConnectionLimits } from './connection-guard.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
 
 export interface DaemonOptions {
@@ -43,6 +46,8 @@ export interface DaemonOptions {
   secrets?: SecretSink;
   /** the app's stop: the daemon closes in its `intake` phase, before the core */
   shutdown?: ShutdownPort;
+  /** DEFAULT_CONNECTION_LIMITS unless given (tests make them small) */
+  connectionLimits?: ConnectionLimits;
 }
 
 export interface Daemon {
@@ -76,32 +81,47 @@ The daemon and its contract are up at <code>${WS_PATH}</code>.</p></main></body>
 /** The answer to a request for another host: no detail, as it may come from a page of another site. */
 const MISDIRECTED = 'Misdirected Request';
 
+const NO_KEY = 'Open the address that media-sync serve printed (it carries the session key).';
+
+/** The cookie in which versions before this one kept the session key itself. */
+const OLD_SESSION_COOKIE = 'media_sync_session';
+
 /**
  * The headless shell (docs/ARCHITECTURE.md, Why a headless mode): serves the UI and the ipc contract over
  * HTTP and a WebSocket on 127.0.0.1 only. Every request and socket is checked,
  * in this order:
  * - `Host` must be the daemon's own (`daemonHosts`), else 421 with no detail:
  *   a site that rebinds its name to 127.0.0.1 is refused (DNS rebinding);
- * - the random session key, given in the printed URL, else 401: other users
- *   and web pages on this machine. The page loaded with `?key=` gets it as a
- *   strict, HttpOnly cookie, so links inside the UI need not carry it. Only
- *   `GET /session` goes without it: it answers whether the request's cookie
- *   is the key, and only to the page's own origin (see `answerSession`);
+ * - what acts (the socket, a dropped file) needs the random session key of
+ *   the printed address, else 401: other users and web pages on this machine.
+ *   The page takes `?key=` from its address once, keeps it in its origin's
+ *   storage (the origin includes the port) and presents it itself: in the
+ *   socket's handshake (a subprotocol, `sessionProtocols`) and in a header
+ *   (SESSION_HEADER). No cookie carries it: a browser sends a cookie to
+ *   every port of 127.0.0.1, whoever listens there. The page and its
+ *   assets (the built UI, the same for everyone) need no key;
  * - for the socket and dropped files, an `Origin` other than the page's own
- *   (`http://` + the accepted host) is refused: a page of another site must
- *   not act through the person's cookie.
+ *   (`http://` + the accepted host) is refused.
  * The socket carries JSON text frames of at most 1 MiB: a larger or broken
  * frame (invalid UTF-8, a protocol error) closes that socket, nothing else.
+ * Connections are bounded (connection-guard.ts): headers must be in within
+ * a few seconds, and a flood of connections pushes out only its own.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? randomBytes(24).toString('base64url');
   options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: 1024 * 1024,
+    // the page offers the key as a second subprotocol: the answer names the first, never the key
+    handleProtocols: (protocols) => (protocols.has(WS_PROTOCOL) ? WS_PROTOCOL : false),
+  });
   let origin = '';
   let hosts: ReadonlySet<string> = new Set();
 
-  const server = createServer((request, response) => {
+  const limits = options.connectionLimits ?? DEFAULT_CONNECTION_LIMITS;
+  const server = createServer(serverOptions(limits), (request, response) => {
     void serveHttp(request, response).catch((error: unknown) => {
       // the path only: the query may hold the session key
       const path = (request.url ?? '/').split('?')[0];
@@ -109,6 +129,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       if (!response.headersSent) response.writeHead(500).end('Internal error');
     });
   });
+  // connections that never finish a request must not take the daemon's descriptors (connection-guard.ts)
+  capConnections(server, limits.maxConnections);
 
   async function serveHttp(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const host = acceptedHost(request.headers.host, hosts);
@@ -121,21 +143,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       answerSession(request, response, key);
       return;
     }
-    const given = url.searchParams.get(SESSION_KEY_PARAM);
-    if (!hasKey(request, given, key)) {
-      response
-        .writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8' })
-        .end('Open the address that media-sync serve printed (it carries the session key).');
-      return;
-    }
     const headers: Record<string, string> = {
       'Content-Security-Policy': CSP,
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',
     };
-    if (given) headers['Set-Cookie'] = `${SESSION_COOKIE}=${key}; HttpOnly; SameSite=Strict; Path=/`;
+    // the cookie of earlier versions held the key itself, sent to every port of the host: the browser forgets it
+    if (hasCookie(request, OLD_SESSION_COOKIE)) {
+      headers['Set-Cookie'] = `${OLD_SESSION_COOKIE}=; Max-Age=0; HttpOnly; SameSite=Strict; Path=/`;
+    }
     if (url.pathname === DROP_PATH) {
+      if (!presentsKey(request, key)) {
+        response.writeHead(401, { 'Content-Type': 'text/plain; charset=utf-8' }).end(NO_KEY);
+        return;
+      }
       await receiveDrop(request, response, url, `http://${host}`, headers);
       return;
     }
@@ -179,7 +201,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const refuse = (status: number, code: AppErrorCode, message: string) =>
       answer(status, { ok: false, error: { code, message, requestId: null } satisfies IpcError });
     if (request.method !== 'POST') return refuse(405, 'METHOD_NOT_ALLOWED', 'Send the dropped file with POST.');
-    // a page of another site must not upload through the person's cookie
+    // a page of another site must not upload through the person's browser
     if (request.headers.origin !== pageOrigin) {
       return refuse(403, 'FORBIDDEN', 'Only the Media Sync page may drop files.');
     }
@@ -236,9 +258,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return;
     }
     const url = new URL(request.url ?? '/', origin);
-    // a page from another origin must not drive the app through the user's cookie; tools without a page send none
+    // a page from another origin has no business with the socket; tools without a page send no Origin
     const sameOrigin = request.headers.origin === undefined || request.headers.origin === `http://${host}`;
-    if (url.pathname !== WS_PATH || !sameOrigin || !hasKey(request, url.searchParams.get(SESSION_KEY_PARAM), key)) {
+    if (url.pathname !== WS_PATH || !sameOrigin || !presentsKey(request, key)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
@@ -340,12 +362,12 @@ function rawText(data: RawData): string {
 }
 
 /**
- * `GET /session`: whether the request's cookie opens the daemon, so a page
- * whose socket is refused can tell a new key (`--new-key`) from a daemon that
- * is down. The same status and headers either way, no CORS, and
- * `Cross-Origin-Resource-Policy: same-origin`: another origin (another port
- * of 127.0.0.1 sends the cookie too) gets neither the body nor a status that
- * differs. The `?key=` of the address is not looked at.
+ * `GET /session`: whether the key in the request's SESSION_HEADER opens the
+ * daemon, so a page whose socket is refused can tell a new key (`--new-key`)
+ * from a daemon that is down. The same status and headers either way, no
+ * CORS, and `Cross-Origin-Resource-Policy: same-origin`: another origin gets
+ * neither the body nor a status that differs. The `?key=` of an address is
+ * not looked at.
  */
 function answerSession(request: IncomingMessage, response: ServerResponse, key: string): void {
   const headers = {
@@ -358,20 +380,33 @@ function answerSession(request: IncomingMessage, response: ServerResponse, key: 
     response.writeHead(405, headers).end();
     return;
   }
-  const session = hasKey(request, null, key) ? 'valid' : 'refused';
+  const session = presentsKey(request, key) ? 'valid' : 'refused';
   response.writeHead(200, headers).end(JSON.stringify({ session }));
 }
 
-function hasKey(request: IncomingMessage, given: string | null, key: string): boolean {
-  const cookie = (request.headers.cookie ?? '')
-    .split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${SESSION_COOKIE}=`))
-    ?.slice(SESSION_COOKIE.length + 1);
-  return [given, cookie].some((candidate) => candidate != null && safeEqual(candidate, key));
+/**
+ * Whether the request presents the session key the way the page does: in
+ * SESSION_HEADER, or for the socket in the subprotocol that carries it.
+ * Nothing a browser adds by itself (a cookie, the address) counts.
+ */
+function presentsKey(request: IncomingMessage, key: string): boolean {
+  const header = request.headers[SESSION_HEADER.toLowerCase()];
+  const offered = (request.headers['sec-websocket-protocol'] ?? '')
+    .split(',')
+    .map((protocol) => protocol.trim())
+    .filter((protocol) => protocol.startsWith(SESSION_PROTOCOL_PREFIX))
+    .map((protocol) => protocol.slice(SESSION_PROTOCOL_PREFIX.length));
+  return [typeof header === 'string' ? header : null, ...offered].some(
+    (candidate) => candidate !== null && safeEqual(candidate, key),
+  );
 }
 
-function safeEqual(a: string, b: string): boolean {
+function hasCookie(request: IncomingMessage, name: string): boolean {
+  return (request.headers.cookie ?? '').split(';').some((piece) => piece.trim().startsWith(`${name}=`));
+}
+
+/** Whether two secrets are the same, in a time that does not tell how much of them is. */
+export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);

@@ -1,23 +1,29 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { AppCore } from '../core/app-core.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
-import { Engine } from '../core/engine.js';
+import { Engine, type EngineOptions } from '../core/engine.js';
+import { DATABASE_FILE } from '../storage/database.js';
+import { databaseProblem } from '../storage/database-problem.js';
+import { describeRepair, repairDatabase } from '../storage/database-repair.js';
 import { openTokenVault } from '../storage/keyring-token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder, type DataFolderLock } from '../storage/data-folder-lock.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import { startDaemon, type Daemon } from './daemon.js';
+import { escapeHtml, serveRepairPage } from './repair-page.js';
 import { systemTrash } from '../system/freedesktop-trash.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { LinuxPowerSource } from './linux-power-source.js';
-import { loadSessionKey } from './session-key.js';
+import { loadSessionKey, SESSION_KEY_FILE } from './session-key.js';
 import { processLocales } from '../common/i18n.js';
 
 export interface ServeIo {
@@ -40,7 +46,8 @@ const USAGE = `Usage: media-sync serve [--port N] [--open] [--data-dir DIR] [--n
 
   --port N        the port on 127.0.0.1 (default 8790, or MEDIA_SYNC_PORT; when another program has the
                   default one, the next free one is used); 0 picks a free one
-  --open          opens the address in the browser
+  --open          opens the app in the browser, through a page in DIR that forwards it to the address
+                  (the key is in no command line, which every user of the computer can read)
   --data-dir DIR  the data folder (default: MEDIA_SYNC_HOME, else the platform's app data folder)
   --no-demo       with no account yet, shows the sign-in page instead of signing in to the local demo server
   --new-key       makes a new session key: the address changes, and pages opened with the old one
@@ -94,6 +101,11 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
   process.on('uncaughtExceptionMonitor', logCrash);
   try {
     log.info(`Media Sync ${io.version} is starting without a desktop (media-sync serve), data folder ${dataDir}.`);
+    for (const line of attempt.tightened) log.warn(line);
+    // a key file others could read before the folder was made private may have been read: it is made anew
+    const keyWasReadable = attempt.madePrivate.changed.some(
+      (change) => change.path === SESSION_KEY_FILE && (change.from & 0o044) !== 0,
+    );
     return await run(values, {
       port,
       portChosen: values.port !== undefined,
@@ -102,16 +114,70 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
       io,
       lock: attempt.lock,
       shutdown,
+      keyWasReadable,
     });
   } catch (error) {
     log.error('Media Sync stopped on an error.', error);
-    throw error;
+    // a database it cannot use is said in words: which file, and what to do
+    const problem = databaseProblem(error, join(dataDir, DATABASE_FILE));
+    if (!problem) throw error;
+    io.stderr.write(`Error: ${problem.message}\n`);
+    return 1;
   } finally {
     // after a start that failed too: what had started stops, in order (common/shutdown.ts)
     const { timedOut } = await shutdown.run();
     if (!timedOut) log.info('Stopped.');
     process.off('uncaughtExceptionMonitor', logCrash);
     await log.close();
+  }
+}
+
+/**
+ * The engine on the data folder's database. A damaged database stops the
+ * start: the printed address shows the problem and a button to keep the
+ * damaged file aside and start afresh (repair-page.ts), and the start goes
+ * on once the person pressed it, on the page's port (the address it sends
+ * them to); null when they stop `serve` instead.
+ */
+async function openEngine(
+  options: EngineOptions & { log: FileLog },
+  port: number,
+  sessionKey: string,
+  io: ServeIo,
+): Promise<{ engine: Engine; port: number } | null> {
+  for (;;) {
+    try {
+      return { engine: await Engine.open(options), port };
+    } catch (error) {
+      const problem = databaseProblem(error, join(options.dataDir, DATABASE_FILE));
+      if (problem?.kind !== 'damaged') throw problem ?? error;
+      options.log.error(problem.message);
+      const page = await serveRepairPage({
+        port,
+        sessionKey,
+        problem,
+        repair: () => {
+          const report = describeRepair(repairDatabase(options.dataDir));
+          options.log.warn(report);
+          io.stderr.write(`${report}\n`);
+          return report;
+        },
+        log: options.log,
+      });
+      const stop = () => void page.close();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      io.stderr.write(`Error: ${problem.message}\n`);
+      io.stdout.write(
+        `Media Sync cannot start: open ${page.url} to repair its database, or stop it and run media-sync repair.\n`,
+      );
+      const repaired = await page.done;
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      await page.close();
+      if (!repaired) return null;
+      port = page.port;
+    }
   }
 }
 
@@ -142,19 +208,23 @@ interface RunContext {
   lock: DataFolderLock;
   /** each part of the app joins it where it starts; `serve` runs it once stopped */
   shutdown: Shutdown;
+  keyWasReadable: boolean;
 }
 
 async function run(
   values: { open?: boolean; 'no-demo'?: boolean; 'new-key'?: boolean; 'ui-dir'?: string },
-  { port, portChosen, dataDir, log, io, lock, shutdown }: RunContext,
+  { port, portChosen, dataDir, log, io, lock, shutdown, keyWasReadable }: RunContext,
 ): Promise<number> {
   // first: a key file that cannot be read or written stops the start before anything runs
-  const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log });
+  const sessionKey = await loadSessionKey(dataDir, { rotate: values['new-key'], log, wasReadable: keyWasReadable });
   // the desktop keyring where a Secret Service answers, else 0600 files in the data folder
   const vault = await openTokenVault({ dataDir, env: io.env, log });
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const trash = systemTrash(process.platform, io.env);
-  const engine = await Engine.open({ dataDir, vault, envToken, log, secrets: log, shutdown, trash });
+  const engineOptions = { dataDir, vault, envToken, log, secrets: log, shutdown, trash };
+  const opened = await openEngine(engineOptions, port, sessionKey, io);
+  if (!opened) return 1;
+  const { engine } = opened;
   const demo = localDemoServer(dataDir, log, shutdown);
   // files a page sends are written here before they are queued
   const dropDir = join(dataDir, 'dropped');
@@ -205,7 +275,7 @@ async function run(
       secrets: log,
       shutdown,
     });
-  const daemon = await startOnFreePort(start, { port, chosen: portChosen }, io, log);
+  const daemon = await startOnFreePort(start, { port: opened.port, chosen: portChosen }, io, log);
   if (!daemon) return 1;
   // never an account yet (one signed out is the person's choice: the sign-in page then)
   if (engine.accounts.all().length === 0 && !values['no-demo']) {
@@ -225,7 +295,7 @@ async function run(
   lock.describe({ url: `http://127.0.0.1:${daemon.port}/` });
   // the address without its session key: the key opens the app to whoever reads it
   log.info(`Serving the app on http://127.0.0.1:${daemon.port}/ (the session key is only in the printed address).`);
-  if (values.open) openBrowser(daemon.url);
+  if (values.open) await openBrowser(daemon.url, dataDir, shutdown);
   log.info(`Stopping on ${await stopped}.`);
   process.off('SIGINT', quit);
   process.off('SIGTERM', quit);
@@ -276,9 +346,31 @@ async function startOnFreePort(
   }
 }
 
-function openBrowser(url: string): void {
+/** The page `--open` opens, in the data folder: it forwards the browser to the address with the key. */
+const OPEN_PAGE_FILE = 'open.html';
+
+/**
+ * `--open`: the browser is given a page of the data folder that forwards it
+ * to the keyed address, never the address itself: a command line is there
+ * for every local user to read (`ps`, /proc/PID/cmdline) while the opener
+ * and the browser it starts run, and the key opens the app to whoever reads
+ * it (Jupyter opens its server the same way). The page is as private as the
+ * key's own file (0600, in the 0700 data folder) and is removed when the
+ * daemon stops.
+ */
+async function openBrowser(url: string, dataDir: string, shutdown: Shutdown): Promise<void> {
+  const page = join(dataDir, OPEN_PAGE_FILE);
+  const link = escapeHtml(url);
+  await writeFile(
+    page,
+    `<!doctype html><html><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">` +
+      `<meta http-equiv="refresh" content="0;url=${link}"><title>Media Sync</title></head>` +
+      `<body><p><a href="${link}">Open Media Sync</a></p></body></html>\n`,
+    { mode: 0o600 },
+  );
+  shutdown.onWillShutdown('release', () => rmSync(page, { force: true }));
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
-  spawn(command, [url], { detached: true, stdio: 'ignore' })
+  spawn(command, [pathToFileURL(page).href], { detached: true, stdio: 'ignore' })
     .on('error', () => undefined)
     .unref();
 }

@@ -11,17 +11,25 @@ const KEY_SHAPE = /^[A-Za-z0-9_-]{32,128}$/;
 
 /**
  * The session key of `media-sync serve`, kept in `<data dir>/session-key`
- * (0600), so the printed address, and the cookie of a page opened with it,
+ * (0600), so the printed address, and the key a page opened with it keeps,
  * stay valid across restarts: an open tab reconnects by itself. A new random
  * key is made the first time, with `rotate` (`--new-key`: every page opened
  * before must open the new address), and in place of a file that is not a
  * key or that other users could read (it opens the app to whoever reads it);
  * the last two are said in the log. The key itself never reaches the log.
  */
-export async function loadSessionKey(dataDir: string, options: { rotate?: boolean; log?: Log } = {}): Promise<string> {
+export async function loadSessionKey(
+  dataDir: string,
+  options: {
+    rotate?: boolean;
+    log?: Log;
+    /** the data folder was made private at this start, and the key file was readable by other users before */
+    wasReadable?: boolean;
+  } = {},
+): Promise<string> {
   const path = join(dataDir, SESSION_KEY_FILE);
   if (!options.rotate) {
-    const kept = await readKeptKey(path);
+    const kept = await readKeptKey(path, options.wasReadable ?? false);
     if (kept && 'key' in kept) return kept.key;
     if (kept) options.log?.warn(`The session key in ${path} ${kept.problem}: made a new one.`);
   }
@@ -42,7 +50,7 @@ export async function loadSessionKey(dataDir: string, options: { rotate?: boolea
 }
 
 /** The kept key, or why it cannot be used; null when there is none. */
-async function readKeptKey(path: string): Promise<{ key: string } | { problem: string } | null> {
+async function readKeptKey(path: string, wasReadable: boolean): Promise<{ key: string } | { problem: string } | null> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -51,7 +59,7 @@ async function readKeptKey(path: string): Promise<{ key: string } | { problem: s
     return code === 'ENOENT' ? null : { problem: `could not be read (${code})` };
   }
   // Windows keeps no such mode bits: a file there is guarded by the folder's ACL
-  if (process.platform !== 'win32' && ((await stat(path)).mode & 0o077) !== 0) {
+  if (wasReadable || (process.platform !== 'win32' && ((await stat(path)).mode & 0o077) !== 0)) {
     return { problem: 'could be read by other users' };
   }
   const key = text.trim();

@@ -1,6 +1,9 @@
 import Database from 'better-sqlite3';
+import { checkWritable, databaseProblem, DatabaseProblem } from './database-problem.js';
 
 export type Db = Database.Database;
+/** The app's database, in its data folder. */
+export const DATABASE_FILE = 'media-sync.db';
 /** A store's statements, each compiled once (`statementCache`). */
 export type Sql = (sql: string) => Database.Statement;
 
@@ -201,19 +204,43 @@ export function statementCache(db: Db): Sql {
   };
 }
 
-/** Opens (creating if needed) the database at `path` in WAL mode and migrates it. */
+/** The schema version of this build: how many migrations there are. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Opens (creating if needed) the database at `path` in WAL mode, migrates it
+ * and checks it. A file that is damaged, or that this user cannot write,
+ * throws a DatabaseProblem that says which file and what to do, at once,
+ * rather than a raw SQLite error from whichever store reads the broken page
+ * first. The quick check reads every page once: a few ms for a queue of a
+ * thousand uploads, 70 to 200 ms for 100,000 (31 MB) on a loaded machine.
+ */
 export function openDatabase(path: string, nativeBinding?: string): Db {
-  const db = new Database(path, nativeBinding ? { nativeBinding } : {});
-  db.pragma('journal_mode = WAL');
-  // NORMAL is durable across a process kill under WAL; only a power cut can lose the last commit.
-  db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  for (let index = version; index < MIGRATIONS.length; index++) {
+  checkWritable(path);
+  let db: Db | undefined;
+  try {
+    db = new Database(path, nativeBinding ? { nativeBinding } : {});
+    db.pragma('journal_mode = WAL');
+    // NORMAL is durable across a process kill under WAL; only a power cut can lose the last commit.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, SCHEMA_VERSION);
+    const check = db.pragma('quick_check(1)', { simple: true });
+    if (check !== 'ok') throw new DatabaseProblem('damaged', path, String(check));
+    return db;
+  } catch (error) {
+    db?.close();
+    throw databaseProblem(error, path) ?? error;
+  }
+}
+
+/** Runs the migrations `db` has not had, up to `version` (database-repair.ts stops at the damaged file's). */
+export function migrate(db: Db, version: number): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let index = current; index < Math.min(version, MIGRATIONS.length); index++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[index]!);
       db.pragma(`user_version = ${index + 1}`);
     })();
   }
-  return db;
 }

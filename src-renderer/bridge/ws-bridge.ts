@@ -1,9 +1,10 @@
 import { contractClient, type ContractTransport } from '../../src-shared/ipc/contract-client.js';
 import type { IpcCommandName, IpcEventName, IpcResult, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
-import { WS_PATH } from '../../src-shared/ipc/ws-paths.js';
+import { sessionProtocols, WS_PATH, WS_PROTOCOL } from '../../src-shared/ipc/ws-paths.js';
 import type { WsEvent, WsResult } from '../../src-shared/ipc/ws-protocol.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
 import { askSession, type SessionAnswer } from './session-check.js';
+import { pageSessionKey, type SessionKeyStore } from './session-key.js';
 
 /** What the bridge needs of a WebSocket (tests script one). */
 export type SocketLike = Pick<WebSocket, 'send' | 'close'> & {
@@ -25,14 +26,16 @@ function disconnected(message: string): IpcResult<never> {
 }
 
 /**
- * The contract over the headless daemon's WebSocket. The session cookie set
- * when the page was opened authorises the socket. Answers are matched to
+ * The contract over the headless daemon's WebSocket. The session key the
+ * page keeps (session-key.ts) opens the socket: it is offered as a
+ * subprotocol, read anew at each try, so a key another tab stored lets this
+ * one in too. Answers are matched to
  * their command by id and taken as the core sent them (it checked them); a
  * dropped socket fails the commands in flight (the UI says so) and
  * reconnects with backoff, and the stores load again once it is back. A
- * socket that does not open asks the daemon whether the page's cookie still
- * opens it (askSession): if not, the key was made anew, and the state is
- * `refused` until it does.
+ * socket that does not open asks the daemon whether the page's key still
+ * opens it (askSession): if not, the key was made anew (or the page has
+ * none), and the state is `refused` until it does.
  */
 export class WsBridge implements AppBridge, ContractTransport {
   readonly shell = 'headless';
@@ -46,12 +49,16 @@ export class WsBridge implements AppBridge, ContractTransport {
   private state: ConnectionState = 'connecting';
   private failures = 0;
   private disposed = false;
+  private readonly checkSession: () => Promise<SessionAnswer>;
 
   constructor(
     private readonly url: string,
-    private readonly createSocket: (url: string) => SocketLike = (url) => new WebSocket(url),
-    private readonly checkSession: () => Promise<SessionAnswer> = () => askSession(url),
+    private readonly createSocket: (url: string, protocols: string[]) => SocketLike = (url, protocols) =>
+      new WebSocket(url, protocols),
+    checkSession?: () => Promise<SessionAnswer>,
+    private readonly key: SessionKeyStore = pageSessionKey,
   ) {
+    this.checkSession = checkSession ?? (() => askSession(url, key));
     const client = contractClient(this);
     this.invoke = client.invoke;
     this.on = client.on;
@@ -95,7 +102,9 @@ export class WsBridge implements AppBridge, ContractTransport {
   }
 
   private connect(): void {
-    const socket = this.createSocket(this.url);
+    const key = this.key.get();
+    // without a key the daemon refuses the socket, and the page says to open the printed address
+    const socket = this.createSocket(this.url, key ? sessionProtocols(key) : [WS_PROTOCOL]);
     this.socket = socket;
     let opened = false;
     socket.onopen = () => {

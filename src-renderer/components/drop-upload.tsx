@@ -12,6 +12,7 @@ import {
 import { ContractError } from '../../src-shared/ipc/contract-client.js';
 import type { AccountView, IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { DROP_PATH } from '../../src-shared/ipc/ws-paths.js';
+import { sessionKeyHeader } from '../bridge/session-key.js';
 import { toIpcError, useBridge } from '../bridge/bridge-context.js';
 import { accountLabel } from '../model/account-label.js';
 import { t, useLocale } from '../i18n/i18n.js';
@@ -170,7 +171,7 @@ async function sendToDaemon(file: File, accountId: string): Promise<UploadItemVi
     response = await fetch(`${DROP_PATH}?${query}`, {
       method: 'POST',
       body: file,
-      headers: { 'Content-Type': 'application/octet-stream' },
+      headers: { 'Content-Type': 'application/octet-stream', ...sessionKeyHeader() },
     });
   } catch {
     throw new ContractError({

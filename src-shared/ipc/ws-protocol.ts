@@ -27,4 +27,13 @@ export type WsResult = z.infer<typeof WsResultSchema>;
 export const WsEventSchema = z.object({ event: z.string(), payload: z.unknown() });
 export type WsEvent = z.infer<typeof WsEventSchema>;
 
-export { DROP_PATH, SESSION_COOKIE, SESSION_KEY_PARAM, SESSION_PATH, WS_PATH } from './ws-paths.js';
+export {
+  DROP_PATH,
+  SESSION_HEADER,
+  SESSION_KEY_PARAM,
+  SESSION_PATH,
+  SESSION_PROTOCOL_PREFIX,
+  WS_PATH,
+  WS_PROTOCOL,
+  sessionProtocols,
+} from './ws-paths.js';

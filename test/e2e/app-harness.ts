@@ -10,7 +10,7 @@ import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { NO_SESSION_BUS, NO_SYSTEM_BUS } from '../helpers/private-dbus.js';
 import { mountTmpfs, unmount } from '../helpers/tmpfs.js';
-import { connectContract, type WsContractClient } from '../helpers/ws-client.js';
+import { connectToPrinted, type WsContractClient } from '../helpers/ws-client.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const SCREENSHOT_DIR = join(ROOT, 'test-results', 'screenshots');
@@ -97,7 +97,7 @@ export async function startApp(
   };
   let daemon = startDaemon('0');
   let url = await waitForUrl(daemon, () => output);
-  let contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
+  let contract = await connectToPrinted(url);
   if (options.signIn) {
     const result = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     if (!result.ok) throw new Error(`sign-in failed: ${JSON.stringify(result)}`);
@@ -122,7 +122,7 @@ export async function startApp(
       const printed = output.length;
       daemon = startDaemon(new URL(url).port, args);
       url = await waitForUrl(daemon, () => output.slice(printed));
-      contract = await connectContract(url.replace(/^http/, 'ws').replace('/?', '/ipc?'));
+      contract = await connectToPrinted(url);
       return url;
     },
     async open(colorScheme = 'light', beforeLoad, locale = 'en-US') {

@@ -7,7 +7,7 @@ import { startApp, type AppHarness } from './app-harness.js';
 const row = (page: Page, name: string) =>
   page.getByRole('list', { name: 'Uploads' }).getByRole('listitem').filter({ hasText: name });
 
-/** Adds a file through "Add files…" (streamed to the daemon with the page's cookie) and waits until it is done. */
+/** Adds a file through "Add files…" (streamed to the daemon with the key the page keeps) and waits until it is done. */
 async function upload(app: AppHarness, page: Page, name: string): Promise<void> {
   const path = join(app.scratch, name);
   await writeFile(path, `the bytes of ${name}\n`.repeat(500));
@@ -32,7 +32,7 @@ describe('a tab left open while media-sync serve restarts', () => {
 
     const reconnecting = page.getByText('Lost the connection to Media Sync. Reconnecting…');
     const secondUrl = await app.restart({ whileStopped: () => reconnecting.waitFor() });
-    // the same key from the data folder: the same address, and the tab's cookie still opens the app
+    // the same key from the data folder: the same address, and the key the tab keeps still opens the app
     expect(secondUrl).toBe(firstUrl);
     await reconnecting.waitFor({ state: 'detached', timeout: 30_000 });
     await upload(app, page, 'after.mp4');
@@ -47,7 +47,7 @@ describe('a tab left open while media-sync serve restarts', () => {
     await changed.waitFor({ timeout: 30_000 });
     expect(await reconnecting.count()).toBe(0);
 
-    // the new address, opened in another tab, lets this one in again too: the cookie is the browser's
+    // the new address, opened in another tab, lets this one in again too: the origin's storage is shared by its tabs
     const other = await page.context().newPage();
     await other.goto(thirdUrl);
     await changed.waitFor({ state: 'detached', timeout: 30_000 });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { waitFor } from './local-http-server.js';
 import { NO_SESSION_BUS, NO_SYSTEM_BUS } from './private-dbus.js';
-import { connectContract, type WsContractClient } from './ws-client.js';
+import { connectToPrinted, type WsContractClient } from './ws-client.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/media-sync.js');
 
@@ -73,6 +73,6 @@ export async function startServe(args: string[], env: Record<string, string> = {
     child,
     url,
     output: () => output,
-    contract: () => connectContract(`ws://${url.host}/ipc?key=${url.searchParams.get('key')}`),
+    contract: () => connectToPrinted(url),
   };
 }

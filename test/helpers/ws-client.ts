@@ -1,6 +1,12 @@
 import { WebSocket } from 'ws';
 import type { IpcResult } from '../../src-shared/ipc/ipc-contract.js';
-import { WsEventSchema, WsResultSchema, type WsEvent } from '../../src-shared/ipc/ws-protocol.js';
+import {
+  sessionProtocols,
+  WS_PATH,
+  WsEventSchema,
+  WsResultSchema,
+  type WsEvent,
+} from '../../src-shared/ipc/ws-protocol.js';
 
 /** A test's side of the headless contract socket: invoke by name, collect events. */
 export interface WsContractClient {
@@ -10,8 +16,13 @@ export interface WsContractClient {
   close(): void;
 }
 
-export async function connectContract(url: string, headers: Record<string, string> = {}): Promise<WsContractClient> {
-  const ws = new WebSocket(url, { headers });
+/** Opens the daemon's socket at `url` as the page does, presenting `key` in the handshake (null: no key). */
+export async function connectContract(
+  url: string,
+  key: string | null,
+  headers: Record<string, string> = {},
+): Promise<WsContractClient> {
+  const ws = new WebSocket(url, key === null ? [] : sessionProtocols(key), { headers });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => resolve());
     ws.once('error', reject);
@@ -45,4 +56,10 @@ export async function connectContract(url: string, headers: Record<string, strin
     },
     close: () => ws.close(),
   };
+}
+
+/** The socket of the daemon that printed `address` (`http://127.0.0.1:PORT/?key=…`), with the key of that address. */
+export function connectToPrinted(address: string | URL): Promise<WsContractClient> {
+  const url = new URL(address);
+  return connectContract(`ws://${url.host}${WS_PATH}`, url.searchParams.get('key'));
 }

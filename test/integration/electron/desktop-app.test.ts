@@ -273,6 +273,43 @@ describe('the desktop app on a fake Electron', () => {
     });
   });
 
+  it('on a damaged database, says which file in a dialog, and starts afresh only when the person asks', async () => {
+    const first = launch();
+    await shown(first);
+    await first.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    first.fake.app.quit();
+    expect(await first.fake.exited).toBe(0);
+    const database = join(home.path, 'userData', 'media-sync.db');
+    const damaged = Buffer.concat([Buffer.alloc(100, 0x5a), (await readFile(database)).subarray(100)]);
+    await writeFile(database, damaged);
+    const summary = `The database ${database} is damaged (file is not a database).`;
+
+    // Quit: nothing changes, the app ends
+    const quitting = launch();
+    quitting.fake.answerMessageBox(1);
+    await quitting.fake.exited;
+    expect(quitting.fake.record.exitCode).toBe(1);
+    expect(quitting.fake.record.messageBoxes).toEqual([
+      expect.objectContaining({
+        type: 'error',
+        message: summary,
+        buttons: ['Keep a copy aside and start with a fresh database', 'Quit'],
+      }),
+    ]);
+    expect(await readFile(database)).toEqual(damaged);
+    expect(quitting.fake.window).toBeUndefined();
+
+    // the button: the damaged file kept aside, what was kept said, and the app starts
+    const repairing = launch();
+    repairing.fake.answerMessageBox(0);
+    await shown(repairing);
+    const [, report] = repairing.fake.record.messageBoxes as Array<{ detail: string }>;
+    const copy = /Kept the damaged database as (\S+) and started a fresh one\./.exec(report!.detail)?.[1];
+    expect(await readFile(copy!)).toEqual(damaged);
+    expect(await repairing.invoke('account:list')).toEqual([]);
+    expect(await repairing.logText()).toContain(summary);
+  });
+
   it('hands a second instance over to the first: it shows the window and gets the links and files; the second quits', async () => {
     const singleInstance = () => new MemorySingleInstance(home.path);
     const first = launch({ singleInstance: singleInstance(), argv: ['--hidden'] });

@@ -4,7 +4,7 @@ import { WebSocket } from 'ws';
 import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
-import { WsEventSchema, WsResultSchema, type WsResult } from '../../../src-shared/ipc/ws-protocol.js';
+import { sessionProtocols, WsEventSchema, WsResultSchema, type WsResult } from '../../../src-shared/ipc/ws-protocol.js';
 import { createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import {
@@ -72,7 +72,7 @@ class FuzzSocket {
   }
 
   static async open(url: string): Promise<FuzzSocket> {
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, sessionProtocols(KEY));
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
@@ -297,7 +297,7 @@ describe('the daemon socket under hostile frames', () => {
     const before = await appState(core);
     const random = seededRandom(SEED);
     const list = frames(random);
-    const wsUrl = `ws://127.0.0.1:${daemon.port}/ipc?key=${KEY}`;
+    const wsUrl = `ws://127.0.0.1:${daemon.port}/ipc`;
     let socket = await FuzzSocket.open(wsUrl);
     const tally: Record<string, number> = {};
     const mismatches: string[] = [];

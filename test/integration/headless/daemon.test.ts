@@ -47,41 +47,49 @@ describe('the headless daemon', () => {
   });
 
   const origin = () => `http://127.0.0.1:${daemon.port}`;
-  const wsUrl = (key: string | null = KEY) => `ws://127.0.0.1:${daemon.port}/ipc${key ? `?key=${key}` : ''}`;
+  const wsUrl = () => `ws://127.0.0.1:${daemon.port}/ipc`;
+  /** the cookie of earlier versions, which held the key and went to every port of 127.0.0.1 */
+  const oldCookie = { cookie: `media_sync_session=${KEY}` };
 
-  it('answers 401 without the session key, and sets it as a strict cookie when the page is opened with it', async () => {
+  it('serves the page to anyone and sets no cookie; the socket opens only for the key in its handshake', async () => {
     expect(daemon.url).toBe(`${origin()}/?key=${KEY}`);
-    expect((await fetch(`${origin()}/`)).status).toBe(401);
-    expect((await fetch(`${origin()}/?key=${'x'.repeat(32)}`)).status).toBe(401);
-    const page = await fetch(daemon.url);
-    expect(page.status).toBe(200);
-    expect(page.headers.get('set-cookie')).toBe(`media_sync_session=${KEY}; HttpOnly; SameSite=Strict; Path=/`);
-    expect(page.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
-    expect((await fetch(`${origin()}/`, { headers: { cookie: `media_sync_session=${KEY}` } })).status).toBe(200);
+    for (const address of [daemon.url, `${origin()}/`, `${origin()}/?key=${'x'.repeat(32)}`]) {
+      const loaded = await fetch(address);
+      expect(loaded.status, address).toBe(200);
+      // a browser sends a cookie to every port of the host: none is set, so none can carry the key elsewhere
+      expect(loaded.headers.get('set-cookie'), address).toBeNull();
+      expect(loaded.headers.get('content-security-policy')).not.toMatch(/unsafe-inline|unsafe-eval/);
+    }
+    // a browser that visited an earlier version still sends its cookie: the page makes it forget it
+    expect((await fetch(`${origin()}/`, { headers: oldCookie })).headers.get('set-cookie')).toBe(
+      'media_sync_session=; Max-Age=0; HttpOnly; SameSite=Strict; Path=/',
+    );
 
-    await expect(connectContract(wsUrl(null))).rejects.toThrow('HTTP 401');
-    await expect(connectContract(wsUrl('wrong'))).rejects.toThrow('HTTP 401');
-    // a page of another site must not drive the app with the person's cookie
-    await expect(connectContract(wsUrl(), { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 401');
+    await expect(connectContract(wsUrl(), null)).rejects.toThrow('HTTP 401');
+    await expect(connectContract(wsUrl(), 'w'.repeat(32))).rejects.toThrow('HTTP 401');
+    // nothing a browser sends by itself opens it: not the old cookie, not the key in the address
+    await expect(connectContract(wsUrl(), null, oldCookie)).rejects.toThrow('HTTP 401');
+    await expect(connectContract(`${wsUrl()}?key=${KEY}`, null)).rejects.toThrow('HTTP 401');
+    // a page of another site does not get in even with the key
+    await expect(connectContract(wsUrl(), KEY, { Origin: 'http://evil.example' })).rejects.toThrow('HTTP 401');
+    client = await connectContract(wsUrl(), KEY, { Origin: origin() });
+    expect(await client.invoke('app:info', {})).toMatchObject({ ok: true, value: { shell: 'headless' } });
   });
 
-  it('serves the page uncached and its hashed assets as immutable, both only with the key', async () => {
+  it('serves the page uncached and its hashed assets as immutable', async () => {
     const ui = join(data.path, 'ui');
     await mkdir(join(ui, 'assets'), { recursive: true });
     await writeFile(join(ui, 'index.html'), '<!doctype html><title>Media Sync</title>');
     await writeFile(join(ui, 'assets', 'index-Ab12Cd34.js'), 'export {};');
     const withUi = await startDaemon({ core, port: 0, sessionKey: KEY, staticDir: ui });
     try {
-      const at = (path: string, headers: Record<string, string> = {}) =>
-        fetch(`http://127.0.0.1:${withUi.port}${path}`, { headers });
-      const cookie = { cookie: `media_sync_session=${KEY}` };
+      const at = (path: string) => fetch(`http://127.0.0.1:${withUi.port}${path}`);
       expect((await at(`/?key=${KEY}`)).headers.get('cache-control')).toBe('no-store');
-      const asset = await at('/assets/index-Ab12Cd34.js', cookie);
+      const asset = await at('/assets/index-Ab12Cd34.js');
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toMatch(/javascript/);
       expect(asset.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
-      expect((await at('/assets/index-Ab12Cd34.js')).status).toBe(401);
-      expect((await at('/assets/missing.js', cookie)).headers.get('cache-control')).toBe('no-store');
+      expect((await at('/assets/missing.js')).headers.get('cache-control')).toBe('no-store');
     } finally {
       await withUi.close();
     }
@@ -108,9 +116,8 @@ describe('the headless daemon', () => {
       const csp = page.headers.get('content-security-policy') ?? '';
       expect(csp).toContain("default-src 'self'");
       expect(csp).not.toMatch(/style-src|unsafe-inline|unsafe-eval|sha256-/);
-      const cookie = { cookie: `media_sync_session=${KEY}` };
       for (const asked of ['/.private/notes.txt', '/assets/../.private/notes.txt']) {
-        expect((await fetch(`http://127.0.0.1:${withUi.port}${asked}`, { headers: cookie })).status, asked).toBe(404);
+        expect((await fetch(`http://127.0.0.1:${withUi.port}${asked}`)).status, asked).toBe(404);
       }
     } finally {
       await withUi.close();
@@ -133,7 +140,7 @@ describe('the headless daemon', () => {
       for (const path of ['/', `/?key=${KEY}`, `/drop?name=a.mp4&account=x`, '/session']) {
         const answer = await rawRequest(`${origin()}${path}`, {
           method: path.startsWith('/drop') ? 'POST' : 'GET',
-          headers: { Host: host, cookie: `media_sync_session=${KEY}`, Origin: `http://${host}` },
+          headers: { Host: host, 'X-Media-Sync-Key': KEY, Origin: `http://${host}` },
           body: path.startsWith('/drop') ? 'bytes' : undefined,
         });
         expect({ host, path, status: answer.status, body: answer.text }).toEqual({
@@ -142,31 +149,26 @@ describe('the headless daemon', () => {
           status: 421,
           body: 'Misdirected Request',
         });
-        // nothing of the app leaks to a page of another site: no cookie, no policy, no page
-        expect(answer.headers['set-cookie'], host).toBeUndefined();
+        // nothing of the app leaks to a page of another site: no policy, no page
         expect(answer.headers['content-security-policy'], host).toBeUndefined();
       }
-      await expect(
-        connectContract(wsUrl(), { Host: host, Origin: `http://${host}`, cookie: `media_sync_session=${KEY}` }),
-        host,
-      ).rejects.toThrow('HTTP 421');
-      await expect(connectContract(wsUrl(), { Host: host }), host).rejects.toThrow('HTTP 421');
+      await expect(connectContract(wsUrl(), KEY, { Host: host, Origin: `http://${host}` }), host).rejects.toThrow(
+        'HTTP 421',
+      );
+      await expect(connectContract(wsUrl(), KEY, { Host: host }), host).rejects.toThrow('HTTP 421');
     }
 
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`, `[::1]:${port}`]) {
-      const page = await rawRequest(daemon.url, { headers: { Host: host } });
-      expect(page.status, host).toBe(200);
-      expect(page.headers['set-cookie'], host).toEqual([
-        `media_sync_session=${KEY}; HttpOnly; SameSite=Strict; Path=/`,
-      ]);
+      const loaded = await rawRequest(daemon.url, { headers: { Host: host } });
+      expect(loaded.status, host).toBe(200);
       // the page's own origin is the host it was opened with
       const own = `http://${host.toLowerCase()}`;
-      const socket = await connectContract(wsUrl(), { Host: host, Origin: own });
+      const socket = await connectContract(wsUrl(), KEY, { Host: host, Origin: own });
       expect(await socket.invoke('app:info', {}), host).toMatchObject({ ok: true, value: { shell: 'headless' } });
       socket.close();
       const drop = await rawRequest(`${origin()}/drop?name=&account=x`, {
         method: 'POST',
-        headers: { Host: host, Origin: own, cookie: `media_sync_session=${KEY}` },
+        headers: { Host: host, Origin: own, 'X-Media-Sync-Key': KEY },
         body: 'bytes',
       });
       // past the host and origin checks: refused for its empty name, not as another site
@@ -185,29 +187,31 @@ describe('the headless daemon', () => {
 
     // another of the daemon's names is still another origin
     await expect(
-      connectContract(wsUrl(), { Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}` }),
+      connectContract(wsUrl(), KEY, { Host: `127.0.0.1:${port}`, Origin: `http://localhost:${port}` }),
     ).rejects.toThrow('HTTP 401');
     const crossName = await rawRequest(`${origin()}/drop?name=a.mp4&account=x`, {
       method: 'POST',
-      headers: { Host: `localhost:${port}`, Origin: origin(), cookie: `media_sync_session=${KEY}` },
+      headers: { Host: `localhost:${port}`, Origin: origin(), 'X-Media-Sync-Key': KEY },
       body: 'bytes',
     });
     expect(crossName.status).toBe(403);
   });
 
-  it('tells a page whether its cookie still opens the daemon (GET /session), the same way either way, and nothing more', async () => {
+  it('tells a page whether its key still opens the daemon (GET /session), the same way either way, and nothing more', async () => {
     const ask = (headers: Record<string, string> = {}, path = '/session', method = 'GET') =>
       rawRequest(`${origin()}${path}`, { method, headers });
     const answers = [
-      await ask({ cookie: `media_sync_session=${KEY}` }),
-      // the cookie of a key made anew since (`media-sync serve --new-key`)
-      await ask({ cookie: `media_sync_session=${'s'.repeat(32)}` }),
+      await ask({ 'X-Media-Sync-Key': KEY }),
+      // a key made anew since (`media-sync serve --new-key`)
+      await ask({ 'X-Media-Sync-Key': 's'.repeat(32) }),
       await ask(),
-      // the key of the address is not a session: only the page's cookie is asked about
+      // neither the key of the address nor a cookie is the page's key
       await ask({}, `/session?key=${KEY}`),
+      await ask(oldCookie),
     ];
     expect(answers.map((answer) => answer.json)).toEqual([
       { session: 'valid' },
+      { session: 'refused' },
       { session: 'refused' },
       { session: 'refused' },
       { session: 'refused' },
@@ -219,7 +223,7 @@ describe('the headless daemon', () => {
       expect(answer.headers['access-control-allow-origin']).toBeUndefined();
       expect(answer.headers['set-cookie']).toBeUndefined();
     }
-    expect((await ask({ cookie: `media_sync_session=${KEY}` }, '/session', 'POST')).status).toBe(405);
+    expect((await ask({ 'X-Media-Sync-Key': KEY }, '/session', 'POST')).status).toBe(405);
   });
 
   it('listens on 127.0.0.1 only', async () => {
@@ -239,7 +243,7 @@ describe('the headless daemon', () => {
   });
 
   it('carries every contract command over the WebSocket exactly as in process, and refuses malformed messages', async () => {
-    client = await connectContract(wsUrl());
+    client = await connectContract(wsUrl(), KEY);
     const signedIn = await client.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     expect(signedIn.ok).toBe(true);
     const accountId = (signedIn as { value: { id: string } }).value.id;
@@ -269,7 +273,7 @@ describe('the headless daemon', () => {
   });
 
   it('pushes events: a file added through the socket is seen going from queued to done', async () => {
-    client = await connectContract(wsUrl());
+    client = await connectContract(wsUrl(), KEY);
     const signedIn = (await client.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
       value: { id: string };
     };
@@ -295,8 +299,8 @@ describe('the headless daemon', () => {
     expect(JSON.stringify(client.events)).not.toContain(server.token);
   });
 
-  it('queues a file dropped on the page: key and same origin required, the name reduced to a file name', async () => {
-    client = await connectContract(wsUrl());
+  it('queues a file dropped on the page: key header and same origin required, the name reduced to a file name', async () => {
+    client = await connectContract(wsUrl(), KEY);
     const signedIn = (await client.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
       value: { id: string };
     };
@@ -307,12 +311,20 @@ describe('the headless daemon', () => {
         body,
         headers,
       });
-    const page = { cookie: `media_sync_session=${KEY}`, Origin: origin() };
+    const page = { 'X-Media-Sync-Key': KEY, Origin: origin() };
 
     expect((await drop('clip.mp4', 'bytes', { Origin: origin() })).status).toBe(401);
+    // what a browser sends to every port by itself opens no drop: the old cookie, the key in the address
+    expect((await drop('clip.mp4', 'bytes', { ...oldCookie, Origin: origin() })).status).toBe(401);
+    const inAddress = await fetch(`${origin()}/drop?name=a.mp4&account=${accountId}&key=${KEY}`, {
+      method: 'POST',
+      body: 'bytes',
+      headers: { Origin: origin() },
+    });
+    expect(inAddress.status).toBe(401);
     const crossSite = await drop('clip.mp4', 'bytes', { ...page, Origin: 'http://evil.example' });
     expect(crossSite.status).toBe(403);
-    expect((await drop('clip.mp4', 'bytes', { cookie: page.cookie })).status).toBe(403);
+    expect((await drop('clip.mp4', 'bytes', { 'X-Media-Sync-Key': KEY })).status).toBe(403);
     const noName = await drop('', 'bytes', page);
     expect(noName.status).toBe(400);
     expect(await noName.json()).toMatchObject({

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../../helpers/raw-http.js';
+import { multipart, rawRequest } from '../../helpers/raw-http.js';
+import { notPrivate, openToOthers, openUpTree, readAsNobody, RUNS_AS_ROOT } from '../../helpers/unprivileged.js';
 
 const exec = promisify(execFile);
 const root = new URL('../../../', import.meta.url).pathname;
@@ -156,3 +157,54 @@ describe('npm run server', () => {
     }
   });
 });
+
+describe.skipIf(!RUNS_AS_ROOT)(
+  'npm run server with a --data-dir other users could read (as root: `nobody` tries)',
+  () => {
+    let folder: string;
+    beforeAll(async () => {
+      folder = await mkdtemp(join(tmpdir(), 'media-server-private-'));
+      // only the data dir's own modes stand between it and `nobody`
+      await openToOthers(folder);
+    });
+    afterAll(() => rm(folder, { recursive: true, force: true }));
+
+    /** Uploads a small private file and answers its id: its bytes are kept as `files/<id>`. */
+    async function upload(started: Started, name: string): Promise<string> {
+      const { body, contentType } = multipart({ visibility: 0 }, { filename: name, content: Buffer.from(name) });
+      const answer = await rawRequest(`${started.line.base_url}/files/upload`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${started.line.token}`,
+          'Content-Type': contentType,
+          Accept: 'application/json',
+        },
+        body,
+      });
+      expect(answer.status).toBe(201);
+      return answer.json.data.id as string;
+    }
+
+    it('makes it private at the start (0700 folders, 0600 files, the umask for new ones) and says so', async () => {
+      const dataDir = join(folder, 'server');
+      const first = await startCli(['--port', '0', '--data-dir', dataDir]);
+      const before = await upload(first, 'before.txt');
+      await stopCli(first);
+      await openUpTree(dataDir);
+      expect(await readAsNobody(join(dataDir, 'server.sqlite'))).toBe('read');
+
+      const second = await startCli(['--port', '0', '--data-dir', dataDir]);
+      try {
+        const after = await upload(second, 'after.txt');
+        expect(await notPrivate(dataDir)).toEqual([]);
+        for (const path of ['server.sqlite', `files/${before}`, `files/${after}`]) {
+          expect({ path, read: await readAsNobody(join(dataDir, path)) }).toEqual({ path, read: 'EACCES' });
+        }
+        expect(second.stderr()).toContain(`Made ${dataDir} private (other users could read it): . 0755→0700`);
+        expect(second.stderr()).toMatch(/server\.sqlite 0644→0600/);
+      } finally {
+        await stopCli(second);
+      }
+    });
+  },
+);

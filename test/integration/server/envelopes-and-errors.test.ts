@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
 import { AccountSchema, ErrorEnvelopeSchema } from '../../../src-shared/api/index.js';
 import { rawRequest } from '../../helpers/raw-http.js';
 import { logSink, startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -133,5 +134,26 @@ describe('requests that match nothing', () => {
     });
     expect(res.status).toBe(422);
     expect(res.json.error.code).toBe('VALIDATION_ERROR');
+  });
+});
+
+describe('connections that never finish their headers', () => {
+  it('are answered 408 and closed after the headers timeout', async () => {
+    const quick = await startTestServer({ headersTimeoutMs: 500 });
+    try {
+      const { port } = new URL(quick.baseUrl);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /api/v1/account HTTP/1.1\r\nHost: x\r\n'),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    } finally {
+      await quick.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ContractError } from '../../../../src-shared/ipc/contract-client.js';
 import { electronBridge } from '../../../../src-renderer/bridge/electron-bridge.js';
 import type { SessionAnswer } from '../../../../src-renderer/bridge/session-check.js';
+import { sessionKeyHeader, storedSessionKey, takeKeyFromAddress } from '../../../../src-renderer/bridge/session-key.js';
 import { WsBridge } from '../../../../src-renderer/bridge/ws-bridge.js';
 import { ACCOUNT, FakeSocket } from '../../../helpers/fake-socket.js';
 
@@ -114,6 +115,71 @@ describe('the WebSocket bridge across a restart of the daemon', () => {
     FakeSocket.all.at(-1)!.open();
     expect(bridge.connection()).toBe('open');
     expect(states).toEqual(['open', 'closed', 'refused', 'open']);
+  });
+});
+
+describe("the page's session key", () => {
+  const memoryStorage = () => {
+    const items = new Map<string, string>();
+    return {
+      items,
+      getItem: (name: string) => items.get(name) ?? null,
+      setItem: (name: string, value: string) => void items.set(name, value),
+    };
+  };
+
+  it("moves ?key= of the printed address into the origin's storage, and out of the address bar", () => {
+    const storage = memoryStorage();
+    const store = storedSessionKey(() => storage);
+    const replaced: string[] = [];
+    const history = {
+      replaceState: (_state: unknown, _title: string, url?: string | URL | null) => void replaced.push(String(url)),
+    };
+    takeKeyFromAddress(store, { href: 'http://127.0.0.1:8790/?key=K3y-1&view=queue#top' }, history);
+    expect(replaced).toEqual(['/?view=queue#top']);
+    expect([...storage.items.values()]).toEqual(['K3y-1']);
+    expect(sessionKeyHeader(store)).toEqual({ 'X-Media-Sync-Key': 'K3y-1' });
+    // an address without a key (a reload, a link inside the app) leaves the kept one as it is
+    takeKeyFromAddress(store, { href: 'http://127.0.0.1:8790/' }, history);
+    expect(replaced).toHaveLength(1);
+    expect(store.get()).toBe('K3y-1');
+    // a browser that refuses storage: the key lives as long as the page
+    const refusing = storedSessionKey(() => {
+      throw new Error('SecurityError');
+    });
+    refusing.set('in-memory');
+    expect(refusing.get()).toBe('in-memory');
+  });
+
+  it('offers the key as a subprotocol, read anew at each try: the key another tab stored lets a refused page in', async () => {
+    vi.useFakeTimers();
+    try {
+      FakeSocket.all = [];
+      const storage = memoryStorage();
+      const store = storedSessionKey(() => storage);
+      const offered: string[][] = [];
+      const bridge = new WsBridge(
+        'ws://127.0.0.1:1/ipc',
+        (url, protocols) => {
+          offered.push(protocols);
+          return new FakeSocket(url);
+        },
+        async () => 'refused',
+        store,
+      );
+      FakeSocket.all[0]!.close();
+      await vi.advanceTimersByTimeAsync(250);
+      expect(bridge.connection()).toBe('refused');
+      // the new address opened in another tab stores its key: the next try offers it
+      store.set('new-key');
+      FakeSocket.all.at(-1)!.close();
+      await vi.advanceTimersByTimeAsync(500);
+      FakeSocket.all.at(-1)!.open();
+      expect(offered).toEqual([['media-sync'], ['media-sync'], ['media-sync', 'media-sync.key.new-key']]);
+      expect(bridge.connection()).toBe('open');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
