@@ -237,20 +237,26 @@ describe('the Folders view', () => {
   });
 
   it('says a rescan is looking through the folder only while it does: not once it ended, nor once the folder is gone', async () => {
+    // a folder of its own, with the default settle window (Work's options were changed above)
+    const notes = join(app.scratch, 'Notes');
+    await mkdir(notes);
+    await writeClips(notes, ['minutes.mp4']);
     const page = await app.open();
     await page.goto(`${new URL(app.url).origin}/#/folders`);
-    const card = folderCard(page, work);
+    await addFolderInPage(page, notes);
+    const card = folderCard(page, notes);
+    await waitForCount(page, notes, 'Uploaded in all', '1');
     await card.getByText(/^Up to date since /).waitFor({ timeout: 30_000 });
-    const rescanning = page.getByRole('status').getByText(`Looking through ${work} for files the watcher missed.`);
+    const rescanning = page.getByRole('status').getByText(`Looking through ${notes} for files the watcher missed.`);
     // its file is looked at again and settles (3 s): the words are there meanwhile, and leave with the scan
-    await card.getByRole('button', { name: `Rescan ${work} now` }).click();
+    await card.getByRole('button', { name: `Rescan ${notes} now` }).click();
     await rescanning.waitFor();
     await card.getByText(/^Up to date since /).waitFor({ timeout: 30_000 });
     await rescanning.waitFor({ state: 'detached' });
 
-    await card.getByRole('button', { name: `Rescan ${work} now` }).click();
+    await card.getByRole('button', { name: `Rescan ${notes} now` }).click();
     await rescanning.waitFor();
-    await card.getByRole('button', { name: `Remove ${work}` }).click();
+    await card.getByRole('button', { name: `Remove ${notes}` }).click();
     await page
       .getByRole('dialog', { name: 'Stop watching this folder?' })
       .getByRole('button', { name: 'Stop watching' })
