@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { PAUSE_HOURS, type PauseHours } from '../../src-shared/model/queue-pause.js';
 import { useLocale } from '../i18n/i18n.js';
 
-export type PauseChoice = 2 | 8 | 24 | null;
+export type PauseChoice = PauseHours | null;
 
-const HOURS: PauseChoice[] = [2, 8, 24, null];
+const HOURS: PauseChoice[] = [...PAUSE_HOURS, null];
 /** until resumed, once the chunks being sent are confirmed */
 const AFTER_CHUNKS = 'afterChunks' as const;
 

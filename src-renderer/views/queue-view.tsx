@@ -15,6 +15,7 @@ import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import { queueHoldText, queuePausedText } from '../model/queue-row-text.js';
 import { formatRate } from '../../src-shared/model/format.js';
+import { pauseUntil } from '../../src-shared/model/queue-pause.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 import { QueueRow, type QueueRowAction } from './queue-row.js';
@@ -111,7 +112,10 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const show = useCallback((start: number, end: number) => queue.show(start, end), [queue]);
 
   const pauseAll = (hours: PauseChoice, afterChunk?: boolean) =>
-    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { hours, afterChunk })));
+    void act(async () => {
+      const until = pauseUntil(hours, Date.now());
+      queueStatus.put(await bridge.invoke('uploads:pauseAll', { until, afterChunk }));
+    });
   const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
   const chooseWhenDone = (action: WhenDoneChoice) =>
     void act(async () => queueStatus.put(await bridge.invoke('uploads:setWhenDone', { action })));
@@ -172,7 +176,7 @@ function PauseOrResume(props: {
   const { t } = useLocale();
   const { queue } = useStores();
   const running = useStore(queue, () => queue.running());
-  const paused = props.status ? queuePausedText(props.status) : null;
+  const paused = queuePausedText(props.status?.pause ?? null);
   if (!paused) return <PauseMenu onPause={props.onPause} afterChunks={running} />;
   return (
     <>

@@ -44,7 +44,7 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       changedFolders();
       return folder;
     },
-    'folders:countToRemove': async ({ path, folderId, options }) => engine.sync.countToRemove(path, folderId, options),
+    'folders:countToRemove': async ({ path, id, options }) => engine.sync.countToRemove(path, id, options),
     'folders:remove': async ({ id }) => {
       await engine.sync.removeFolder(id);
       changedFolders();
@@ -61,8 +61,12 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
     },
     'folders:browse': async (request) => listSubfolders(request),
     'folders:status': async () => engine.folderStatus.statuses(),
-    'folders:pause': async ({ id, paused }) => {
-      engine.sync.setPaused(id, paused);
+    'folders:pause': async ({ id }) => {
+      engine.sync.setPaused(id, true);
+      return folderStatus(id);
+    },
+    'folders:resume': async ({ id }) => {
+      engine.sync.setPaused(id, false);
       return folderStatus(id);
     },
     'folders:rescan': async ({ id }) => {
