@@ -391,10 +391,7 @@ export const IPC_COMMANDS = {
   'files:copyLink': command(FileRef.extend({ kind: z.enum(['page', 'watch', 'embed']) }), z.object({ url: z.url() })),
   'files:open': command(FileRef.extend({ kind: z.enum(['page', 'watch']) }), Ok),
 
-  'imports:create': command(
-    z.object({ accountId: AccountId, body: ImportRequestSchema }),
-    z.array(RemoteJobSchema),
-  ),
+  'imports:create': command(z.object({ accountId: AccountId, body: ImportRequestSchema }), z.array(RemoteJobSchema)),
   'imports:list': command(z.object({ accountId: AccountId, page: z.int().min(1).optional() }), JobPage),
   /** one import job as the service has it now (`media-sync jobs show`, `import --wait`) */
   'imports:get': command(JobRef, RemoteJobSchema),

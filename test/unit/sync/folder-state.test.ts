@@ -42,7 +42,11 @@ describe('folderState: the most pressing state of a folder wins', () => {
       until: null,
     });
     expect(folderState({ ...held, queuePause: { until: null } })).toEqual({ kind: 'paused', by: 'queue', until: null });
-    expect(folderState({ ...held, queuePause: { until: 9_000 } })).toEqual({ kind: 'paused', by: 'queue', until: 9_000 });
+    expect(folderState({ ...held, queuePause: { until: 9_000 } })).toEqual({
+      kind: 'paused',
+      by: 'queue',
+      until: 9_000,
+    });
     expect(folderState({ ...held, queuePause: { until: 9_000 }, paused: true })).toEqual({
       kind: 'paused',
       by: 'folder',
