@@ -2,7 +2,7 @@ import { QueuePauseSchema, type QueuePause } from '../../src-shared/model/queue-
 import { parseJsonOrUndefined } from '../common/parse-json.js';
 import { statementCache, type Db, type Sql } from './database.js';
 
-const QUEUE_PAUSE_KEY = 'uploads.pause';
+const PAUSE_KEY = 'uploads.pause';
 
 /** Small named values that must survive a restart: the person's pause of the whole queue. */
 export class AppStateStore {
@@ -12,18 +12,14 @@ export class AppStateStore {
     this.sql = statementCache(db);
   }
 
-  /** The person's pause of the whole queue as kept (migration 9 turned the version before's into it); null when none. */
+  /** The person's pause of the whole queue as kept (migration 9 read the version before's); null when none. */
   queuePause(): QueuePause | null {
-    const row = this.sql('SELECT value FROM app_state WHERE key = ?').get(QUEUE_PAUSE_KEY) as
-      { value: string } | undefined;
+    const row = this.sql('SELECT value FROM app_state WHERE key = ?').get(PAUSE_KEY) as { value: string } | undefined;
     return (row && QueuePauseSchema.safeParse(parseJsonOrUndefined(row.value)).data) ?? null;
   }
 
   setQueuePause(pause: QueuePause | null): void {
-    if (pause === null) this.sql('DELETE FROM app_state WHERE key = ?').run(QUEUE_PAUSE_KEY);
-    else
-      this.sql(
-        'INSERT INTO app_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-      ).run(QUEUE_PAUSE_KEY, JSON.stringify(pause));
+    if (pause === null) this.sql('DELETE FROM app_state WHERE key = ?').run(PAUSE_KEY);
+    else this.sql('INSERT OR REPLACE INTO app_state (key, value) VALUES (?, ?)').run(PAUSE_KEY, JSON.stringify(pause));
   }
 }

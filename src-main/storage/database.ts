@@ -189,7 +189,8 @@ const MIGRATIONS: readonly string[] = [
   // issue 33: the person's pause of the queue kept as the contract says it, {"until": epoch ms, or null until
   // resumed} (QueuePauseSchema), where the version before kept the epoch ms or 'forever' (not JSON: null)
   `
-  UPDATE app_state SET key = 'uploads.pause', value = json_object('until', CASE WHEN json_valid(value) THEN json(value) END)
+  UPDATE app_state SET key = 'uploads.pause',
+    value = json_object('until', CASE WHEN json_valid(value) THEN json(value) END)
   WHERE key = 'uploads.pausedUntil';
   `,
 ];

@@ -51,6 +51,9 @@ interface Row {
   updated_at: number;
 }
 
+/** UNFINISHED_KINDS as an SQL list: named in the query, the kind index serves it. */
+const UNFINISHED_SQL = UNFINISHED_KINDS.map((kind) => `'${kind}'`).join(', ');
+
 /**
  * The persistent upload queue: one `upload_items` row per upload. Every write
  * is its own transaction, so what was acknowledged before a crash is on disk
@@ -65,9 +68,6 @@ interface Row {
  * the counts read the items concerned, never the queue's history
  * (test/unit/uploads/query-plans.test.ts holds every query to its index).
  */
-/** UNFINISHED_KINDS as an SQL list: named in the query, the kind index serves it. */
-const UNFINISHED_SQL = UNFINISHED_KINDS.map((kind) => `'${kind}'`).join(', ');
-
 export class UploadStore {
   private readonly sql: Sql;
 

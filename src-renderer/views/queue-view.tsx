@@ -5,7 +5,7 @@ import { toIpcError, useBridge } from '../bridge/bridge-context.js';
 import { writeClipboard } from '../bridge/clipboard.js';
 import { AddFilesButton } from '../components/drop-upload.js';
 import { ErrorNote } from '../components/error-note.js';
-import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
+import { PauseMenu } from '../components/pause-menu.js';
 import { RateLimitIndicator } from '../components/rate-limit-indicator.js';
 import { useNarrowWindow } from '../components/use-narrow-window.js';
 import { useNow } from '../components/use-now.js';
@@ -15,7 +15,6 @@ import { useLocale } from '../i18n/i18n.js';
 import { accountLabel } from '../model/account-label.js';
 import { queueHoldText, queuePausedText } from '../model/queue-row-text.js';
 import { formatRate } from '../../src-shared/model/format.js';
-import { pauseUntil } from '../../src-shared/model/queue-pause.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 import { QueueRow, type QueueRowAction } from './queue-row.js';
@@ -111,11 +110,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const renderRow = useCallback((index: number) => <QueueRow index={index} onAction={onRowAction} />, [onRowAction]);
   const show = useCallback((start: number, end: number) => queue.show(start, end), [queue]);
 
-  const pauseAll = (hours: PauseChoice, afterChunk?: boolean) =>
-    void act(async () => {
-      const until = pauseUntil(hours, Date.now());
-      queueStatus.put(await bridge.invoke('uploads:pauseAll', { until, afterChunk }));
-    });
+  const pauseAll = (until: number | null, afterChunk?: boolean) =>
+    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { until, afterChunk })));
   const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
   const chooseWhenDone = (action: WhenDoneChoice) =>
     void act(async () => queueStatus.put(await bridge.invoke('uploads:setWhenDone', { action })));
@@ -170,7 +166,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
 
 function PauseOrResume(props: {
   status: QueueStatus | undefined;
-  onPause: (hours: PauseChoice, afterChunk?: boolean) => void;
+  onPause: (until: number | null, afterChunk?: boolean) => void;
   onResume: () => void;
 }) {
   const { t } = useLocale();

@@ -60,7 +60,7 @@ const AccountId = z.string().min(1);
 const ItemId = z.int().positive();
 const JobId = z.uuid();
 /** when a person's pause ends (epoch ms); null or absent: until resumed */
-const PauseUntil = z.int().positive().nullable().optional();
+const PauseUntil = z.int().positive().nullable().default(null);
 
 /** A signed-in account as the UI sees it (never its token). */
 export const AccountViewSchema = z.object({

@@ -12,6 +12,10 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
     if (!status) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id }));
     return status;
   };
+  const setPaused = (id: number, paused: boolean) => {
+    engine.sync.setPaused(id, paused);
+    return folderStatus(id);
+  };
   const handlers: HandlersOf<'account' | 'folders'> = {
     'account:signIn': async ({ baseUrl, token, plan }) => {
       const { account } = await engine.signIn(baseUrl, token, plan);
@@ -61,14 +65,8 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
     },
     'folders:browse': async (request) => listSubfolders(request),
     'folders:status': async () => engine.folderStatus.statuses(),
-    'folders:pause': async ({ id }) => {
-      engine.sync.setPaused(id, true);
-      return folderStatus(id);
-    },
-    'folders:resume': async ({ id }) => {
-      engine.sync.setPaused(id, false);
-      return folderStatus(id);
-    },
+    'folders:pause': async ({ id }) => setPaused(id, true),
+    'folders:resume': async ({ id }) => setPaused(id, false),
     'folders:rescan': async ({ id }) => {
       engine.sync.rescanFolder(id);
       return folderStatus(id);

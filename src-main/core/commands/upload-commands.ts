@@ -28,14 +28,14 @@ export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
     },
     'uploads:status': async () => core.queueStatus(),
     'uploads:pauseAll': async ({ until, afterChunk }) => {
-      await queue.pauseAll(until ?? null, { afterChunk });
+      await queue.pauseAll(until, { afterChunk });
       return core.queueStatus();
     },
     'uploads:resumeAll': async () => {
       queue.resumeAll();
       return core.queueStatus();
     },
-    'uploads:pause': async ({ id, until, afterChunk }) => viewOf(id, queue.pause(id, until ?? null, { afterChunk })),
+    'uploads:pause': async ({ id, until, afterChunk }) => viewOf(id, queue.pause(id, until, { afterChunk })),
     'uploads:resume': async ({ id }) => viewOf(id, queue.resume(id)),
     'uploads:cancel': async ({ id }) => viewOf(id, queue.cancel(id)),
     'uploads:retry': async ({ id }) => viewOf(id, queue.retry(id)),

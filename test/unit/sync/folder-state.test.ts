@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { folderState, type FolderFacts } from '../../../src-main/sync/folder-state.js';
+import { FolderStateSchema } from '../../../src-shared/model/folder-status.js';
+import { QUEUE_HOLD_REASONS, type QueueHold } from '../../../src-shared/model/queue-hold.js';
 
 const idle: FolderFacts = {
   trouble: null,
@@ -84,5 +86,16 @@ describe('folderState: the most pressing state of a folder wins', () => {
       since: 9,
       account,
     });
+  });
+
+  it("says every hold of the app's (QueueHold) in the folder's own state, as the contract takes it", () => {
+    const holds: QueueHold[] = [
+      { reason: 'schedule', until: 5 },
+      { reason: 'battery' },
+      { reason: 'metered' },
+      { reason: 'dataDiskFull', since: 5, waiting: 1 },
+    ];
+    expect(holds.map((hold) => hold.reason).sort()).toEqual([...QUEUE_HOLD_REASONS].sort());
+    for (const hold of holds) expect(FolderStateSchema.parse(folderState({ ...busy, hold }))).toBeTruthy();
   });
 });
