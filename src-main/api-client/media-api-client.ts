@@ -10,15 +10,14 @@ import {
   listEnvelope,
   successEnvelope,
   type Account,
-  type CreateRemoteUploadsBody,
   type FileStatus,
   type MediaFile,
   type MediaFileDetail,
   PaginationMetaSchema,
   type PaginationMeta,
   type RemoteJob,
-  type UpdateFileBody,
 } from '../../src-shared/api/index.js';
+import type { FileChanges, ImportRequest, Visibility } from '../../src-shared/model/visibility.js';
 import { ApiError, LooseErrorEnvelopeSchema } from './api-error.js';
 import {
   DEFAULT_TIMEOUTS,
@@ -63,7 +62,7 @@ export interface ChunkInfo {
 export interface UploadRequest {
   range: FileRange;
   /** sent as `visibility` 1/0; omitted when undefined (server default) */
-  visibility?: boolean;
+  visibility?: Visibility;
   chunk?: ChunkInfo;
   /** false for a request that may complete a file: it is not blindly repeated */
   idempotent: boolean;
@@ -178,7 +177,8 @@ export class MediaApiClient {
   }
 
   /** PATCH /files/{id}; the answer's body is not shown in the spec, so it is not relied on. */
-  async updateFile(id: string, body: UpdateFileBody, priority: Priority = 'interactive'): Promise<void> {
+  async updateFile(id: string, changes: FileChanges, priority: Priority = 'interactive'): Promise<void> {
+    const body = withApiVisibility(changes);
     await this.json('PATCH', `/files/${encodeURIComponent(id)}`, z.unknown(), { body, priority });
   }
 
@@ -186,9 +186,9 @@ export class MediaApiClient {
     await this.json('DELETE', `/files/${encodeURIComponent(id)}`, z.unknown(), { priority });
   }
 
-  async createRemoteUploads(body: CreateRemoteUploadsBody): Promise<RemoteJob[]> {
+  async createRemoteUploads(request: ImportRequest): Promise<RemoteJob[]> {
     // a repeated POST would start the imports twice
-    const options = { body, idempotent: false };
+    const options = { body: withApiVisibility(request), idempotent: false };
     return this.json('POST', '/remote-uploads', acceptedEnvelope(RemoteJobSchema), options).then((r) => r.data);
   }
 
@@ -222,7 +222,7 @@ export class MediaApiClient {
    */
   async upload(request: UploadRequest): Promise<UploadAck> {
     const fields: Record<string, string> = {};
-    if (request.visibility !== undefined) fields['visibility'] = request.visibility ? '1' : '0';
+    if (request.visibility !== undefined) fields['visibility'] = request.visibility === 'public' ? '1' : '0';
     if (request.chunk) {
       const c = request.chunk;
       fields['dzuuid'] = c.dzuuid;
@@ -418,6 +418,11 @@ function stalled(ms: number): ApiError {
 
 function headerValue(value: string | string[] | undefined): string | null {
   return (Array.isArray(value) ? value[0] : value) ?? null;
+}
+
+/** A body with the app's Visibility, as the API takes it (PATCH /files, POST /remote-uploads: a boolean). */
+function withApiVisibility<T extends { visibility?: Visibility }>({ visibility, ...rest }: T) {
+  return visibility === undefined ? rest : { ...rest, visibility: visibility === 'public' };
 }
 
 function queryString(query: Record<string, string | number | undefined>): string {

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { Visibility } from '../../src-shared/model/visibility.js';
 import { UsageError } from './cli-output.js';
 
 const OPTIONS = {
@@ -71,9 +72,9 @@ export function chunkSizeFlag(value: string | undefined): number | undefined {
   return bytes;
 }
 
-export function visibilityFlag(flags: Flags): boolean | undefined {
+export function visibilityFlag(flags: Flags): Visibility | undefined {
   if (flags.public && flags.private) throw new UsageError('Choose one of --public and --private.');
-  return flags.public ? true : flags.private ? false : undefined;
+  return flags.public ? 'public' : flags.private ? 'private' : undefined;
 }
 
 export function onlineWatchFlag(flags: Flags): boolean | undefined {

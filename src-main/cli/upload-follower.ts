@@ -120,7 +120,7 @@ export class UploadFollower {
         if ([...ids].every((id) => SETTLED_KINDS.has(this.items.get(id)?.state.kind ?? ''))) break;
         if (this.blocked) return { kind: 'blocked', reason: this.blocked };
         if (this.signedOut) return { kind: 'signedOut' };
-        if (this.status.paused) return { kind: 'paused' };
+        if (this.status.pause) return { kind: 'paused' };
         if (this.status.hold) return { kind: 'held', hold: this.status.hold };
         await new Promise<void>((resolve) => (this.wake = resolve));
       }

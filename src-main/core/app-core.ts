@@ -328,8 +328,7 @@ export class AppCore {
   queueStatus(): QueueStatus {
     const status = this.engine.queue.status();
     return {
-      paused: status.pausedUntil !== null,
-      pausedUntil: status.pausedUntil !== null && Number.isFinite(status.pausedUntil) ? status.pausedUntil : null,
+      pause: status.pause,
       hold: status.hold,
       active: status.active,
       bandwidthBytesPerSecond: this.engine.limiter.limit,

@@ -34,7 +34,7 @@ import { ProcWriterProbe, type WriterProbe } from '../uploads/file-writers.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
-import type { UploadItem } from '../../src-shared/model/upload-state.js';
+import { ACTIVE_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { NO_TRASH, type TrashPort } from './ports.js';
 
 export interface EngineOptions {
@@ -418,7 +418,7 @@ export class Engine {
   dataDiskFull(): { since: number; waiting: number } | null {
     const full = this.dataDisk.full;
     if (!full) return null;
-    const queued = this.uploads.count(['queued', 'retrying', 'uploading', 'finalizing']);
+    const queued = this.uploads.count(ACTIVE_KINDS);
     return { since: full.since, waiting: queued + this.sync.waitingForRoom };
   }
 

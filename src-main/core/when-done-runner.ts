@@ -1,4 +1,4 @@
-import { FINAL_UPLOAD_KINDS, UPLOAD_STATE_KINDS, type UploadStateKind } from '../../src-shared/model/upload-state.js';
+import { UNFINISHED_KINDS } from '../../src-shared/model/upload-state.js';
 import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
 import type { Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Disposable } from '../common/disposable.js';
@@ -23,8 +23,6 @@ export interface WhenDoneRunnerOptions extends WhenDoneOptions {
   /** between two looks at the queue while a choice waits (1 s): a file settling has no event of its own */
   pollMs?: number;
 }
-
-const UNFINISHED: readonly UploadStateKind[] = UPLOAD_STATE_KINDS.filter((kind) => !FINAL_UPLOAD_KINDS.has(kind));
 
 const DOING: Record<WhenDoneAction, string> = {
   sleep: 'puts the computer to sleep',
@@ -71,7 +69,7 @@ export class WhenDoneRunner implements Disposable {
   /** No upload that is not final, and no file settling or being looked at in a watched folder. */
   private isDone(): boolean {
     const { uploads, sync } = this.options.engine;
-    return uploads.count(UNFINISHED) === 0 && !sync.busy;
+    return uploads.count(UNFINISHED_KINDS) === 0 && !sync.busy;
   }
 
   private look(): void {

@@ -41,8 +41,8 @@ export class PowerGuard implements Disposable {
   }
 
   /** Follows the queue: holds the blocker while uploads run, and lets it go otherwise. */
-  update(status: Pick<QueueStatus, 'active' | 'paused'>): void {
-    const uploading = status.active > 0 && !status.paused;
+  update(status: Pick<QueueStatus, 'active' | 'pause'>): void {
+    const uploading = status.active > 0 && !status.pause;
     if (uploading && this.blocker === null) {
       this.blocker = this.options.powerSaveBlocker.start('prevent-app-suspension');
     } else if (!uploading && this.blocker !== null) {
@@ -59,7 +59,7 @@ export class PowerGuard implements Disposable {
     clearInterval(this.timer);
     for (const [event, listener] of this.listeners)
       this.options.powerMonitor.removeListener(event as 'resume', listener);
-    this.update({ active: 0, paused: false });
+    this.update({ active: 0, pause: null });
   }
 
   private checkOnline(): void {

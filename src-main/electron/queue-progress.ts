@@ -67,7 +67,7 @@ export class QueueProgressTracker {
    * upload by id, for those that left `active`; `now`: monotonic ms.
    */
   update(
-    status: Pick<QueueStatus, 'paused' | 'hold'>,
+    status: Pick<QueueStatus, 'pause' | 'hold'>,
     active: readonly UploadItem[],
     lookUp: (id: number) => UploadItem | undefined,
     now: number,
@@ -94,7 +94,7 @@ export class QueueProgressTracker {
       this.meter = undefined;
       return { bar, filesLeft, bytesLeft, etaSeconds: null };
     }
-    const held = status.paused || status.hold !== null;
+    const held = status.pause !== null || status.hold !== null;
     this.meter = held ? undefined : observe(this.meter, now, done);
     const fraction = total === 0 ? 0 : Math.min(1, done / total);
     const mode: ProgressMode = filesLeft === 0 ? 'error' : held ? 'paused' : 'normal';

@@ -1,6 +1,7 @@
 import type { NativeImage, Notification, Tray } from 'electron';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import type { MessageKey } from '../../src-shared/i18n/message.js';
+import { pauseUntil } from '../../src-shared/model/queue-pause.js';
 import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
 import { DisposableStore } from '../common/disposable.js';
 import type { ShutdownPort } from '../common/shutdown.js';
@@ -112,7 +113,7 @@ export class TrayController {
       this.recent,
       {
         open: () => actions.showWindow(),
-        pause: (hours) => void core.handle('uploads:pauseAll', { hours }),
+        pause: (hours) => void core.handle('uploads:pauseAll', { until: pauseUntil(hours, Date.now()) }),
         resume: () => void core.handle('uploads:resumeAll', {}),
         openLink: (url) => actions.openExternal(url),
         quit: () => actions.quit(),
@@ -124,7 +125,8 @@ export class TrayController {
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
         folders: {
           statuses: this.options.folders.statuses(),
-          setPaused: (id, paused) => void core.handle('folders:pause', { id, paused }),
+          pause: (id) => void core.handle('folders:pause', { id }),
+          resume: (id) => void core.handle('folders:resume', { id }),
         },
       },
       core.language,

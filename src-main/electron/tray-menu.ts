@@ -3,6 +3,7 @@ import { basename, join } from 'node:path';
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
+import { PAUSE_HOURS, type PauseHours } from '../../src-shared/model/queue-pause.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { WhenDoneAction } from '../../src-shared/model/when-done.js';
 import { CoreLanguage } from '../common/i18n.js';
@@ -64,8 +65,8 @@ export function trayState(
   if (status.hold?.reason === 'dataDiskFull') {
     return state('error', t('core.tray.dataDiskFull', { count: status.hold.waiting }), true);
   }
-  if (status.paused) {
-    const until = status.pausedUntil;
+  if (status.pause) {
+    const until = status.pause.until;
     return state('paused', until === null ? t('core.tray.paused') : t('core.tray.pausedUntil', { time: time(until) }));
   }
   if (status.hold?.reason === 'battery') return state('paused', t('core.tray.battery'), true);
@@ -106,7 +107,7 @@ export function trayIconPath(kind: TrayKind, assetsDir: string): string {
 
 export interface TrayActions {
   open(): void;
-  pause(hours: 2 | 8 | 24 | null): void;
+  pause(hours: PauseHours | null): void;
   resume(): void;
   openLink(url: string): void;
   quit(): void;
@@ -119,7 +120,7 @@ export interface TrayActions {
   /** "Restart to update", when an update is downloaded */
   update?: { label: string; enabled: boolean; click(): void };
   /** the watched folders, one line each with their own Pause/Resume */
-  folders?: { statuses: readonly FolderStatus[]; setPaused(id: number, paused: boolean): void };
+  folders?: { statuses: readonly FolderStatus[]; pause(id: number): void; resume(id: number): void };
 }
 
 /** Folders listed in the tray's menu; the rest are counted ("and 3 more folders"). */
@@ -176,7 +177,7 @@ export function trayMenuTemplate(
           {
             label: t('core.tray.pause'),
             submenu: [
-              ...([2, 8, 24] as const).map((hours) => ({
+              ...PAUSE_HOURS.map((hours) => ({
                 label: t('core.tray.forHours', { count: hours }),
                 click: () => actions.pause(hours),
               })),
@@ -201,7 +202,7 @@ export function trayMenuTemplate(
           submenu: [
             {
               label: t(status.paused ? 'core.tray.folder.resume' : 'core.tray.folder.pause'),
-              click: () => folders.setPaused(status.folderId, !status.paused),
+              click: () => (status.paused ? folders.resume(status.id) : folders.pause(status.id)),
             },
           ],
         })),

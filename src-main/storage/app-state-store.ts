@@ -1,6 +1,10 @@
+import { QueuePauseSchema, type QueuePause } from '../../src-shared/model/queue-pause.js';
+import { parseJsonOrUndefined } from '../common/parse-json.js';
 import { statementCache, type Db, type Sql } from './database.js';
 
-/** Small named values that must survive a restart (the queue's global pause). */
+const PAUSE_KEY = 'uploads.pause';
+
+/** Small named values that must survive a restart: the person's pause of the whole queue. */
 export class AppStateStore {
   private readonly sql: Sql;
 
@@ -8,18 +12,14 @@ export class AppStateStore {
     this.sql = statementCache(db);
   }
 
-  get(key: string): string | undefined {
-    const row = this.sql('SELECT value FROM app_state WHERE key = ?').get(key) as { value: string } | undefined;
-    return row?.value;
+  /** The person's pause of the whole queue as kept (migration 9 read the version before's); null when none. */
+  queuePause(): QueuePause | null {
+    const row = this.sql('SELECT value FROM app_state WHERE key = ?').get(PAUSE_KEY) as { value: string } | undefined;
+    return (row && QueuePauseSchema.safeParse(parseJsonOrUndefined(row.value)).data) ?? null;
   }
 
-  set(key: string, value: string): void {
-    this.sql(
-      'INSERT INTO app_state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
-    ).run(key, value);
-  }
-
-  delete(key: string): void {
-    this.sql('DELETE FROM app_state WHERE key = ?').run(key);
+  setQueuePause(pause: QueuePause | null): void {
+    if (pause === null) this.sql('DELETE FROM app_state WHERE key = ?').run(PAUSE_KEY);
+    else this.sql('INSERT OR REPLACE INTO app_state (key, value) VALUES (?, ?)').run(PAUSE_KEY, JSON.stringify(pause));
   }
 }

@@ -186,6 +186,13 @@ const MIGRATIONS: readonly string[] = [
   -- when the person signed out (epoch ms); null while signed in
   ALTER TABLE accounts ADD COLUMN signed_out_at INTEGER;
   `,
+  // issue 33: the person's pause of the queue kept as the contract says it, {"until": epoch ms, or null until
+  // resumed} (QueuePauseSchema), where the version before kept the epoch ms or 'forever' (not JSON: null)
+  `
+  UPDATE app_state SET key = 'uploads.pause',
+    value = json_object('until', CASE WHEN json_valid(value) THEN json(value) END)
+  WHERE key = 'uploads.pausedUntil';
+  `,
 ];
 
 /**

@@ -1,5 +1,6 @@
 import type { FolderState } from '../../src-shared/model/folder-status.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
+import type { QueuePause } from '../../src-shared/model/queue-pause.js';
 import type { FolderTrouble } from './sync-service.js';
 
 /** Why a folder's account cannot upload (Engine.accountProblem): a refused token, or signed out of the app. */
@@ -15,8 +16,8 @@ export interface FolderFacts {
   trouble: FolderTrouble | (AccountProblem & { since: number }) | null;
   /** the folder's own pause (folders:pause) */
   paused: boolean;
-  /** the person's pause of the whole queue: null when not paused, Infinity until resumed, else until then */
-  queuePausedUntil: number | null;
+  /** the person's pause of the whole queue, null when not paused */
+  queuePause: QueuePause | null;
   /** the app's hold of the whole queue (its own full disk, schedule, battery, …) */
   hold: QueueHold | null;
   scan: { found: number } | null;
@@ -49,10 +50,7 @@ export function folderState(facts: FolderFacts): FolderState {
   }
   if (hold?.reason === 'dataDiskFull') return { kind: 'problem', problem: 'dataDiskFull', since: hold.since };
   if (facts.paused) return { kind: 'paused', by: 'folder', until: null };
-  if (facts.queuePausedUntil !== null) {
-    const until = Number.isFinite(facts.queuePausedUntil) ? facts.queuePausedUntil : null;
-    return { kind: 'paused', by: 'queue', until };
-  }
+  if (facts.queuePause) return { kind: 'paused', by: 'queue', until: facts.queuePause.until };
   if (hold) return { kind: 'paused', by: hold.reason, until: 'until' in hold ? hold.until : null };
   if (facts.scan) return { kind: 'scanning', found: facts.scan.found };
   if (facts.settling > 0) return { kind: 'settling', files: facts.settling };

@@ -1,7 +1,7 @@
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import { etaSeconds, observe, RATE_WINDOW_MS, type RateMeter } from '../../src-shared/model/transfer-rate.js';
-import { ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { UNFINISHED_KINDS, ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Event } from '../common/disposable.js';
 import { Throttle } from '../common/throttle.js';
@@ -39,12 +39,10 @@ interface Work {
   beingWritten: boolean;
 }
 
-const WAITING_KINDS = new Set(['queued', 'uploading', 'finalizing', 'retrying']);
-
 /** An unfinished item as the folder counts it; undefined when it is not the folder's work (or has ended). */
 function itemWork(item: UploadItem, folderId: number): Work | undefined {
+  if (!UNFINISHED_KINDS.includes(item.state.kind)) return undefined;
   const paused = item.state.kind === 'paused';
-  if (!paused && !WAITING_KINDS.has(item.state.kind)) return undefined;
   const sent = item.state.kind === 'uploading' ? item.state.sentBytes : ackedBytes(item);
   const beingWritten = item.state.kind === 'queued' && item.state.waiting === 'beingWritten';
   return { folderId, size: item.size, sent, paused, beingWritten };
@@ -116,7 +114,7 @@ export class FolderStatusService {
     const state = folderState({
       trouble: activity.trouble ?? this.accountTrouble(folder.accountId, now),
       paused,
-      queuePausedUntil: queue.pausedUntil,
+      queuePause: queue.pause,
       hold: queue.hold,
       scan: activity.scan,
       settling: activity.settling + this.beingWritten(folder.id),
@@ -129,7 +127,7 @@ export class FolderStatusService {
     this.upToDateSince.set(folder.id, state.kind === 'watching' ? state.since : null);
     const files = this.options.files;
     return {
-      folderId: folder.id,
+      id: folder.id,
       accountId: folder.accountId,
       path: folder.path,
       paused,

@@ -487,7 +487,7 @@ export class SyncService {
       const { item, outcome } = await this.options.queue.enqueue({
         accountId: folder.accountId,
         path: file.absPath,
-        visibility: folder.options.visibility === 'public',
+        visibility: folder.options.visibility,
         metadata:
           folder.options.allowOnlineWatch === null ? {} : { allow_online_watch: folder.options.allowOnlineWatch },
         folderId: folder.id,

@@ -2,7 +2,9 @@ import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import { API_LIMITS, UpdateFileBodySchema, type MediaFile } from '../../src-shared/api/index.js';
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
-import { ackedBytes, type UploadItem, type UploadMetadata } from '../../src-shared/model/upload-state.js';
+import type { QueuePause } from '../../src-shared/model/queue-pause.js';
+import { ACTIVE_KINDS, ackedBytes, type UploadItem, type UploadMetadata } from '../../src-shared/model/upload-state.js';
+import type { Visibility } from '../../src-shared/model/visibility.js';
 import { ApiError } from '../api-client/api-error.js';
 import { FileChangedError } from '../api-client/multipart-body.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
@@ -66,7 +68,7 @@ export interface EnqueueInput {
   accountId: string;
   path: string;
   /** `visibility` of the upload; null leaves the server's default (private) */
-  visibility?: boolean | null;
+  visibility?: Visibility | null;
   metadata?: UploadMetadata;
   folderId?: number | null;
   /** upload again even if this exact file was uploaded before */
@@ -92,8 +94,8 @@ export interface UploadedEvent {
 
 /** The engine's own view of its pause, hold and work; the core turns it into the contract's QueueStatus. */
 export interface QueueRunState {
-  /** the person's own pause: null when not paused; a wall-clock time, or Infinity for "until resumed" */
-  pausedUntil: number | null;
+  /** the person's own pause, null when not paused */
+  pause: QueuePause | null;
   /** the app's own hold (schedule, battery), apart from the person's pause; null when none */
   hold: QueueHold | null;
   active: number;
@@ -113,7 +115,6 @@ interface Worker {
 /** How a pause stops what runs: now (abandoning the chunks in flight), or once they are committed. */
 export type PauseOptions = { afterChunk?: boolean };
 
-const GLOBAL_PAUSE_KEY = 'uploads.pausedUntil';
 /** A file held open for writing is looked at again this often (its row says so meanwhile). */
 export const WRITER_RECHECK_MS = 2_000;
 
@@ -282,13 +283,13 @@ export class UploadQueue implements Disposable {
   }
 
   status(): QueueRunState {
-    return { pausedUntil: this.pausedUntil(), hold: this.hold, active: this.workers.size };
+    return { pause: this.options.appState.queuePause(), hold: this.hold, active: this.workers.size };
   }
 
   /**
    * Holds the whole queue for the app's own reason (the schedule, the
    * battery), or (null) lets it go. Apart from the person's pause: a hold
-   * never changes `pausedUntil`, and pauseAll/resumeAll never change the
+   * never changes `pause`, and pauseAll/resumeAll never change the
    * hold, so the queue runs only when neither holds it. Running uploads stop
    * as for a pause (back in line, their chunks kept).
    */
@@ -313,8 +314,7 @@ export class UploadQueue implements Disposable {
    * `afterChunk`: uploads with a chunk in flight finish it (committed) first.
    */
   async pauseAll(until: number | null, options: PauseOptions = {}): Promise<void> {
-    this.options.appState.set(GLOBAL_PAUSE_KEY, until === null ? 'forever' : String(until));
-    this.statusEmitter.fire(this.status());
+    this.setPause({ until });
     const now = [...this.workers.keys()].filter(
       (id) => !(options.afterChunk && this.finishInFlight(id, { type: 'interrupt' })),
     );
@@ -323,8 +323,7 @@ export class UploadQueue implements Disposable {
   }
 
   resumeAll(): void {
-    this.options.appState.delete(GLOBAL_PAUSE_KEY);
-    this.statusEmitter.fire(this.status());
+    this.setPause(null);
     for (const [id, worker] of this.workers) if (worker.after?.type === 'interrupt') this.keepGoing(id);
     this.pump();
   }
@@ -362,8 +361,8 @@ export class UploadQueue implements Disposable {
    */
   hasWork(): boolean {
     if (this.workers.size > 0) return true;
-    if (this.pausedUntil() !== null || this.hold !== null) return false;
-    return this.options.store.count(['queued', 'retrying', 'uploading', 'finalizing']) > 0;
+    if (this.options.appState.queuePause() !== null || this.hold !== null) return false;
+    return this.options.store.count(ACTIVE_KINDS) > 0;
   }
 
   /** Every item waiting out a backoff goes now (the network is probably back); attempts are not reset. */
@@ -493,25 +492,19 @@ export class UploadQueue implements Disposable {
     return this.options.settleMsFor?.(item) ?? settleWindowFor(item.size, DEFAULT_SETTLE_MS);
   }
 
-  private pausedUntil(): number | null {
-    const value = this.options.appState.get(GLOBAL_PAUSE_KEY);
-    if (value === undefined) return null;
-    if (value === 'forever') return Infinity;
-    const until = Number(value);
-    if (until <= this.clock.wall()) {
-      this.options.appState.delete(GLOBAL_PAUSE_KEY);
-      this.statusEmitter.fire({ pausedUntil: null, hold: this.hold, active: this.workers.size });
-      return null;
-    }
-    return until;
+  private setPause(pause: QueuePause | null): void {
+    this.options.appState.setQueuePause(pause);
+    this.statusEmitter.fire(this.status());
   }
 
   /** Starts workers for runnable items, and sets a timer for the next item that becomes runnable. */
   private pump(): void {
     if (!this.running) return this.settleIdle();
-    const pausedUntil = this.pausedUntil();
-    if (pausedUntil !== null) {
-      if (Number.isFinite(pausedUntil)) this.wakeAt(pausedUntil);
+    const pause = this.options.appState.queuePause();
+    // a pause whose time has come ends here, in the runner woken for it
+    if (pause?.until != null && pause.until <= this.clock.wall()) this.setPause(null);
+    else if (pause) {
+      if (pause.until !== null) this.wakeAt(pause.until);
       return this.settleIdle();
     }
     // the holder lets the queue go itself (setHold(null)): no timer here

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   FINAL_UPLOAD_KINDS,
+  UNFINISHED_KINDS,
   UploadItemSchema,
   UploadMetadataSchema,
   UploadStateSchema,
@@ -9,6 +10,7 @@ import {
   type UploadState,
   type UploadStateKind,
 } from '../../src-shared/model/upload-state.js';
+import type { Visibility } from '../../src-shared/model/visibility.js';
 import type { FileIdentity } from '../common/file-fingerprint.js';
 import { spellingsOf } from '../common/path-spellings.js';
 import { statementCache, type Db, type Sql } from '../storage/database.js';
@@ -19,7 +21,7 @@ export interface NewUpload {
   path: string;
   fileName: string;
   identity: FileIdentity;
-  visibility: boolean | null;
+  visibility: Visibility | null;
   metadata: UploadMetadata;
   folderId: number | null;
   chunkSize: number;
@@ -33,6 +35,7 @@ interface Row {
   size: number;
   mtime_ms: number;
   fingerprint: string;
+  /** 1 public, 0 private, null the service's default */
   visibility: number | null;
   metadata: string;
   folder_id: number | null;
@@ -47,6 +50,9 @@ interface Row {
   created_at: number;
   updated_at: number;
 }
+
+/** UNFINISHED_KINDS as an SQL list: named in the query, the kind index serves it. */
+const UNFINISHED_SQL = UNFINISHED_KINDS.map((kind) => `'${kind}'`).join(', ');
 
 /**
  * The persistent upload queue: one `upload_items` row per upload. Every write
@@ -86,7 +92,7 @@ export class UploadStore {
       input.identity.size,
       input.identity.mtimeMs,
       input.identity.fingerprint,
-      input.visibility === null ? null : Number(input.visibility),
+      input.visibility === null ? null : Number(input.visibility === 'public'),
       JSON.stringify(input.metadata),
       input.folderId,
       JSON.stringify({ kind: 'queued' } satisfies UploadState),
@@ -128,13 +134,9 @@ export class UploadStore {
     return this.parseRows(this.sql('SELECT * FROM upload_items ORDER BY id').all());
   }
 
-  /** The items not final yet (queued, uploading, finalizing, retrying, paused), in queue order, from the kind index. */
+  /** The items not final yet (UNFINISHED_KINDS), in queue order, from the kind index. */
   unfinished(): UploadItem[] {
-    return this.parseRows(
-      this.sql(
-        `SELECT * FROM upload_items WHERE kind IN ('queued', 'uploading', 'finalizing', 'retrying', 'paused') ORDER BY id`,
-      ).all(),
-    );
+    return this.parseRows(this.sql(`SELECT * FROM upload_items WHERE kind IN (${UNFINISHED_SQL}) ORDER BY id`).all());
   }
 
   /** Items of one kind in queue order, at most `limit` (the failures a diagnostics report lists, the newest first). */
@@ -240,7 +242,7 @@ export class UploadStore {
   findUnfinishedByPath(path: string): UploadItem[] {
     return this.parseRows(
       this.sql(
-        `SELECT * FROM upload_items WHERE path IN (?, ?, ?) AND +kind NOT IN ('done', 'cancelled')
+        `SELECT * FROM upload_items WHERE path IN (?, ?, ?) AND +kind IN (${UNFINISHED_SQL}, 'failed')
          ORDER BY path = ? DESC, id DESC`,
       ).all(...spellingsOf(path), path),
     );
@@ -265,8 +267,7 @@ export class UploadStore {
   unfinishedOfFolder(folderId: number): UploadItem[] {
     return this.parseRows(
       this.sql(
-        `SELECT * FROM upload_items WHERE kind IN ('queued', 'uploading', 'finalizing', 'retrying', 'paused', 'failed')
-           AND folder_id = ? ORDER BY id`,
+        `SELECT * FROM upload_items WHERE kind IN (${UNFINISHED_SQL}, 'failed') AND folder_id = ? ORDER BY id`,
       ).all(folderId),
     );
   }
@@ -492,7 +493,7 @@ export class UploadStore {
       size: row.size,
       mtimeMs: row.mtime_ms,
       fingerprint: row.fingerprint,
-      visibility: row.visibility === null ? null : row.visibility === 1,
+      visibility: row.visibility === null ? null : row.visibility === 1 ? 'public' : 'private',
       metadata: parseJsonOrUndefined(row.metadata),
       folderId: row.folder_id,
       state: UploadStateSchema.safeParse(parseJsonOrUndefined(row.state)).data,

@@ -1,5 +1,5 @@
 import { englishText, message, translatedValues } from '../../src-shared/i18n/message.js';
-import type { UploadProblem, UploadState } from '../../src-shared/model/upload-state.js';
+import { ACTIVE_KINDS, type UploadProblem, type UploadState } from '../../src-shared/model/upload-state.js';
 import { backoffDelay, type BackoffPolicy } from '../api-client/retry-policy.js';
 import { assertNever } from '../common/assert-never.js';
 
@@ -102,9 +102,7 @@ export function transition(state: UploadState, event: UploadEvent): UploadState 
 }
 
 function isActive(state: UploadState): boolean {
-  return (
-    state.kind === 'queued' || state.kind === 'uploading' || state.kind === 'finalizing' || state.kind === 'retrying'
-  );
+  return ACTIVE_KINDS.includes(state.kind);
 }
 
 /** The last try's problem, said as the reason the upload stopped: the app's own sentence, quoting it. */

@@ -1,11 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import {
-  describeErrorValue,
-  isPublicVisibility,
-  type FileStatus,
-  type MediaFileDetail,
-} from '../../src-shared/api/index.js';
+import { describeErrorValue, type FileStatus, type MediaFileDetail } from '../../src-shared/api/index.js';
 import { formatBytes } from '../../src-shared/model/format.js';
+import { visibilityOf } from '../../src-shared/model/visibility.js';
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { toIpcError, useAction, useBridge, useQuery } from '../bridge/bridge-context.js';
 import { describeConversion, formatCount, isConversionFinal, visibilityLabel } from '../model/file-columns.js';
@@ -193,7 +189,7 @@ export function FileDetails(props: {
               </div>
             ))}
           </dl>
-          {!isPublicVisibility(file.visibility) && !file.password_protected && (
+          {visibilityOf(file.visibility) === 'private' && !file.password_protected && (
             <p className="muted file-details__small">{t('visibility.privateMeans')}</p>
           )}
 

@@ -1,9 +1,10 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { PAUSE_HOURS, pauseUntil, type PauseHours } from '../../src-shared/model/queue-pause.js';
 import { useLocale } from '../i18n/i18n.js';
 
-export type PauseChoice = 2 | 8 | 24 | null;
+type PauseChoice = PauseHours | null;
 
-const HOURS: PauseChoice[] = [2, 8, 24, null];
+const HOURS: PauseChoice[] = [...PAUSE_HOURS, null];
 /** until resumed, once the chunks being sent are confirmed */
 const AFTER_CHUNKS = 'afterChunks' as const;
 
@@ -15,7 +16,8 @@ const AFTER_CHUNKS = 'afterChunks' as const;
  * confirmed, so their bytes are kept.
  */
 export function PauseMenu(props: {
-  onPause: (hours: PauseChoice, afterChunk?: boolean) => void;
+  /** `until`: when the pause ends (epoch ms), null until resumed */
+  onPause: (until: number | null, afterChunk?: boolean) => void;
   afterChunks?: boolean;
   disabled?: boolean;
 }) {
@@ -112,7 +114,7 @@ export function PauseMenu(props: {
               onClick={() => {
                 close();
                 if (choice === AFTER_CHUNKS) onPause(null, true);
-                else onPause(choice);
+                else onPause(pauseUntil(choice, Date.now()));
               }}
             >
               {choice === AFTER_CHUNKS

@@ -1,9 +1,10 @@
 import { useId } from 'react';
+import type { Visibility } from '../../src-shared/model/visibility.js';
 import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
 
-export interface Visibility {
-  visibility: boolean;
+interface VisibilityChoice {
+  visibility: Visibility;
   allowOnlineWatch: boolean;
 }
 
@@ -11,8 +12,8 @@ export interface Visibility {
 export function VisibilityFields(props: {
   /** the radio group's name, unique on the page */
   name: string;
-  value: Visibility;
-  onChange: (change: Partial<Visibility>) => void;
+  value: VisibilityChoice;
+  onChange: (change: Partial<VisibilityChoice>) => void;
 }) {
   const { name, value, onChange } = props;
   const { t } = useLocale();
@@ -21,12 +22,16 @@ export function VisibilityFields(props: {
     <>
       <fieldset className="choice-group" aria-describedby={meansId}>
         <legend>{t('files.columns.visibility')}</legend>
-        <RadioOption name={name} checked={value.visibility} onSelect={() => onChange({ visibility: true })}>
-          {t('visibility.public')}
-        </RadioOption>
-        <RadioOption name={name} checked={!value.visibility} onSelect={() => onChange({ visibility: false })}>
-          {t('visibility.private')}
-        </RadioOption>
+        {(['public', 'private'] as const).map((visibility) => (
+          <RadioOption
+            key={visibility}
+            name={name}
+            checked={value.visibility === visibility}
+            onSelect={() => onChange({ visibility })}
+          >
+            {t(`visibility.${visibility}`)}
+          </RadioOption>
+        ))}
         <small id={meansId} className="muted">
           {t('visibility.privateMeans')}
         </small>

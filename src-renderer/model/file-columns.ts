@@ -1,4 +1,5 @@
-import { isPublicVisibility, type Conversion, type MediaFile } from '../../src-shared/api/index.js';
+import type { Conversion, MediaFile } from '../../src-shared/api/index.js';
+import { visibilityOf } from '../../src-shared/model/visibility.js';
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { serviceWord } from './service-words.js';
@@ -41,7 +42,7 @@ export const FILE_COLUMNS: readonly FileColumn[] = [
 
 /** The spec names only `public`; whatever else the server says means private. */
 export function visibilityLabel(visibility: string): string {
-  return isPublicVisibility(visibility) ? t('visibility.public') : t('visibility.private');
+  return t(`visibility.${visibilityOf(visibility)}`);
 }
 
 /** A count written for `locale` ("1,234"; "1.234" in German), with a cached formatter: a cell of every row. */

@@ -1,5 +1,10 @@
-import { API_LIMITS, UpdateFileBodySchema, isPublicVisibility } from '../../src-shared/api/index.js';
-import type { MediaFileDetail, UpdateFileBody } from '../../src-shared/api/index.js';
+import { API_LIMITS, type MediaFileDetail } from '../../src-shared/api/index.js';
+import {
+  FileChangesSchema,
+  visibilityOf,
+  type FileChanges,
+  type Visibility,
+} from '../../src-shared/model/visibility.js';
 import { t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
 
@@ -10,7 +15,7 @@ export type PasswordAction = 'keep' | 'set' | 'remove';
 export interface FileEditDraft {
   name: string;
   description: string;
-  visibility: boolean;
+  visibility: Visibility;
   allowOnlineWatch: boolean;
   passwordAction: PasswordAction;
   password: string;
@@ -18,7 +23,7 @@ export interface FileEditDraft {
 
 export type FileEditErrors = Partial<Record<'name' | 'description' | 'password', string>>;
 
-const fields = UpdateFileBodySchema.shape;
+const fields = FileChangesSchema.shape;
 
 export const FILE_NAME_MAX = API_LIMITS.fileNameMaxChars;
 export const DESCRIPTION_MAX = API_LIMITS.descriptionMaxChars;
@@ -27,7 +32,7 @@ export function draftFromFile(file: MediaFileDetail): FileEditDraft {
   return {
     name: file.name,
     description: file.description ?? '',
-    visibility: isPublicVisibility(file.visibility),
+    visibility: visibilityOf(file.visibility),
     allowOnlineWatch: file.allow_online_watch,
     passwordAction: 'keep',
     password: '',
@@ -55,12 +60,12 @@ export function validateFileDraft(draft: FileEditDraft): FileEditErrors {
  * sent"). A description emptied becomes null; one the server never told us
  * (it is not listed in file lists) is sent only when the person typed one.
  */
-export function fileChanges(file: MediaFileDetail, draft: FileEditDraft): UpdateFileBody {
-  const changes: UpdateFileBody = {};
+export function fileChanges(file: MediaFileDetail, draft: FileEditDraft): FileChanges {
+  const changes: FileChanges = {};
   if (draft.name !== file.name) changes.name = draft.name;
   const before = file.description ?? '';
   if (draft.description !== before) changes.description = draft.description === '' ? null : draft.description;
-  if (draft.visibility !== isPublicVisibility(file.visibility)) changes.visibility = draft.visibility;
+  if (draft.visibility !== visibilityOf(file.visibility)) changes.visibility = draft.visibility;
   if (draft.allowOnlineWatch !== file.allow_online_watch) changes.allow_online_watch = draft.allowOnlineWatch;
   if (draft.passwordAction === 'set') changes.password = draft.password;
   if (draft.passwordAction === 'remove' && file.password_protected) changes.password = null;

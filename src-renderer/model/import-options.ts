@@ -1,11 +1,6 @@
-import {
-  API_LIMITS,
-  CreateRemoteUploadsBodySchema,
-  describeErrorValue,
-  type CreateRemoteUploadsBody,
-  type RemoteJob,
-} from '../../src-shared/api/index.js';
+import { API_LIMITS, describeErrorValue, type RemoteJob } from '../../src-shared/api/index.js';
 import { formatBytes, numberFormat } from '../../src-shared/model/format.js';
+import { ImportRequestSchema, type ImportRequest, type Visibility } from '../../src-shared/model/visibility.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { fieldError } from './field-rules.js';
 import { serviceWord } from './service-words.js';
@@ -14,7 +9,7 @@ import { serviceWord } from './service-words.js';
 export interface ImportOptionsDraft {
   name: string;
   description: string;
-  visibility: boolean;
+  visibility: Visibility;
   allowOnlineWatch: boolean;
   password: string;
   blockedCountries: string[];
@@ -29,7 +24,7 @@ export type ImportOptionsErrors = Partial<
 export const EMPTY_IMPORT_OPTIONS: ImportOptionsDraft = {
   name: '',
   description: '',
-  visibility: false,
+  visibility: 'private',
   allowOnlineWatch: true,
   password: '',
   blockedCountries: [],
@@ -39,7 +34,7 @@ export const EMPTY_IMPORT_OPTIONS: ImportOptionsDraft = {
 export const REMOTE_NAME_MAX = API_LIMITS.remoteNameMaxChars;
 export const BLOCKED_COUNTRIES_MAX = API_LIMITS.blockedCountriesMax;
 
-const fields = CreateRemoteUploadsBodySchema.shape;
+const fields = ImportRequestSchema.shape;
 
 /**
  * Each option checked with POST /remote-uploads' own rules; an empty text
@@ -68,8 +63,8 @@ export function validateImportOptions(draft: ImportOptionsDraft): ImportOptionsE
 }
 
 /** The request body for some links with these options; empty text fields are left out. */
-export function importBody(urls: string[], draft: ImportOptionsDraft): CreateRemoteUploadsBody {
-  const body: CreateRemoteUploadsBody = {
+export function importBody(urls: string[], draft: ImportOptionsDraft): ImportRequest {
+  const body: ImportRequest = {
     urls,
     visibility: draft.visibility,
     allow_online_watch: draft.allowOnlineWatch,

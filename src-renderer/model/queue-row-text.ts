@@ -7,6 +7,7 @@ import {
   numberFormat,
 } from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
+import type { QueuePause } from '../../src-shared/model/queue-pause.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { ackedBytes, chunkLength, type UploadState } from '../../src-shared/model/upload-state.js';
 import { currentLocale, t } from '../i18n/i18n.js';
@@ -344,14 +345,11 @@ export function queueHoldText(
 }
 
 /** "Paused until 14:05", "Paused until you resume", or null when running: the toolbar's words. */
-export function queuePausedText(
-  status: { paused: boolean; pausedUntil: number | null },
-  clock: (ms: number) => string = defaultClock,
-): string | null {
-  if (!status.paused) return null;
-  return status.pausedUntil === null
+export function queuePausedText(pause: QueuePause | null, clock: (ms: number) => string = defaultClock): string | null {
+  if (!pause) return null;
+  return pause.until === null
     ? t('queue.hold.allUntilResumed')
-    : t('queue.hold.allUntil', { time: clock(status.pausedUntil) });
+    : t('queue.hold.allUntil', { time: clock(pause.until) });
 }
 
 /** "Waiting 37 s (rate limited)" while a gate is closed; "37 of 60 requests left" otherwise. */

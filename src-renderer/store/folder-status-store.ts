@@ -34,7 +34,7 @@ export class FolderStatusStore extends Store<Read<FolderStatus[]>> {
 
   /** Statuses as the core sent them (an event, or the answer to a folder's action). */
   put(changed: readonly FolderStatus[]): void {
-    for (const status of changed) this.since.set(status.folderId, status);
+    for (const status of changed) this.since.set(status.id, status);
     const data = this.get().data;
     if (data) this.set({ data: merge(data, changed), error: null });
   }
@@ -43,6 +43,6 @@ export class FolderStatusStore extends Store<Read<FolderStatus[]>> {
 /** `list` with each folder of `changed` it holds replaced; a folder it does not hold waits for the next read. */
 function merge(list: readonly FolderStatus[], changed: readonly FolderStatus[]): FolderStatus[] {
   if (changed.length === 0) return [...list];
-  const byId = new Map(changed.map((status) => [status.folderId, status]));
-  return list.map((status) => byId.get(status.folderId) ?? status);
+  const byId = new Map(changed.map((status) => [status.id, status]));
+  return list.map((status) => byId.get(status.id) ?? status);
 }

@@ -39,7 +39,7 @@ export const QueueRow = memo(function QueueRow({
   const blocked = useStore(accounts, (read) => read.data?.find((account) => account.id === item?.accountId)?.blocked);
   const signedOut = useStore(accounts, (read) => !!read.data?.every((account) => account.id !== item?.accountId));
   const folderPaused = useStore(folderStatus, (read) =>
-    item?.folderId == null ? false : (read.data?.find((folder) => folder.folderId === item.folderId)?.paused ?? false),
+    item?.folderId == null ? false : (read.data?.find((folder) => folder.id === item.folderId)?.paused ?? false),
   );
   const gate = useStore(rateLimits, (limits) => (item ? limits.get(item.accountId) : undefined));
   const state = item && queue.stateOf(item);
@@ -57,7 +57,7 @@ export const QueueRow = memo(function QueueRow({
     { ...item, state },
     {
       now,
-      queuePaused: status?.paused ?? false,
+      queuePaused: Boolean(status?.pause),
       folderPaused,
       queueHold: status?.hold ?? null,
       accountBlocked: blocked ? errorText(blocked) : null,

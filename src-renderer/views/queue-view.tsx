@@ -5,7 +5,7 @@ import { toIpcError, useBridge } from '../bridge/bridge-context.js';
 import { writeClipboard } from '../bridge/clipboard.js';
 import { AddFilesButton } from '../components/drop-upload.js';
 import { ErrorNote } from '../components/error-note.js';
-import { PauseMenu, type PauseChoice } from '../components/pause-menu.js';
+import { PauseMenu } from '../components/pause-menu.js';
 import { RateLimitIndicator } from '../components/rate-limit-indicator.js';
 import { useNarrowWindow } from '../components/use-narrow-window.js';
 import { useNow } from '../components/use-now.js';
@@ -110,8 +110,8 @@ export function QueueView({ account, accounts }: { account: AccountView; account
   const renderRow = useCallback((index: number) => <QueueRow index={index} onAction={onRowAction} />, [onRowAction]);
   const show = useCallback((start: number, end: number) => queue.show(start, end), [queue]);
 
-  const pauseAll = (hours: PauseChoice, afterChunk?: boolean) =>
-    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { hours, afterChunk })));
+  const pauseAll = (until: number | null, afterChunk?: boolean) =>
+    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { until, afterChunk })));
   const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
   const chooseWhenDone = (action: WhenDoneChoice) =>
     void act(async () => queueStatus.put(await bridge.invoke('uploads:setWhenDone', { action })));
@@ -166,13 +166,13 @@ export function QueueView({ account, accounts }: { account: AccountView; account
 
 function PauseOrResume(props: {
   status: QueueStatus | undefined;
-  onPause: (hours: PauseChoice, afterChunk?: boolean) => void;
+  onPause: (until: number | null, afterChunk?: boolean) => void;
   onResume: () => void;
 }) {
   const { t } = useLocale();
   const { queue } = useStores();
   const running = useStore(queue, () => queue.running());
-  const paused = props.status ? queuePausedText(props.status) : null;
+  const paused = queuePausedText(props.status?.pause ?? null);
   if (!paused) return <PauseMenu onPause={props.onPause} afterChunks={running} />;
   return (
     <>

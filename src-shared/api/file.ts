@@ -3,10 +3,6 @@ import { z } from 'zod';
 /** The spec names `public`; the value for a private file is not shown (the reference server says `private`). */
 export const PUBLIC_VISIBILITY = 'public';
 
-export function isPublicVisibility(visibility: string): boolean {
-  return visibility === PUBLIC_VISIBILITY;
-}
-
 export const FileUrlsSchema = z.looseObject({
   page: z.url(),
   watch: z.url(),

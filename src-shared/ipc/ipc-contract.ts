@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   AccountSchema,
-  CreateRemoteUploadsBodySchema,
   FileDetailSchema,
   FileIdSchema,
   FileSchema,
@@ -9,7 +8,6 @@ import {
   PLANS,
   PaginationMetaSchema,
   RemoteJobSchema,
-  UpdateFileBodySchema,
   UploadDetailsSchema,
 } from '../api/index.js';
 import { MessageSchema } from '../i18n/message.js';
@@ -19,6 +17,8 @@ import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/d
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { FolderStatusSchema } from '../model/folder-status.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
+import { QueuePauseSchema } from '../model/queue-pause.js';
+import { FileChangesSchema, ImportRequestSchema, VisibilitySchema } from '../model/visibility.js';
 import { WhenDoneActionSchema, WhenDoneViewSchema } from '../model/when-done.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';
 import { UpdateStatusSchema } from '../model/update-status.js';
@@ -59,7 +59,8 @@ export type IpcError = z.infer<typeof IpcErrorSchema>;
 const AccountId = z.string().min(1);
 const ItemId = z.int().positive();
 const JobId = z.uuid();
-const PauseHours = z.union([z.literal(2), z.literal(8), z.literal(24)]).nullable();
+/** when a person's pause ends (epoch ms); null or absent: until resumed */
+const PauseUntil = z.int().positive().nullable().default(null);
 
 /** A signed-in account as the UI sees it (never its token). */
 export const AccountViewSchema = z.object({
@@ -126,9 +127,8 @@ export const RateLimitViewSchema = z.object({
 export type RateLimitView = z.infer<typeof RateLimitViewSchema>;
 
 export const QueueStatusSchema = z.object({
-  /** the person's own pause: null when running; epoch ms, or null with `paused: true` for "until resumed" */
-  pausedUntil: z.number().nullable(),
-  paused: z.boolean(),
+  /** the person's own pause, null when running */
+  pause: QueuePauseSchema.nullable(),
   /** the app's own hold (the schedule's pause, the battery, a metered connection), apart from the person's pause: uploads wait while either holds */
   hold: QueueHoldSchema.nullable().default(null),
   active: z.int().min(0),
@@ -302,12 +302,12 @@ export const IPC_COMMANDS = {
   /**
    * How many files of a folder "Delete after upload" would put in the Trash,
    * each once it is uploaded: those its options take that it has not sent
-   * (`folderId`: a watched folder's, else one about to be added at `path`).
+   * (`id`: a watched folder's, else null for one about to be added at `path`).
    * Asked before the option is turned on; a walk that stops at 10,000 files
    * or after 2 s (`more`: it stopped before the end)
    */
   'folders:countToRemove': command(
-    z.object({ path: z.string().min(1), folderId: ItemId.nullable(), options: FolderOptionsSchema }),
+    z.object({ path: z.string().min(1), id: ItemId.nullable(), options: FolderOptionsSchema }),
     z.object({ files: z.int().min(0), more: z.boolean() }),
   ),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
@@ -325,11 +325,9 @@ export const IPC_COMMANDS = {
   'folders:whenSettled': command(z.object({}), Ok),
   /** every watched folder's live status and counts, in the order of folders:list */
   'folders:status': command(z.object({}), z.array(FolderStatusSchema)),
-  /**
-   * This folder only: its new and queued files wait (`paused: true`), the
-   * other folders go on; kept across restarts
-   */
-  'folders:pause': command(z.object({ id: ItemId, paused: z.boolean() }), FolderStatusSchema),
+  /** This folder only: its new and queued files wait, the other folders go on; kept across restarts */
+  'folders:pause': command(z.object({ id: ItemId }), FolderStatusSchema),
+  'folders:resume': command(z.object({ id: ItemId }), FolderStatusSchema),
   /** walks the folder now, as the periodic rescan does: what the watcher missed is queued */
   'folders:rescan': command(z.object({ id: ItemId }), FolderStatusSchema),
   /** opens the watched folder itself in the system's file manager (the desktop app; the headless daemon does nothing) */
@@ -343,7 +341,8 @@ export const IPC_COMMANDS = {
     z.object({
       accountId: AccountId,
       paths: z.array(z.string().min(1)).min(1),
-      visibility: z.boolean().optional(),
+      /** null or absent: the service's default */
+      visibility: VisibilitySchema.nullable().default(null),
       /** refused here when the service would refuse it (a name over 255 characters): a typing mistake, not a failure */
       metadata: UploadDetailsSchema.optional(),
       /** upload again a file already uploaded from this computer */
@@ -357,11 +356,11 @@ export const IPC_COMMANDS = {
   ),
   'uploads:status': command(z.object({}), QueueStatusSchema),
   /** `afterChunk`: uploads with a chunk in flight finish it (committed) first, marked `pausing` meanwhile */
-  'uploads:pauseAll': command(z.object({ hours: PauseHours, afterChunk: z.boolean().optional() }), QueueStatusSchema),
+  'uploads:pauseAll': command(z.object({ until: PauseUntil, afterChunk: z.boolean().optional() }), QueueStatusSchema),
   'uploads:resumeAll': command(z.object({}), QueueStatusSchema),
   /** `afterChunk`: "Pause after this chunk" (after the file when it goes in one request); a later pause without it pauses at once */
   'uploads:pause': command(
-    z.object({ id: ItemId, hours: PauseHours.optional(), afterChunk: z.boolean().optional() }),
+    z.object({ id: ItemId, until: PauseUntil, afterChunk: z.boolean().optional() }),
     UploadItemViewSchema,
   ),
   'uploads:resume': command(z.object({ id: ItemId }), UploadItemViewSchema),
@@ -387,15 +386,12 @@ export const IPC_COMMANDS = {
   ),
   'files:get': command(FileRef, FileDetailSchema),
   'files:status': command(FileRef, FileStatusSchema),
-  'files:update': command(FileRef.extend({ changes: UpdateFileBodySchema }), FileDetailSchema),
+  'files:update': command(FileRef.extend({ changes: FileChangesSchema }), FileDetailSchema),
   'files:delete': command(FileRef, Ok),
   'files:copyLink': command(FileRef.extend({ kind: z.enum(['page', 'watch', 'embed']) }), z.object({ url: z.url() })),
   'files:open': command(FileRef.extend({ kind: z.enum(['page', 'watch']) }), Ok),
 
-  'imports:create': command(
-    z.object({ accountId: AccountId, body: CreateRemoteUploadsBodySchema }),
-    z.array(RemoteJobSchema),
-  ),
+  'imports:create': command(z.object({ accountId: AccountId, body: ImportRequestSchema }), z.array(RemoteJobSchema)),
   'imports:list': command(z.object({ accountId: AccountId, page: z.int().min(1).optional() }), JobPage),
   /** one import job as the service has it now (`media-sync jobs show`, `import --wait`) */
   'imports:get': command(JobRef, RemoteJobSchema),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { VisibilitySchema } from './visibility.js';
 
 /** What happens to a local file once it is on the service. */
 export const AfterUploadSchema = z.discriminatedUnion('kind', [
@@ -26,7 +27,7 @@ export const SETTLE_CHOICES = [null, 10, 30, RECORDINGS_SETTLE_SECONDS, MAX_SETT
 
 /** Per-folder choices (docs/ARCHITECTURE.md, Folders). Defaults are what a newcomer expects: private, keep the file. */
 export const FolderOptionsSchema = z.object({
-  visibility: z.enum(['private', 'public']).default('private'),
+  visibility: VisibilitySchema.default('private'),
   /** null leaves the server's default */
   allowOnlineWatch: z.boolean().nullable().default(null),
   includeSubfolders: z.boolean().default(true),

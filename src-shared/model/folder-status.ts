@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUEUE_HOLD_REASONS } from './queue-hold.js';
 
 /**
  * What a watched folder is doing now, in the order a person asks it: is it
@@ -33,11 +34,11 @@ export const FolderStateSchema = z.discriminatedUnion('kind', [
   /**
    * Nothing of this folder moves: `by` 'folder' is this folder's own pause
    * (folders:pause), 'queue' the person's pause of the whole queue, the rest
-   * the app's hold of the queue (QueueHold's reasons)
+   * the app's hold of the queue (QueueHold's reasons; its full disk is a problem, not a pause)
    */
   z.object({
     kind: z.literal('paused'),
-    by: z.enum(['folder', 'queue', 'schedule', 'battery', 'metered']),
+    by: z.enum(['folder', 'queue', ...QUEUE_HOLD_REASONS]).exclude(['dataDiskFull']),
     /** when a schedule's window ends (epoch ms), else null */
     until: z.number().nullable(),
   }),
@@ -100,7 +101,7 @@ export const FOLDER_RECENT_LIMIT = 5;
  * queue's clean-ups (finished items leaving the queue).
  */
 export const FolderStatusSchema = z.object({
-  folderId: z.int().positive(),
+  id: z.int().positive(),
   accountId: z.string(),
   path: z.string(),
   /** this folder's own pause (folders:pause), kept across restarts */

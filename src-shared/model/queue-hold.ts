@@ -23,6 +23,9 @@ export const QueueHoldSchema = z.discriminatedUnion('reason', [
 ]);
 export type QueueHold = z.infer<typeof QueueHoldSchema>;
 
+/** Why the app holds the queue: the one list, read from the schema (a folder's state says which hold it is). */
+export const QUEUE_HOLD_REASONS = QueueHoldSchema.options.map((option) => option.shape.reason.value);
+
 export function sameQueueHold(a: QueueHold | null, b: QueueHold | null): boolean {
   if (a === null || b === null) return a === b;
   if (a.reason !== b.reason) return false;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MessageSchema } from '../i18n/message.js';
+import { VisibilitySchema } from './visibility.js';
 
 /** A failure as a person reads it: what happened and, for support, the request id. */
 export const UploadProblemSchema = z.object({
@@ -88,19 +89,16 @@ export const UploadStateSchema = z.discriminatedUnion('kind', [
 export type UploadState = z.infer<typeof UploadStateSchema>;
 export type UploadStateKind = UploadState['kind'];
 
-export const UPLOAD_STATE_KINDS = [
-  'queued',
-  'uploading',
-  'finalizing',
-  'retrying',
-  'paused',
-  'done',
-  'failed',
-  'cancelled',
-] as const satisfies readonly UploadStateKind[];
+/** States of an upload not finished: it moves on by itself, or waits for the person (paused). */
+export const UNFINISHED_KINDS: readonly UploadStateKind[] = ['queued', 'uploading', 'finalizing', 'retrying', 'paused'];
+
+/** Unfinished and not paused: uploads that run or wait their turn. */
+export const ACTIVE_KINDS: readonly UploadStateKind[] = UNFINISHED_KINDS.filter((kind) => kind !== 'paused');
 
 /** States an upload never leaves by itself. */
 export const FINAL_UPLOAD_KINDS: ReadonlySet<UploadStateKind> = new Set(['done', 'failed', 'cancelled']);
+
+export const UPLOAD_STATE_KINDS: readonly UploadStateKind[] = [...UNFINISHED_KINDS, ...FINAL_UPLOAD_KINDS];
 
 /** Metadata the upload request cannot carry: sent with one PATCH once the file exists, only when set. */
 export const UploadMetadataSchema = z.object({
@@ -127,7 +125,7 @@ export const UploadItemSchema = z.object({
   mtimeMs: z.number(),
   fingerprint: z.string(),
   /** sent in the upload itself; null leaves the server's default */
-  visibility: z.boolean().nullable(),
+  visibility: VisibilitySchema.nullable(),
   metadata: UploadMetadataSchema,
   /** the watched folder it came from, if any */
   folderId: z.int().nullable(),

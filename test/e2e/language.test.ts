@@ -52,7 +52,7 @@ describe('languages', () => {
 
   it('shows the Queue, its rows and the Activity panel in German', async () => {
     // one upload that waits: the queue is paused, so the row and the toolbar say why
-    expect((await app.contract.invoke('uploads:pauseAll', { hours: null })).ok).toBe(true);
+    expect((await app.contract.invoke('uploads:pauseAll', { until: null })).ok).toBe(true);
     const path = join(app.scratch, 'sommer.mp4');
     await writeFile(path, fakeMp4(54_321));
     const accounts = await app.contract.invoke('account:list');

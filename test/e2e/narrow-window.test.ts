@@ -29,7 +29,7 @@ beforeAll(async () => {
   const accounts = await app.contract.invoke('account:list');
   const accountId = accounts.ok ? (accounts.value as { id: string }[])[0]!.id : '';
   // the queue waits (paused), so its row stays as it is
-  expect((await app.contract.invoke('uploads:pauseAll', { hours: null })).ok).toBe(true);
+  expect((await app.contract.invoke('uploads:pauseAll', { until: null })).ok).toBe(true);
   const queued = join(app.scratch, LONG_NAME);
   await writeFile(queued, fakeMp4(54_321));
   expect((await app.contract.invoke('uploads:addPaths', { accountId, paths: [queued] })).ok).toBe(true);

@@ -149,7 +149,7 @@ describe('the queue', () => {
 
   it('"When done" counts down once the queue is done, with a Cancel that clears the choice', async () => {
     const page = await app.open();
-    await app.contract.invoke('uploads:pauseAll', { hours: null });
+    await app.contract.invoke('uploads:pauseAll', { until: null });
     const [path] = await writeClips(join(app.scratch, 'last'), ['last-of-the-day.mp4']);
     await app.contract.invoke('uploads:addPaths', { accountId: await accountId(app), paths: [path] });
     const whenDone = page.getByRole('combobox', { name: 'When done' });

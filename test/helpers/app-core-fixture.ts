@@ -41,7 +41,7 @@ export async function untilFolder(
   try {
     return await waitFor(
       async () => {
-        last = (await callCore<FolderStatus[]>(core, 'folders:status')).find((status) => status.folderId === id);
+        last = (await callCore<FolderStatus[]>(core, 'folders:status')).find((status) => status.id === id);
         return last && check(last) ? last : undefined;
       },
       30_000,

@@ -25,7 +25,7 @@ async function must<T>(core: AppCore, name: string, request: unknown): Promise<T
 export async function seedState(core: AppCore, server: { baseUrl: string; token: string }, dataDir: string) {
   const account = await must<{ id: string }>(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token });
   await must(core, 'settings:update', { concurrency: 2, notifications: { uploadsDone: false } });
-  await must(core, 'uploads:pauseAll', { hours: null });
+  await must(core, 'uploads:pauseAll', { until: null });
   const file = join(dataDir, 'waiting.mp4');
   await writeFile(file, Buffer.alloc(4096, 1));
   const [item] = await must<Array<{ id: number }>>(core, 'uploads:addPaths', { accountId: account.id, paths: [file] });

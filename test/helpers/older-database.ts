@@ -3,10 +3,24 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 9 (issue 33) left it: the queue's pause kept as the epoch ms it
+ * ends at, or 'forever'.
+ */
+export function beforeQueuePause(db: Db): void {
+  db.exec(`
+    UPDATE app_state SET key = 'uploads.pausedUntil', value = coalesce(json_extract(value, '$.until'), 'forever')
+    WHERE key = 'uploads.pause';
+    PRAGMA user_version = 8;
+  `);
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 8 (issue 31) left it: accounts without the service's id, and
  * none signed out (a sign-out deleted the row).
  */
 export function beforeKeptAccounts(db: Db): void {
+  beforeQueuePause(db);
   db.exec(
     'ALTER TABLE accounts DROP COLUMN remote_id; ALTER TABLE accounts DROP COLUMN signed_out_at; PRAGMA user_version = 7;',
   );

@@ -1,18 +1,11 @@
-import {
-  UpdateFileBodySchema,
-  describeErrorValue,
-  isPublicVisibility,
-  type MediaFile,
-} from '../../../src-shared/api/index.js';
-import type { IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
+import { describeErrorValue, type MediaFile } from '../../../src-shared/api/index.js';
 import { formatBytes } from '../../../src-shared/model/format.js';
+import { FileChangesSchema, visibilityOf, type FileChanges } from '../../../src-shared/model/visibility.js';
 import { intFlag, onlineWatchFlag, visibilityFlag } from '../cli-args.js';
 import { UsageError, table } from '../cli-output.js';
 import { cliText } from '../cli-words.js';
 import { flagProblems } from '../flag-problems.js';
 import { defaultAccount, output, readStdin, type CommandContext } from '../command-context.js';
-
-type FileChanges = IpcRequest<'files:update'>['changes'];
 
 /** `files ls | show ID | status ID | edit ID … | rm ID`: the account's files on the service. */
 export async function run(_command: string, rest: string[], context: CommandContext): Promise<number> {
@@ -110,7 +103,7 @@ async function editChanges(context: CommandContext): Promise<FileChanges> {
   if (flags['password-stdin']) changes.password = await readStdin(context.io);
   if (Object.keys(changes).length === 0)
     throw new UsageError('files edit needs something to change (--name, --description, --public, ...).');
-  const checked = UpdateFileBodySchema.safeParse(changes);
+  const checked = FileChangesSchema.safeParse(changes);
   // a password is named by its flag, never shown (only a list's entries are quoted)
   if (!checked.success) {
     throw new UsageError(
@@ -122,7 +115,7 @@ async function editChanges(context: CommandContext): Promise<FileChanges> {
 
 /** Private is not "only you": without a password, anyone with the link opens the file. */
 function visibilityWords(file: MediaFile): string {
-  if (isPublicVisibility(file.visibility)) return 'public';
+  if (visibilityOf(file.visibility) === 'public') return 'public';
   return file.password_protected ? 'private' : 'private: not listed publicly; anyone with the link can open it';
 }
 
@@ -131,7 +124,7 @@ function fileRow(file: MediaFile): string[] {
     file.id,
     file.name,
     formatBytes(file.size_bytes),
-    isPublicVisibility(file.visibility) ? 'public' : 'private',
+    visibilityOf(file.visibility),
     file.password_protected ? 'password' : '',
     `${file.downloads} dl`,
     `${file.stream_views} views`,

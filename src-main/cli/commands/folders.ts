@@ -15,7 +15,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
   const { contract, io } = context;
   const [action = 'ls', idText] = rest;
   const report = (status: FolderStatus) => {
-    output(context, status, () => `#${status.folderId} ${status.path}: ${describeFolderState(status.state)}`);
+    output(context, status, () => `#${status.id} ${status.path}: ${describeFolderState(status.state)}`);
     return 0;
   };
   switch (action) {
@@ -28,7 +28,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
         if (statuses.length === 0) return 'No folder is watched. Add one with: media-sync watch DIR';
         return table(
           statuses.map((status) => [
-            `#${status.folderId}`,
+            `#${status.id}`,
             status.path,
             describeFolderState(status.state) + (status.polling ? `; ${describePolling(status.polling)}` : ''),
             describeCounts(status.counts),
@@ -39,9 +39,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
     }
     case 'pause':
     case 'resume':
-      return report(
-        await contract.invoke('folders:pause', { id: folderId(idText, action), paused: action === 'pause' }),
-      );
+      return report(await contract.invoke(`folders:${action}`, { id: folderId(idText, action) }));
     case 'rescan':
       return report(await contract.invoke('folders:rescan', { id: folderId(idText, action) }));
     case 'move': {

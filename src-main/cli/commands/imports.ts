@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  CreateRemoteUploadsBodySchema,
   FINAL_REMOTE_JOB_STATUSES,
   JobIdParamsSchema,
   describeErrorValue,
@@ -9,6 +8,7 @@ import {
 import { remoteUrlProblem } from '../../../src-shared/model/remote-url-problem.js';
 import { ContractError } from '../../../src-shared/ipc/contract-client.js';
 import { refusedLinks } from '../../../src-shared/model/field-reasons.js';
+import { ImportRequestSchema } from '../../../src-shared/model/visibility.js';
 import { intFlag, visibilityFlag } from '../cli-args.js';
 import { UsageError, describeError, line, table } from '../cli-output.js';
 import { defaultAccount, output, type CommandContext } from '../command-context.js';
@@ -53,7 +53,7 @@ async function importLinks(urls: string[], context: CommandContext): Promise<num
       .map((code) => code.trim())
       .filter(Boolean),
   };
-  const body = CreateRemoteUploadsBodySchema.safeParse(input);
+  const body = ImportRequestSchema.safeParse(input);
   if (!body.success) {
     throw new UsageError(['Cannot import:', ...flagProblems(body.error, input, IMPORT_FLAGS)].join('\n'));
   }

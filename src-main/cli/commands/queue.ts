@@ -1,10 +1,9 @@
 import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import { formatBytes } from '../../../src-shared/model/format.js';
+import { PAUSE_HOURS, pauseUntil } from '../../../src-shared/model/queue-pause.js';
 import { itemId } from '../cli-args.js';
 import { UsageError, describeState, holdText, table } from '../cli-output.js';
 import { itemSummary, output, type CommandContext } from '../command-context.js';
-
-const PAUSE_PRESETS: Record<string, 2 | 8 | 24> = { '2h': 2, '8h': 8, '24h': 24 };
 
 /**
  * `queue ls | pause [ID] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear`: the
@@ -25,7 +24,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
       const status = await contract.invoke('uploads:status', {});
       output(context, { ...pauseOf(status), items: items.map((item) => itemSummary(item)) }, () => {
         const head =
-          (status.paused ? `Queue paused${untilText(status.pausedUntil)}.\n` : '') +
+          (status.pause ? `Queue paused${untilText(status.pause.until)}.\n` : '') +
           (status.hold ? `${holdText(status.hold)}\n` : '');
         if (items.length === 0) return `${head}The queue is empty.`;
         return (
@@ -35,15 +34,17 @@ export async function run(_command: string, rest: string[], context: CommandCont
       return 0;
     }
     case 'pause': {
-      const hours = flags.for === undefined ? null : PAUSE_PRESETS[flags.for];
+      const hours = flags.for === undefined ? null : PAUSE_HOURS.find((preset) => `${preset}h` === flags.for);
       if (hours === undefined) throw new UsageError('--for must be 2h, 8h or 24h.');
+      const until = pauseUntil(hours, Date.now());
       const afterChunk = flags['after-chunk'] ?? false;
-      if (id !== undefined) return report(await contract.invoke('uploads:pause', { id, hours, afterChunk }));
-      const status = await contract.invoke('uploads:pauseAll', { hours, afterChunk });
+      if (id !== undefined) return report(await contract.invoke('uploads:pause', { id, until, afterChunk }));
+      const status = await contract.invoke('uploads:pauseAll', { until, afterChunk });
+      const pausedUntil = untilText(status.pause?.until ?? null, 'resumed');
       output(context, pauseOf(status), () =>
         afterChunk
-          ? `Uploads pause once the chunks being sent are confirmed, then wait${untilText(status.pausedUntil, 'resumed')}.`
-          : `Uploads paused${untilText(status.pausedUntil, 'resumed')}.`,
+          ? `Uploads pause once the chunks being sent are confirmed, then wait${pausedUntil}.`
+          : `Uploads paused${pausedUntil}.`,
       );
       return 0;
     }
@@ -72,7 +73,7 @@ export async function run(_command: string, rest: string[], context: CommandCont
 
 /** The person's pause and the app's hold, for --json. */
 function pauseOf(status: QueueStatus) {
-  return { paused: status.paused, pausedUntil: status.pausedUntil, hold: status.hold };
+  return { pause: status.pause, hold: status.hold };
 }
 
 /** ` until 17:00 on …`, or ` until resumed` (`otherwise`), or nothing. */

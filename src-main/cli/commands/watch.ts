@@ -58,7 +58,7 @@ export async function run(_command: string, dirs: string[], context: CommandCont
       const path = resolve(dir);
       if (options.afterUpload.kind === 'delete') {
         // said before anything goes: --after delete is the consent, this is what it means here
-        const count = await contract.invoke('folders:countToRemove', { path, folderId: null, options });
+        const count = await contract.invoke('folders:countToRemove', { path, id: null, options });
         if (count.files > 0) {
           const files = count.more ? `more than ${count.files} files` : `${count.files} file(s)`;
           log(`${path} holds ${files} that will go to the Trash, each once it is uploaded (--after delete).`);

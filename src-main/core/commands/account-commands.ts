@@ -12,6 +12,10 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
     if (!status) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id }));
     return status;
   };
+  const setPaused = (id: number, paused: boolean) => {
+    engine.sync.setPaused(id, paused);
+    return folderStatus(id);
+  };
   const handlers: HandlersOf<'account' | 'folders'> = {
     'account:signIn': async ({ baseUrl, token, plan }) => {
       const { account } = await engine.signIn(baseUrl, token, plan);
@@ -44,7 +48,7 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
       changedFolders();
       return folder;
     },
-    'folders:countToRemove': async ({ path, folderId, options }) => engine.sync.countToRemove(path, folderId, options),
+    'folders:countToRemove': async ({ path, id, options }) => engine.sync.countToRemove(path, id, options),
     'folders:remove': async ({ id }) => {
       await engine.sync.removeFolder(id);
       changedFolders();
@@ -61,10 +65,8 @@ export function accountCommands(core: CommandContext): HandlersOf<'account' | 'f
     },
     'folders:browse': async (request) => listSubfolders(request),
     'folders:status': async () => engine.folderStatus.statuses(),
-    'folders:pause': async ({ id, paused }) => {
-      engine.sync.setPaused(id, paused);
-      return folderStatus(id);
-    },
+    'folders:pause': async ({ id }) => setPaused(id, true),
+    'folders:resume': async ({ id }) => setPaused(id, false),
     'folders:rescan': async ({ id }) => {
       engine.sync.rescanFolder(id);
       return folderStatus(id);

@@ -7,7 +7,6 @@ import { OK, type CommandContext, type HandlersOf } from './command-context.js';
 /** The upload queue: what is in it, and what a person does to it. */
 export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
   const queue = core.engine.queue;
-  const hoursFromNow = (hours: number | null | undefined) => (hours ? core.clock.wall() + hours * 3_600_000 : null);
   // the item as the command left it, or as it was when the command had nothing to do
   const viewOf = async (id: number, changed: Promise<UploadItem | undefined>) =>
     core.view((await changed) ?? core.item(id));
@@ -18,7 +17,7 @@ export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
       for (const path of paths) await checkUploadPath(path);
       const items: UploadItem[] = [];
       for (const path of paths) {
-        const { item } = await queue.enqueue({ accountId, path, visibility: visibility ?? null, metadata, force });
+        const { item } = await queue.enqueue({ accountId, path, visibility, metadata, force });
         items.push(item);
       }
       return items.map((item) => core.view(item));
@@ -28,16 +27,15 @@ export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
       return { items: items.map((item) => core.view(item)), total };
     },
     'uploads:status': async () => core.queueStatus(),
-    'uploads:pauseAll': async ({ hours, afterChunk }) => {
-      await queue.pauseAll(hoursFromNow(hours), { afterChunk });
+    'uploads:pauseAll': async ({ until, afterChunk }) => {
+      await queue.pauseAll(until, { afterChunk });
       return core.queueStatus();
     },
     'uploads:resumeAll': async () => {
       queue.resumeAll();
       return core.queueStatus();
     },
-    'uploads:pause': async ({ id, hours, afterChunk }) =>
-      viewOf(id, queue.pause(id, hoursFromNow(hours), { afterChunk })),
+    'uploads:pause': async ({ id, until, afterChunk }) => viewOf(id, queue.pause(id, until, { afterChunk })),
     'uploads:resume': async ({ id }) => viewOf(id, queue.resume(id)),
     'uploads:cancel': async ({ id }) => viewOf(id, queue.cancel(id)),
     'uploads:retry': async ({ id }) => viewOf(id, queue.retry(id)),

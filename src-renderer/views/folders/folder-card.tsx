@@ -61,14 +61,11 @@ export const FolderCard = memo(function FolderCard(props: {
   const polling = status.polling && pollingText(status.polling);
   const count = (value: number) => numberFormat(locale).format(value);
 
-  async function act(name: 'folders:pause' | 'folders:rescan') {
-    const answer =
-      name === 'folders:pause'
-        ? await action.run(name, { id: status.folderId, paused: !status.paused })
-        : await action.run(name, { id: status.folderId });
+  async function act(name: 'folders:pause' | 'folders:resume' | 'folders:rescan') {
+    const answer = await action.run(name, { id: status.id });
     if (answer) stores.folderStatus.put([answer]);
     if (answer && name === 'folders:rescan') {
-      onNote({ text: t('folders.rescanning', { path: status.path }), scanOf: status.folderId });
+      onNote({ text: t('folders.rescanning', { path: status.path }), scanOf: status.id });
     }
   }
 
@@ -79,7 +76,7 @@ export const FolderCard = memo(function FolderCard(props: {
 
   async function confirmRemove() {
     // folders:changed follows: the stores read the list and the statuses again
-    if (await remove.run('folders:remove', { id: status.folderId })) {
+    if (await remove.run('folders:remove', { id: status.id })) {
       setRemoving(false);
       onNote(null);
     }
@@ -159,7 +156,7 @@ export const FolderCard = memo(function FolderCard(props: {
             className="button button--small"
             aria-label={t(status.paused ? 'folders.resumeLabel' : 'folders.pauseLabel', { path: status.path })}
             disabled={action.busy}
-            onClick={() => void act('folders:pause')}
+            onClick={() => void act(status.paused ? 'folders:resume' : 'folders:pause')}
           >
             {status.paused ? t('folders.resume') : t('folders.pause')}
           </button>
@@ -177,7 +174,7 @@ export const FolderCard = memo(function FolderCard(props: {
               type="button"
               className="button button--small"
               aria-label={t('folders.revealLabel', { path: status.path })}
-              onClick={() => void action.run('folders:reveal', { id: status.folderId })}
+              onClick={() => void action.run('folders:reveal', { id: status.id })}
             >
               {t('folders.reveal')}
             </button>
@@ -252,7 +249,7 @@ function MoveFolder(props: {
   async function moveFolder() {
     const to = accounts.find((account) => account.id === target);
     // folders:changed follows: the stores read the list and the statuses again
-    if (to && (await move.run('folders:move', { id: status.folderId, accountId: to.id }))) {
+    if (to && (await move.run('folders:move', { id: status.id, accountId: to.id }))) {
       props.onNote({ text: t('folders.moveFolder.moved', { path: status.path, account: accountLabel(to) }) });
     }
   }

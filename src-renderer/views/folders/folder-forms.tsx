@@ -40,12 +40,12 @@ function useDeleteConfirm() {
   const [asking, setAsking] = useState<{ files: number; more: boolean; path: string; go: () => void } | null>(null);
 
   async function confirmFirst(
-    target: { path: string; folderId: number | null; before: FolderOptions['afterUpload']['kind'] | null },
+    target: { path: string; id: number | null; before: FolderOptions['afterUpload']['kind'] | null },
     options: FolderOptions,
     go: () => void,
   ): Promise<void> {
     if (options.afterUpload.kind !== 'delete' || target.before === 'delete') return go();
-    const request = { path: target.path, folderId: target.folderId, options };
+    const request = { path: target.path, id: target.id, options };
     // a folder that cannot be counted (not there, not readable): the save says what is wrong with it
     const answer = await bridge.invoke('folders:countToRemove', request).catch(() => null);
     if (!answer || answer.files === 0) return go();
@@ -88,7 +88,7 @@ export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: 
   async function save(event: FormEvent) {
     event.preventDefault();
     if (!options) return;
-    const target = { path: folder.path, folderId: folder.id, before: folder.options.afterUpload.kind };
+    const target = { path: folder.path, id: folder.id, before: folder.options.afterUpload.kind };
     await deleting.confirmFirst(target, options, () => {
       void action.run('folders:update', { id: folder.id, options }).then((saved) => saved && onDone());
     });
@@ -141,7 +141,7 @@ export function AddFolder(props: {
   async function add(event: FormEvent) {
     event.preventDefault();
     if (!options || path.trim() === '') return;
-    const target = { path: path.trim(), folderId: null, before: null };
+    const target = { path: path.trim(), id: null, before: null };
     await deleting.confirmFirst(target, options, () => {
       void action.run('folders:add', { accountId, path: target.path, options }).then((folder) => {
         if (folder) props.onAdded(folder);

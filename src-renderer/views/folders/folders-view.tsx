@@ -43,7 +43,7 @@ export function FoldersView(props: {
   const list = statuses.data;
   // "Looking through … for files the watcher missed" is true while that folder scans: not after, nor once it is gone
   const scanEnded =
-    note?.scanOf !== undefined && list?.find((status) => status.folderId === note.scanOf)?.state.kind !== 'scanning';
+    note?.scanOf !== undefined && list?.find((status) => status.id === note.scanOf)?.state.kind !== 'scanning';
   useEffect(() => {
     if (scanEnded) setNote(null);
   }, [scanEnded]);
@@ -100,9 +100,9 @@ export function FoldersView(props: {
             const signedOut = status.state.kind === 'problem' ? status.state.account : null;
             return (
               <FolderCard
-                key={status.folderId}
+                key={status.id}
                 status={status}
-                folder={folders?.find((folder) => folder.id === status.folderId)}
+                folder={folders?.find((folder) => folder.id === status.id)}
                 now={now}
                 account={
                   owner

@@ -187,6 +187,8 @@ describe('media-sync beside the app', { timeout: 180_000 }, () => {
     expect(listed!.stdout).toMatch(
       /^Queue paused\.\n#1 +a\.mp4 +20\.0 KB +done <file1>\n#2 +b\.txt .*\n#3 +c\.mp4 .* queued\n$/,
     );
+    // --json: the person's pause as the contract says it, {until: null} (until resumed)
+    expect(runs[7]!.stdout).toMatch(/^\{"pause":\{"until":null\},"hold":null,"items":\[/);
     expect(runs[10]!.stdout).toBe('#3 c.mp4: paused until <time>\n');
     expect(runs[13]!.stdout).toBe('Removed 3 finished items.\n');
     expect(runs[15]!.stdout).toBe('The queue is empty.\n');

@@ -82,7 +82,7 @@ describe('media-sync folders', { timeout: 120_000 }, () => {
       expect((await cli(['folders', 'resume', String(added.id)])).code).toBe(0);
       expect((await owner.contract.invoke('folders:status', {}))[0]!.paused).toBe(false);
       const rescan = await cli(['folders', 'rescan', String(added.id), '--json']);
-      expect(JSON.parse(rescan.stdout)).toMatchObject({ folderId: added.id, paused: false });
+      expect(JSON.parse(rescan.stdout)).toMatchObject({ id: added.id, paused: false });
 
       expect(await cli(['folders', 'pause', '42'])).toMatchObject({
         code: 1,

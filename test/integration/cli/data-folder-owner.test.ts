@@ -91,7 +91,7 @@ describe('the owner of a data folder', () => {
 
     const paused = await cli(['queue', 'pause']);
     expect(paused).toMatchObject({ code: 0, stdout: 'Uploads paused until resumed.\n' });
-    expect(await client.invoke('uploads:status', {})).toMatchObject({ paused: true });
+    expect(await client.invoke('uploads:status', {})).toMatchObject({ pause: { until: null } });
     // the daemon's schedule holds its queue apart from that pause, and the CLI says so (windows in local time)
     const hhmm = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
     const allDays = [...WEEKDAYS];

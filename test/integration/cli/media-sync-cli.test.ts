@@ -289,10 +289,22 @@ describe('media-sync CLI', () => {
       // the link's place and what is wrong with it; the password typed into it is not echoed back
       expect(badUrl.stderr).toContain('  link 1 of 1, https://…@example.com/a.mp4: contains a user name or password');
       expect(badUrl.stderr).not.toContain('pw@');
-      const imported = await cli(['import', `${source.origin}/clip.mp4`, '--name', 'Clip', '--wait', '--json']);
+      const imported = await cli([
+        'import',
+        `${source.origin}/clip.mp4`,
+        '--name',
+        'Clip',
+        '--public',
+        '--wait',
+        '--json',
+      ]);
       expect(imported.code).toBe(0);
       const job = (JSON.parse(imported.stdout) as { jobs: { id: string; status: string; file_id: string }[] }).jobs[0]!;
       expect(job.status).toBe('completed');
+      // --public reached the service as its own `visibility: true`
+      expect(JSON.parse((await cli(['files', 'show', job.file_id, '--json'])).stdout)).toMatchObject({
+        visibility: 'public',
+      });
       expect((await cli(['jobs', 'ls'])).stdout).toContain(job.id);
       const retried = await cli(['jobs', 'retry', job.id]);
       expect(retried.code).toBe(1);

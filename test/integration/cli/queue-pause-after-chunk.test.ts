@@ -132,7 +132,7 @@ describe('media-sync queue pause --after-chunk', () => {
     await waitFor(
       async () => {
         const [now] = await contract.invoke('folders:status', {});
-        return (now?.folderId === folder.id && now.state.kind === 'watching' && now.counts.uploaded === 1) || undefined;
+        return (now?.id === folder.id && now.state.kind === 'watching' && now.counts.uploaded === 1) || undefined;
       },
       30_000,
       'the folder up to date once the file is uploaded',

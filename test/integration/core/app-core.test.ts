@@ -86,7 +86,7 @@ describe('AppCore against the reference server', () => {
       ok: false,
       error: { code: 'VALIDATION_ERROR', message: expect.stringContaining('Invalid request for folders:add') },
     });
-    expect(await call('uploads:pauseAll', { hours: 5 })).toMatchObject({
+    expect(await call('uploads:pauseAll', { until: 'in 5 hours' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR' },
     });
@@ -96,7 +96,7 @@ describe('AppCore against the reference server', () => {
       error: { code: 'UNKNOWN_COMMAND' },
     });
     expect(await call('folders:list')).toEqual({ ok: true, value: [] });
-    expect(await call('uploads:status')).toMatchObject({ ok: true, value: { paused: false } });
+    expect(await call('uploads:status')).toMatchObject({ ok: true, value: { pause: null } });
   });
 
   it('a file dropped into a watched folder goes from queued to done in the events, with one merged notification', async () => {
@@ -262,7 +262,7 @@ describe('AppCore against the reference server', () => {
 
   it('pages the queue: uploads:list answers one page in queue order and the length of the whole queue', async () => {
     const account = await signIn();
-    await call('uploads:pauseAll', { hours: null });
+    await call('uploads:pauseAll', { until: null });
     const paths: string[] = [];
     for (let i = 0; i < 5; i++) {
       paths.push(join(watched.path, `page-${i}.mp4`));

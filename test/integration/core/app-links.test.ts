@@ -157,7 +157,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
 
   it('names the first five of many opened files and counts the rest', async () => {
     await signIn();
-    await core.handle('uploads:pauseAll', { hours: null });
+    await core.handle('uploads:pauseAll', { until: null });
     const paths: string[] = [];
     for (let i = 1; i <= 7; i++) {
       paths.push(join(files.path, `clip-${i}.mp4`));

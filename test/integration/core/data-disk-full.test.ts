@@ -84,7 +84,7 @@ describe.skipIf(!CAN_MOUNT)(`Media Sync's own disk is full${MOUNT_SKIP_NOTE}`, {
     );
     expect(held.since).toBeGreaterThan(0);
     const [status] = await contract.invoke('folders:status', {});
-    expect(status).toMatchObject({ folderId: folder.id, state: { kind: 'problem', problem: 'dataDiskFull' } });
+    expect(status).toMatchObject({ id: folder.id, state: { kind: 'problem', problem: 'dataDiskFull' } });
     // nothing could be queued: the files wait in memory, and nothing reached the service
     expect(await serverFileNames()).toEqual([]);
 

@@ -62,7 +62,7 @@ describe('AppCore: the status of each watched folder', () => {
   }
 
   const statuses = async () => (await invoke('folders:status', {})) as FolderStatus[];
-  const statusOf = async (id: number) => (await statuses()).find((status) => status.folderId === id)!;
+  const statusOf = async (id: number) => (await statuses()).find((status) => status.id === id)!;
 
   const until = (id: number, what: string, check: (status: FolderStatus) => boolean) =>
     untilFolder(open!.core, id, what, check);
@@ -103,7 +103,7 @@ describe('AppCore: the status of each watched folder', () => {
       (status) => status.counts.uploaded === 3 && status.state.kind === 'watching',
     );
     expect(uploaded).toMatchObject({
-      folderId: photosId,
+      id: photosId,
       path: photos,
       paused: false,
       counts: { uploadedToday: 3, uploaded: 3, failed: 0, skipped: 0 },
@@ -122,7 +122,7 @@ describe('AppCore: the status of each watched folder', () => {
         events.some(
           ({ name, payload }) =>
             name === 'folders:statusChanged' &&
-            (payload as FolderStatus[]).some((status) => status.folderId === photosId && status.counts.uploaded === 3),
+            (payload as FolderStatus[]).some((status) => status.id === photosId && status.counts.uploaded === 3),
         ) || undefined,
       5_000,
       'a folders:statusChanged event with the 3 uploads',
@@ -156,8 +156,8 @@ describe('AppCore: the status of each watched folder', () => {
     await writeFile(join(photos, 'first.jpg'), 'the first photo');
     await until(photosId, 'first.jpg uploaded', (status) => status.counts.uploaded === 1);
 
-    expect(await invoke('folders:pause', { id: photosId, paused: true })).toMatchObject({
-      folderId: photosId,
+    expect(await invoke('folders:pause', { id: photosId })).toMatchObject({
+      id: photosId,
       paused: true,
       state: { kind: 'paused', by: 'folder', until: null },
     });
@@ -183,13 +183,13 @@ describe('AppCore: the status of each watched folder', () => {
     await invoke('folders:whenSettled', {});
     expect(open!.engine.uploads.list().find((item) => item.fileName === 'held.jpg')?.state.kind).toBe('queued');
 
-    await invoke('folders:pause', { id: photosId, paused: false });
+    await invoke('folders:resume', { id: photosId });
     const resumed = await until(photosId, 'held.jpg uploaded once resumed', (status) => status.counts.uploaded === 2);
     expect(resumed.paused).toBe(false);
     expect(resumed.recent.map((file) => file.name)).toEqual(['held.jpg', 'first.jpg']);
     expect(await serverFileNames()).toEqual(['clip.jpg', 'first.jpg', 'held.jpg']);
 
-    expect(await open!.core.handle('folders:pause', { id: 99, paused: true })).toMatchObject({
+    expect(await open!.core.handle('folders:pause', { id: 99 })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND', message: 'There is no watched folder #99.' },
     });
@@ -206,7 +206,7 @@ describe('AppCore: the status of each watched folder', () => {
     expect(first).toMatchObject({ state: { kind: 'done' }, changedSinceUpload: false });
 
     // next week: edited; the new version waits behind the queue's pause
-    await invoke('uploads:pauseAll', { hours: null });
+    await invoke('uploads:pauseAll', { until: null });
     await writeFile(path, 'the second draft, a week later');
     const waiting = await until(
       id,

@@ -55,7 +55,7 @@ describe('signing out, and in again', () => {
 
   const call = <T>(name: string, request: unknown = {}) => callCore<T>(open!.core, name, request);
   const statusOf = async (id: number) =>
-    (await call<FolderStatus[]>('folders:status')).find((status) => status.folderId === id)!;
+    (await call<FolderStatus[]>('folders:status')).find((status) => status.id === id)!;
 
   const until = (id: number, what: string, check: (status: FolderStatus) => boolean) =>
     untilFolder(open!.core, id, what, check);
@@ -167,7 +167,7 @@ describe('signing out, and in again', () => {
     const annToken = server.newAccount('ann');
     await startCore();
     const demoAccount = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    await call('uploads:pauseAll', { hours: null });
+    await call('uploads:pauseAll', { until: null });
     // as many waiting files as the queue runs at once (3), each first in line
     for (const name of ['a.jpg', 'b.jpg', 'c.jpg']) await addFileToQueue(open!.core, demoAccount.id, disk.path, name);
     await call('account:signOut', { accountId: demoAccount.id });

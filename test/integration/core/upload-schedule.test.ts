@@ -104,8 +104,7 @@ describe('the upload schedule and the battery against the reference server', () 
     const { window, edge } = windowEndingSoon({ kind: 'pause' });
     await call('settings:update', { schedule: [window] });
     expect(await status()).toMatchObject({
-      paused: false,
-      pausedUntil: null,
+      pause: null,
       hold: { reason: 'schedule', until: edge },
     });
     expect(events).toContainEqual({
@@ -121,7 +120,7 @@ describe('the upload schedule and the battery against the reference server', () 
     await done(item.id);
     // released by the edge, not before it
     expect(clock.wall()).toBeGreaterThanOrEqual(edge);
-    expect(await status()).toMatchObject({ paused: false, hold: null });
+    expect(await status()).toMatchObject({ pause: null, hold: null });
     expect(events).toContainEqual({
       name: 'uploads:statusChanged',
       payload: expect.objectContaining({ hold: null }),
@@ -134,14 +133,14 @@ describe('the upload schedule and the battery against the reference server', () 
     const item = await addFile('mine.mp4');
 
     // resuming while nothing of the person's is paused leaves the schedule's hold
-    expect(await call('uploads:resumeAll')).toMatchObject({ paused: false, hold: { reason: 'schedule' } });
-    expect(await call('uploads:pauseAll', { hours: null })).toMatchObject({
-      paused: true,
+    expect(await call('uploads:resumeAll')).toMatchObject({ pause: null, hold: { reason: 'schedule' } });
+    expect(await call('uploads:pauseAll', { until: null })).toMatchObject({
+      pause: { until: null },
       hold: { reason: 'schedule', until: edge },
     });
 
     await waitFor(async () => ((await status()).hold === null ? true : undefined), 10_000, 'the window to end');
-    expect(await status()).toMatchObject({ paused: true, pausedUntil: null, hold: null });
+    expect(await status()).toMatchObject({ pause: { until: null }, hold: null });
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(itemState(item.id)).toBe('queued');
 

@@ -59,7 +59,7 @@ describe('"When done" through a stand-in logind on a private system bus', () => 
         baseUrl: server.baseUrl,
         token: server.token,
       });
-      await call('uploads:pauseAll', { hours: null });
+      await call('uploads:pauseAll', { until: null });
       const path = join(data.path, 'last.mp4');
       await writeFile(path, 'the last file of the day');
       const [item] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [path] });

@@ -212,7 +212,7 @@ describe('the bundled desktop main process on a fake Electron', () => {
       value: { id: string };
     };
     await desktop.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 1_000_000 });
-    await desktop.invoke('uploads:pauseAll', { hours: null });
+    await desktop.invoke('uploads:pauseAll', { until: null });
     await desktop.invoke('uploads:addPaths', { accountId: signedIn.value.id, paths: [path] });
     const bar = (state: DesktopSnapshot) => state.windows[0]!.progressBar;
     await desktop.until((state) => bar(state).at(-1)?.mode === 'paused');

@@ -118,7 +118,7 @@ describe('the contract over a fake Electron ipc pair', () => {
         expect(withoutRequestId(overIpc), name).toEqual(withoutRequestId(JSON.parse(JSON.stringify(inProcess))));
       }
     }
-    expect(await viaPage('uploads:pauseAll', { hours: 'forever' })).toMatchObject({
+    expect(await viaPage('uploads:pauseAll', { until: 'forever' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR' },
     });

@@ -407,7 +407,7 @@ describe('the desktop app on a fake Electron', () => {
     await desktop.invoke('uploads:addPaths', { accountId: account!.id, paths: [path] });
     await waitFor(() => (desktop.fake.blockers.size === 1 ? true : undefined));
     expect([...desktop.fake.blockers.values()]).toEqual(['prevent-app-suspension']);
-    await desktop.invoke('uploads:pauseAll', { hours: null });
+    await desktop.invoke('uploads:pauseAll', { until: null });
     await waitFor(() => (desktop.fake.blockers.size === 0 ? true : undefined));
     desktop.fake.powerMonitor.emit('resume');
     expect(await desktop.logText()).toContain('Woke the upload queue (resume).');
@@ -417,12 +417,12 @@ describe('the desktop app on a fake Electron', () => {
     const desktop = launch();
     await shown(desktop);
     await desktop.invoke('settings:update', { pauseOnBattery: true });
-    expect(await desktop.invoke('uploads:status')).toMatchObject({ paused: false, hold: null });
+    expect(await desktop.invoke('uploads:status')).toMatchObject({ pause: null, hold: null });
     desktop.fake.setOnBattery(true);
-    expect(await desktop.invoke('uploads:status')).toMatchObject({ paused: false, hold: { reason: 'battery' } });
+    expect(await desktop.invoke('uploads:status')).toMatchObject({ pause: null, hold: { reason: 'battery' } });
     await waitFor(() => (desktop.fake.tray?.tooltip === 'Media Sync: paused while on battery' ? true : undefined));
     desktop.fake.setOnBattery(false);
-    expect(await desktop.invoke('uploads:status')).toMatchObject({ paused: false, hold: null });
+    expect(await desktop.invoke('uploads:status')).toMatchObject({ pause: null, hold: null });
   });
 
   it('launch at login writes the XDG autostart entry, removes it, and writes it again at start from the setting', async () => {
@@ -520,7 +520,7 @@ describe('the desktop app on a fake Electron', () => {
     const pause = await waitFor(() => menuItem(desktop.fake.tray?.menu, ['Photos — up to date', 'Pause this folder']));
     pause.click!();
     await waitFor(() => menuItem(desktop.fake.tray?.menu, ['Photos — paused', 'Resume this folder']));
-    expect(await desktop.invoke('folders:status')).toMatchObject([{ folderId: id, paused: true }]);
+    expect(await desktop.invoke('folders:status')).toMatchObject([{ id, paused: true }]);
     // "Show in file manager" opens the folder itself, not its parent with it selected
     await desktop.invoke('folders:reveal', { id });
     expect(desktop.fake.record.openedPaths).toEqual([photos]);

@@ -266,7 +266,7 @@ describe('the headless daemon', () => {
       id: null,
       result: { ok: false, error: { code: 'VALIDATION_ERROR' } },
     });
-    expect(await client.invoke('uploads:pauseAll', { hours: 'forever' })).toMatchObject({
+    expect(await client.invoke('uploads:pauseAll', { until: 'forever' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR' },
     });

@@ -166,7 +166,7 @@ describe('uploads commit early: chunks in order, one at a time under a limit', (
     queue.start();
 
     expect((await asked).state).toMatchObject({ kind: 'uploading', pausing: true });
-    expect(queue.status().pausedUntil).toBe(Infinity);
+    expect(queue.status().pause).toEqual({ until: null });
     await queue.whenIdle();
     const held = queue.get(item.id)!;
     expect(held.state).toEqual({ kind: 'queued' });

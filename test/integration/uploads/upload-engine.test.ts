@@ -87,7 +87,7 @@ describe('upload engine against the reference server', () => {
     await writeFile(plain, 'x'.repeat(1000));
     await writeFile(named, 'y'.repeat(2000));
     const { queue } = fixture.engine;
-    await queue.enqueue({ accountId: fixture.accountId, path: plain, visibility: true });
+    await queue.enqueue({ accountId: fixture.accountId, path: plain, visibility: 'public' });
     await queue.enqueue({
       accountId: fixture.accountId,
       path: named,
@@ -189,7 +189,7 @@ describe('upload engine against the reference server', () => {
 
     await queue.pauseAll(Date.now() + 600);
     expect((await queue.resume(first.id))!.state.kind).toBe('queued');
-    expect(queue.status().pausedUntil).toBeGreaterThan(Date.now());
+    expect(queue.status().pause?.until).toBeGreaterThan(Date.now());
     await waitFor(() => (queue.get(first.id)!.state.kind === 'done' ? true : undefined), 15_000, 'the upload');
 
     const chunks = server.server.uploadLog.entries().filter((u) => u.fileName === 'slow.mp4');

@@ -1,7 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { QueueRunState } from '../../../src-main/uploads/upload-queue.js';
 import { openEngine, tempDir, type EngineFixture } from '../../helpers/engine-fixture.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
 
@@ -53,5 +55,27 @@ describe('waking the engine (the machine resumed, the network came back)', () =>
     expect(queue.hasWork()).toBe(true);
     await queue.whenIdle();
     expect(queue.hasWork()).toBe(false);
+  });
+
+  it('ends a timed pause in the runner at its time; asking for the status meanwhile changes nothing', async () => {
+    await fixture.close();
+    const clock = new FakeClock({ wallStart: Date.UTC(2026, 0, 1, 12) });
+    fixture = await openEngine(server.baseUrl, server.token, { clock });
+    const { queue } = fixture.engine;
+    const told: Array<QueueRunState['pause']> = [];
+    queue.onDidChangeStatus((status) => told.push(status.pause));
+    const until = clock.wall() + 2 * 3_600_000;
+    queue.start();
+    await queue.pauseAll(until);
+    // stopped, the runner sleeps no more: the time passes with nobody to end the pause
+    await queue.stop();
+    await clock.advance(3 * 3_600_000);
+    expect(queue.status().pause).toEqual({ until });
+    expect(queue.hasWork()).toBe(false);
+    expect(told).toEqual([{ until }]);
+
+    queue.start();
+    expect(queue.status().pause).toBeNull();
+    expect(told).toEqual([{ until }, null]);
   });
 });

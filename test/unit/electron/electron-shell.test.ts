@@ -198,7 +198,7 @@ describe('the contract over Electron ipc', () => {
         error: { code: 'FORBIDDEN' },
       });
       const pause = handlers.get(commandChannel('uploads:pauseAll'))!;
-      expect(await pause(from('file:///app/index.html'), { hours: 'forever' })).toMatchObject({
+      expect(await pause(from('file:///app/index.html'), { until: 'forever' })).toMatchObject({
         ok: false,
         error: { code: 'VALIDATION_ERROR' },
       });
@@ -264,8 +264,7 @@ describe('the tray', () => {
     failed: items.filter((candidate) => candidate.state.kind === 'failed').length,
   });
   const running = {
-    paused: false,
-    pausedUntil: null,
+    pause: null,
     hold: null,
     active: 1,
     bandwidthBytesPerSecond: null,
@@ -279,7 +278,7 @@ describe('the tray', () => {
       tooltip: 'Media Sync: uploads paused, This token has been disabled.',
       status: 'uploads paused, This token has been disabled.',
     });
-    expect(trayState({ ...running, paused: true }, queueOf([]), null)).toEqual({
+    expect(trayState({ ...running, pause: { until: null } }, queueOf([]), null)).toEqual({
       kind: 'paused',
       tooltip: 'Media Sync: paused',
       status: 'paused',
@@ -292,7 +291,7 @@ describe('the tray', () => {
     });
     // Media Sync's own disk full: a problem over any pause, that no Resume lifts
     const full = { reason: 'dataDiskFull', since: 1, waiting: 30 } as const;
-    expect(trayState({ ...running, paused: true, hold: full }, queueOf([]), null)).toEqual({
+    expect(trayState({ ...running, pause: { until: null }, hold: full }, queueOf([]), null)).toEqual({
       kind: 'error',
       tooltip: 'Media Sync: Media Sync’s disk is full: 30 files wait',
       status: 'Media Sync’s disk is full: 30 files wait',

@@ -31,15 +31,15 @@ describe('PowerGuard', () => {
 
   it('keeps the system awake while uploads run, and lets it sleep when the queue is idle or paused', () => {
     const { guard, blockers } = setup();
-    guard.update({ active: 2, paused: false });
-    guard.update({ active: 1, paused: false });
+    guard.update({ active: 2, pause: null });
+    guard.update({ active: 1, pause: null });
     expect([...blockers.values()]).toEqual(['prevent-app-suspension']);
-    guard.update({ active: 0, paused: false });
+    guard.update({ active: 0, pause: null });
     expect(blockers.size).toBe(0);
-    guard.update({ active: 1, paused: false });
-    guard.update({ active: 1, paused: true });
+    guard.update({ active: 1, pause: null });
+    guard.update({ active: 1, pause: { until: null } });
     expect(blockers.size).toBe(0);
-    guard.update({ active: 1, paused: false });
+    guard.update({ active: 1, pause: null });
     guard.dispose();
     expect(blockers.size).toBe(0);
   });

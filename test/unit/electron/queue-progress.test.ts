@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { QueueProgressTracker } from '../../../src-main/electron/queue-progress.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
+import type { QueueStatus } from '../../../src-shared/ipc/ipc-contract.js';
 
 const item = (id: number, state: UploadItem['state'], size = 1_000): UploadItem =>
   ({ id, fileName: `${id}.mp4`, size, chunkSize: 1_000, ackedChunks: [] as number[], state }) as UploadItem;
 const uploading = (sentBytes: number) =>
   ({ kind: 'uploading', attempt: 0, ackedBytes: 0, sentBytes, totalBytes: 1_000 }) as const;
-const running = { paused: false, hold: null };
+const running: Pick<QueueStatus, 'pause' | 'hold'> = { pause: null, hold: null };
 
 describe('the taskbar’s progress of a batch', () => {
   it('counts the bytes of the whole batch, done ones included, and is full once, then removed', () => {
@@ -20,7 +21,7 @@ describe('the taskbar’s progress of a batch', () => {
     });
     store.set(1, item(1, { kind: 'done', fileId: 'f', finishedAt: 1 }));
     expect(look([item(2, uploading(500))]).bar).toEqual({ fraction: 0.75, mode: 'normal' });
-    expect(look([item(2, { kind: 'queued' })], { paused: true, hold: null }).bar).toEqual({
+    expect(look([item(2, { kind: 'queued' })], { pause: { until: null }, hold: null }).bar).toEqual({
       fraction: 0.5,
       mode: 'paused',
     });

@@ -5,8 +5,7 @@ import { folderLine, trayMenuTemplate, trayState } from '../../../src-main/elect
 import type { FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
 
 const running = {
-  paused: false,
-  pausedUntil: null,
+  pause: null,
   hold: null,
   active: 0,
   bandwidthBytesPerSecond: null,
@@ -14,9 +13,9 @@ const running = {
   whenDone: null,
 };
 
-function folder(folderId: number, path: string, state: FolderState, paused = false): FolderStatus {
+function folder(id: number, path: string, state: FolderState, paused = false): FolderStatus {
   return {
-    folderId,
+    id,
     accountId: 'account',
     path,
     paused,
@@ -58,7 +57,7 @@ describe('the tray: one line per watched folder', () => {
   });
 
   it('lists five folders, then how many more, each with Pause or Resume this folder', () => {
-    const changes: Array<[number, boolean]> = [];
+    const changes: Array<[string, number]> = [];
     const statuses = [
       folder(1, '/p/Photos', { kind: 'watching', since: 1 }),
       folder(2, '/p/Camera', { kind: 'paused', by: 'folder', until: null }, true),
@@ -70,7 +69,11 @@ describe('the tray: one line per watched folder', () => {
       resume: noop,
       openLink: noop,
       quit: noop,
-      folders: { statuses, setPaused: (id: number, paused: boolean) => void changes.push([id, paused]) },
+      folders: {
+        statuses,
+        pause: (id: number) => void changes.push(['pause', id]),
+        resume: (id: number) => void changes.push(['resume', id]),
+      },
     };
     const menu = trayMenuTemplate(trayState(running, { running: [], waiting: 0, failed: 0 }, null), [], actions);
     expect(labels(menu)).toEqual([
@@ -94,8 +97,8 @@ describe('the tray: one line per watched folder', () => {
     own(2).click!({} as never, undefined, {} as never);
     own(3).click!({} as never, undefined, {} as never);
     expect(changes).toEqual([
-      [1, true],
-      [2, false],
+      ['pause', 1],
+      ['resume', 2],
     ]);
     expect(menu[7]!.enabled).toBe(false);
   });
@@ -104,7 +107,7 @@ describe('the tray: one line per watched folder', () => {
     const actions = { open: noop, pause: noop, resume: noop, openLink: noop, quit: noop };
     const menu = trayMenuTemplate(trayState(running, { running: [], waiting: 0, failed: 0 }, null), [], {
       ...actions,
-      folders: { statuses: [], setPaused: noop },
+      folders: { statuses: [], pause: noop, resume: noop },
     });
     expect(labels(menu).slice(0, 3)).toEqual(['up to date', 'separator', 'Open Media Sync']);
   });

@@ -32,9 +32,17 @@ describe('the ipc contract', () => {
   });
 
   it('refuses malformed requests with a reason, instead of passing them to the core', () => {
-    expect(parse('uploads:pauseAll', { hours: 3 }).success).toBe(false);
-    expect(parse('uploads:pauseAll', { hours: 8 }).success).toBe(true);
-    expect(parse('uploads:pauseAll', { hours: null }).success).toBe(true);
+    // a pause ends at a time, or (null, absent) when resumed: never at Infinity or 'forever'
+    expect(parse('uploads:pauseAll', { until: Infinity }).success).toBe(false);
+    expect(parse('uploads:pauseAll', { until: 'forever' }).success).toBe(false);
+    expect(parse('uploads:pauseAll', { until: Date.UTC(2026, 0, 1, 8) }).success).toBe(true);
+    expect(parse('uploads:pauseAll', { until: null }).success).toBe(true);
+    expect(parse('uploads:pauseAll', {}).success).toBe(true);
+    // visibility is the app's word; the API's boolean is the api-client's
+    expect(parse('files:update', { accountId: 'a', fileId: 'f1', changes: { visibility: true } }).success).toBe(false);
+    expect(parse('files:update', { accountId: 'a', fileId: 'f1', changes: { visibility: 'public' } }).success).toBe(
+      true,
+    );
     expect(parse('files:list', { accountId: 'a', perPage: 30 }).success).toBe(false);
     expect(parse('files:list', { accountId: 'a', perPage: 50, search: 'x'.repeat(256) }).success).toBe(false);
     expect(parse('files:update', { accountId: 'a', fileId: 'f1', changes: { name: 'x'.repeat(256) } }).success).toBe(

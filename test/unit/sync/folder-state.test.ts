@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { folderState, type FolderFacts } from '../../../src-main/sync/folder-state.js';
+import { FolderStateSchema } from '../../../src-shared/model/folder-status.js';
+import { QUEUE_HOLD_REASONS, type QueueHold } from '../../../src-shared/model/queue-hold.js';
 
 const idle: FolderFacts = {
   trouble: null,
   paused: false,
-  queuePausedUntil: null,
+  queuePause: null,
   hold: null,
   scan: null,
   settling: 0,
@@ -41,9 +43,13 @@ describe('folderState: the most pressing state of a folder wins', () => {
       by: 'battery',
       until: null,
     });
-    expect(folderState({ ...held, queuePausedUntil: Infinity })).toEqual({ kind: 'paused', by: 'queue', until: null });
-    expect(folderState({ ...held, queuePausedUntil: 9_000 })).toEqual({ kind: 'paused', by: 'queue', until: 9_000 });
-    expect(folderState({ ...held, queuePausedUntil: 9_000, paused: true })).toEqual({
+    expect(folderState({ ...held, queuePause: { until: null } })).toEqual({ kind: 'paused', by: 'queue', until: null });
+    expect(folderState({ ...held, queuePause: { until: 9_000 } })).toEqual({
+      kind: 'paused',
+      by: 'queue',
+      until: 9_000,
+    });
+    expect(folderState({ ...held, queuePause: { until: 9_000 }, paused: true })).toEqual({
       kind: 'paused',
       by: 'folder',
       until: null,
@@ -52,7 +58,7 @@ describe('folderState: the most pressing state of a folder wins', () => {
 
   it("states the app's own full disk as every folder's problem, over any pause, after the folder's own problem", () => {
     const full = { reason: 'dataDiskFull', since: 5, waiting: 30 } as const;
-    const everything: FolderFacts = { ...busy, paused: true, queuePausedUntil: Infinity, hold: full };
+    const everything: FolderFacts = { ...busy, paused: true, queuePause: { until: null }, hold: full };
     expect(folderState(everything)).toEqual({ kind: 'problem', problem: 'dataDiskFull', since: 5 });
     expect(folderState({ ...everything, trouble: { problem: 'notConnected', since: 9 } })).toEqual({
       kind: 'problem',
@@ -62,7 +68,7 @@ describe('folderState: the most pressing state of a folder wins', () => {
   });
 
   it('states a problem over everything else', () => {
-    const everything: FolderFacts = { ...busy, paused: true, queuePausedUntil: Infinity, hold: { reason: 'battery' } };
+    const everything: FolderFacts = { ...busy, paused: true, queuePause: { until: null }, hold: { reason: 'battery' } };
     expect(folderState({ ...everything, trouble: { problem: 'missing', since: 7 } })).toEqual({
       kind: 'problem',
       problem: 'missing',
@@ -80,5 +86,16 @@ describe('folderState: the most pressing state of a folder wins', () => {
       since: 9,
       account,
     });
+  });
+
+  it("says every hold of the app's (QueueHold) in the folder's own state, as the contract takes it", () => {
+    const holds: QueueHold[] = [
+      { reason: 'schedule', until: 5 },
+      { reason: 'battery' },
+      { reason: 'metered' },
+      { reason: 'dataDiskFull', since: 5, waiting: 1 },
+    ];
+    expect(holds.map((hold) => hold.reason).sort()).toEqual([...QUEUE_HOLD_REASONS].sort());
+    for (const hold of holds) expect(FolderStateSchema.parse(folderState({ ...busy, hold }))).toBeTruthy();
   });
 });

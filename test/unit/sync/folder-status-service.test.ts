@@ -50,7 +50,7 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
       files: new FolderFiles(db),
       sync: { activity: () => activity, onDidChangeFolder: folderChanges.event },
       queue: {
-        status: () => ({ pausedUntil: null, hold: null, active: 0 }),
+        status: () => ({ pause: null, hold: null, active: 0 }),
         onDidChangeItem: items.event,
         onDidProgress: progress.event,
         onDidChangeStatus: new Emitter<QueueRunState>().event,
@@ -180,14 +180,14 @@ describe('FolderStatusService: a folder’s status from the queue, the watcher a
     expect(changes).toEqual([]);
     await clock.advance(500);
     expect(changes).toHaveLength(1);
-    expect(changes[0]!.map((status) => [status.folderId, status.state.kind])).toEqual([[photos, 'uploading']]);
+    expect(changes[0]!.map((status) => [status.id, status.state.kind])).toEqual([[photos, 'uploading']]);
     // a folder not told before is told once; the same status again is not news
     folderChanges.fire(camera);
     await clock.advance(500);
     folderChanges.fire(camera);
     folderChanges.fire(photos);
     await clock.advance(500);
-    expect(changes.map((batch) => batch.map((status) => status.folderId))).toEqual([[photos], [camera]]);
+    expect(changes.map((batch) => batch.map((status) => status.id))).toEqual([[photos], [camera]]);
   });
 
   it('states a refused token of its account, and a problem of its own first', () => {

@@ -16,7 +16,7 @@ const forms = () =>
   renderToStaticMarkup(
     <>
       <FolderOptionsForm value={NEW_FOLDER_OPTIONS} onChange={() => {}} adding />
-      <VisibilityFields name="v" value={{ visibility: false, allowOnlineWatch: true }} onChange={() => {}} />
+      <VisibilityFields name="v" value={{ visibility: 'private', allowOnlineWatch: true }} onChange={() => {}} />
     </>,
   );
 /** Every message of a catalog, as one text. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { MediaFileDetail } from '../../../../src-shared/api/index.js';
-import { UpdateFileBodySchema } from '../../../../src-shared/api/index.js';
+import { FileChangesSchema } from '../../../../src-shared/model/visibility.js';
 import { draftFromFile, fileChanges, validateFileDraft } from '../../../../src-renderer/model/file-edit.js';
 
 const file: MediaFileDetail = {
@@ -29,7 +29,7 @@ describe('the file edit form', () => {
     expect(draft).toEqual({
       name: 'Holiday',
       description: 'Beach',
-      visibility: true,
+      visibility: 'public',
       allowOnlineWatch: true,
       passwordAction: 'keep',
       password: '',
@@ -59,7 +59,7 @@ describe('the file edit form', () => {
       ...draftFromFile(file),
       name: 'Holiday 2024',
       description: '',
-      visibility: false,
+      visibility: 'private' as const,
       allowOnlineWatch: false,
       passwordAction: 'set' as const,
       password: 'hunter2',
@@ -68,11 +68,11 @@ describe('the file edit form', () => {
     expect(changes).toEqual({
       name: 'Holiday 2024',
       description: null,
-      visibility: false,
+      visibility: 'private',
       allow_online_watch: false,
       password: 'hunter2',
     });
-    expect(UpdateFileBodySchema.parse(changes)).toEqual(changes);
+    expect(FileChangesSchema.parse(changes)).toEqual(changes);
   });
 
   it('removes a password only from a protected file, and leaves an unknown description alone', () => {

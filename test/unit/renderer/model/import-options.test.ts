@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { CreateRemoteUploadsBodySchema } from '../../../../src-shared/api/index.js';
+import { ImportRequestSchema } from '../../../../src-shared/model/visibility.js';
 import {
   EMPTY_IMPORT_OPTIONS,
   canCancelJob,
@@ -20,11 +20,11 @@ const job = remoteJob;
 describe('import options', () => {
   it('leaves empty fields out and builds a body the API schema accepts, private unless told otherwise (as the CLI)', () => {
     const urls = ['https://cdn.example.com/a.mp4'];
-    expect(importBody(urls, EMPTY_IMPORT_OPTIONS)).toEqual({ urls, visibility: false, allow_online_watch: true });
+    expect(importBody(urls, EMPTY_IMPORT_OPTIONS)).toEqual({ urls, visibility: 'private', allow_online_watch: true });
     const full = importBody(urls, {
       name: 'Talk',
       description: 'Keynote',
-      visibility: false,
+      visibility: 'private',
       allowOnlineWatch: false,
       password: 'pw',
       blockedCountries: ['DE', 'FR'],
@@ -34,13 +34,13 @@ describe('import options', () => {
       urls,
       name: 'Talk',
       description: 'Keynote',
-      visibility: false,
+      visibility: 'private',
       allow_online_watch: false,
       password: 'pw',
       blocked_countries: ['DE', 'FR'],
       folder_id: 12,
     });
-    expect(CreateRemoteUploadsBodySchema.safeParse(full).success).toBe(true);
+    expect(ImportRequestSchema.safeParse(full).success).toBe(true);
   });
 
   it('checks each option with the spec limits', () => {

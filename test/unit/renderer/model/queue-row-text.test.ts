@@ -234,11 +234,9 @@ describe('queue row text', () => {
   });
 
   it('words the toolbar: the global pause and the rate-limit countdown', () => {
-    expect(queuePausedText({ paused: false, pausedUntil: null })).toBeNull();
-    expect(queuePausedText({ paused: true, pausedUntil: null })).toBe('All uploads paused until you resume');
-    expect(queuePausedText({ paused: true, pausedUntil: NOW + 60_000 }, context.clock)).toBe(
-      'All uploads paused until T+1min',
-    );
+    expect(queuePausedText(null)).toBeNull();
+    expect(queuePausedText({ until: null })).toBe('All uploads paused until you resume');
+    expect(queuePausedText({ until: NOW + 60_000 }, context.clock)).toBe('All uploads paused until T+1min');
     const view = { limit: 60, remaining: 12, gateReason: 'rate-limited' as const };
     expect(rateLimitText(view, 36_200)).toBe('Waiting 37 s (rate limited)');
     expect(rateLimitText({ ...view, gateReason: 'api-disabled' }, 5_000)).toBe('Waiting 5 s (API paused)');

@@ -9,8 +9,7 @@ import { item } from '../../../helpers/queue-fixtures.js';
 import { ScriptedBridge, settle } from '../../../helpers/scripted-bridge.js';
 
 const RUNNING: QueueStatus = {
-  pausedUntil: null,
-  paused: false,
+  pause: null,
   hold: null,
   active: 0,
   bandwidthBytesPerSecond: null,
@@ -39,11 +38,11 @@ function follow(fileId: string, kind: 'uploaded' | 'ready'): ConversionFollow {
   return { ...base, state: { kind, at }, startedAt: at, updatedAt: at };
 }
 
-function folderStatus(folderId: number, uploaded: number): FolderStatus {
+function folderStatus(id: number, uploaded: number): FolderStatus {
   return {
-    folderId,
+    id,
     accountId: ACCOUNT.id,
-    path: `/videos/${folderId}`,
+    path: `/videos/${id}`,
     paused: false,
     state: { kind: 'watching', since: 1 },
     counts: { uploadedToday: uploaded, uploaded, failed: 0, skipped: 0 },
@@ -126,7 +125,7 @@ describe('the stores', () => {
     stores.queue.subscribe(() => changes.push('queue'));
 
     bridge.fire('account:changed', [{ ...ACCOUNT, username: 'renamed' }]);
-    bridge.fire('uploads:statusChanged', { ...RUNNING, paused: true });
+    bridge.fire('uploads:statusChanged', { ...RUNNING, pause: { until: null } });
     bridge.fire('app:rateLimitChanged', { ...LIMIT, remaining: 0, gateOpensInMs: 30_000, gateReason: 'rate-limited' });
     bridge.fire('app:updateChanged', { state: 'ready', version: '2.0.0' });
     bridge.fire('uploads:itemChanged', item(2, { kind: 'paused', until: null }));
@@ -138,7 +137,7 @@ describe('the stores', () => {
     bridge.fire('conversions:changed', follow('f2', 'uploaded'));
 
     expect(stores.accounts.get().data?.[0]?.username).toBe('renamed');
-    expect(stores.queueStatus.get().data?.paused).toBe(true);
+    expect(stores.queueStatus.get().data?.pause).toEqual({ until: null });
     expect(stores.rateLimits.get().get(ACCOUNT.id)?.view.gateReason).toBe('rate-limited');
     expect(stores.updates.get().data).toEqual({ state: 'ready', version: '2.0.0' });
     expect(stores.queue.at(1)?.state).toEqual({ kind: 'paused', until: null });
@@ -177,7 +176,7 @@ describe('the stores', () => {
     bridge.fire('folders:changed', []);
     expect(bridge.sent.map((command) => command.name)).toEqual(['folders:status']);
     await bridge.answerAll(() => [folderStatus(2, 3)]);
-    expect(stores.folderStatus.get().data?.map((status) => status.folderId)).toEqual([2]);
+    expect(stores.folderStatus.get().data?.map((status) => status.id)).toEqual([2]);
   });
 
   it('read everything again when the connection comes back, the rows the window shows included', async () => {

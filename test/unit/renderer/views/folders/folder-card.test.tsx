@@ -8,7 +8,7 @@ import type { FolderState, FolderStatus } from '../../../../../src-shared/model/
 import { ScriptedBridge } from '../../../../helpers/scripted-bridge.js';
 
 const STATUS: FolderStatus = {
-  folderId: 1,
+  id: 1,
   accountId: 'acc-1',
   path: '/home/you/Videos',
   paused: false,
