@@ -14,7 +14,7 @@ import type { AccountView, IpcError, IpcResult, UploadItemView } from '../../src
 import { DROP_PATH } from '../../src-shared/ipc/ws-paths.js';
 import { sessionKeyHeader } from '../bridge/session-key.js';
 import { toIpcError, useBridge } from '../bridge/bridge-context.js';
-import { accountLabel } from '../model/account-label.js';
+import { accountLabel } from '../text/account-label.js';
 import { t, useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import './drop-upload.css';

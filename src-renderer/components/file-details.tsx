@@ -4,7 +4,7 @@ import { formatBytes } from '../../src-shared/model/format.js';
 import { visibilityOf } from '../../src-shared/model/visibility.js';
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { toIpcError, useAction, useBridge, useQuery } from '../bridge/bridge-context.js';
-import { describeConversion, formatCount, isConversionFinal, visibilityLabel } from '../model/file-columns.js';
+import { describeConversion, formatCount, isConversionFinal, visibilityLabel } from '../text/file-columns.js';
 import { useLocale } from '../i18n/i18n.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { CopyLinkButtons } from './copy-link-buttons.js';

@@ -9,7 +9,7 @@ import {
   validateFileDraft,
   type FileEditDraft,
   type PasswordAction,
-} from '../model/file-edit.js';
+} from '../text/file-edit.js';
 import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import { TextField } from './text-field.js';

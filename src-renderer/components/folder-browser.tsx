@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useAction, useQuery } from '../bridge/bridge-context.js';
-import { folderListingText } from '../model/folder-browser-text.js';
+import { folderListingText } from '../text/folder-browser-text.js';
 import { ErrorNote } from './error-note.js';
 import { useModalDialog } from './use-modal-dialog.js';
 import './folder-browser.css';

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import { useBridge } from '../bridge/bridge-context.js';
 import { useStores } from '../store/stores.js';
-import type { ToastContent } from '../model/intent-toasts.js';
+import type { ToastContent } from '../text/intent-toasts.js';
 import { useLocale } from '../i18n/i18n.js';
-import { notificationText } from '../model/notification-text.js';
+import { notificationText } from '../text/notification-text.js';
 
 const TOAST_MS = 6_000;
 const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem', 'dataDiskFull']);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { useAction } from '../bridge/bridge-context.js';
-import { updateReadyText } from '../model/update-status-text.js';
+import { updateReadyText } from '../text/update-status-text.js';
 import { ErrorNote } from './error-note.js';
 import './update-banner.css';
 import { useLocale } from '../i18n/i18n.js';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AppIntent } from '../../src-shared/ipc/ipc-contract.js';
 import { useBridge, useConnection, useEvent } from '../bridge/bridge-context.js';
-import { intentToast } from '../model/intent-toasts.js';
+import { intentToast } from '../text/intent-toasts.js';
 import type { Toast } from './toaster.js';
 
 export interface Intents {

@@ -10,8 +10,8 @@ import { CountryPicker } from '../components/country-picker.js';
 import { ErrorNote } from '../components/error-note.js';
 import { Pagination } from '../components/pagination.js';
 import { TextField } from '../components/text-field.js';
-import { describeFollow } from '../model/follow-text.js';
-import { appendLinks, batches, describeImportLines, parseImportLines } from '../model/import-lines.js';
+import { describeFollow } from '../text/follow-text.js';
+import { appendLinks, batches, describeImportLines, parseImportLines } from '../text/import-lines.js';
 import {
   BLOCKED_COUNTRIES_MAX,
   EMPTY_IMPORT_OPTIONS,
@@ -28,11 +28,11 @@ import {
   mergeJobs,
   validateImportOptions,
   type ImportOptionsDraft,
-} from '../model/import-options.js';
-import { DESCRIPTION_MAX } from '../model/file-edit.js';
+} from '../text/import-options.js';
+import { DESCRIPTION_MAX } from '../text/file-edit.js';
 import { VisibilityFields } from '../components/visibility-fields.js';
 import { useLocale } from '../i18n/i18n.js';
-import { formatCount } from '../model/file-columns.js';
+import { formatCount } from '../text/file-columns.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 import './imports-view.css';

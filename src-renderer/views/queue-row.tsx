@@ -8,7 +8,7 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
-import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
+import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../text/queue-row-text.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';

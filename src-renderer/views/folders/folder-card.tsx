@@ -9,12 +9,12 @@ import { writeClipboard } from '../../bridge/clipboard.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { pollingText } from '../../model/file-checks-text.js';
-import { accountLabel } from '../../model/account-label.js';
-import { folderStateText, recentOutcomeText, type FolderIcon } from '../../model/folder-status-text.js';
-import { formatRelativeTime } from '../../model/relative-time.js';
-import { folderOptionsSummary } from '../../model/settings-form.js';
-import { filesSearchHash } from '../../model/routes.js';
+import { pollingText } from '../../text/file-checks-text.js';
+import { accountLabel } from '../../text/account-label.js';
+import { folderStateText, recentOutcomeText, type FolderIcon } from '../../text/folder-status-text.js';
+import { formatRelativeTime } from '../../text/relative-time.js';
+import { folderOptionsSummary } from '../../text/settings-form.js';
+import { filesSearchHash } from '../../routes.js';
 import { useStores } from '../../store/stores.js';
 import { EditFolder } from './folder-forms.js';
 

@@ -14,7 +14,7 @@ import {
 import { FolderPathField } from '../../components/folder-path-field.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { errorText } from '../../i18n/translate.js';
-import { accountLabel } from '../../model/account-label.js';
+import { accountLabel } from '../../text/account-label.js';
 
 /** A folder's options until the person changes them: private, subfolders included, the files already there uploaded. */
 export const NEW_FOLDER_OPTIONS = draftFromOptions({

@@ -5,7 +5,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { FolderBrowser } from '../../components/folder-browser.js';
 import { useNow } from '../../components/use-now.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { accountLabel } from '../../model/account-label.js';
+import { accountLabel } from '../../text/account-label.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 import { FolderCard, type FolderNote } from './folder-card.js';

@@ -9,8 +9,8 @@ import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { pollIntervalText } from '../../model/file-checks-text.js';
-import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../model/settings-form.js';
+import { pollIntervalText } from '../../text/file-checks-text.js';
+import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../text/settings-form.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 

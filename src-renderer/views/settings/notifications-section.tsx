@@ -4,7 +4,7 @@ import { useBridge } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { notificationLabel } from '../../model/settings-form.js';
+import { notificationLabel } from '../../text/settings-form.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 import { useSettingChange } from './use-setting-change.js';

@@ -13,7 +13,7 @@ import {
   type ScheduleForm,
   type ScheduleWindowDraft,
   type ScheduleWindowErrors,
-} from '../../model/schedule-form.js';
+} from '../../text/schedule-form.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';

@@ -5,9 +5,9 @@ import { DEFAULT_UPDATE_URL, type UpdateStatus } from '../../../src-shared/model
 import { useAction, useQuery } from '../../bridge/bridge-context.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
-import { codeSpans } from '../../model/code-spans.js';
-import { updateUrlChange, updateUrlText } from '../../model/settings-form.js';
-import { describeUpdateStatus, updateFormatters } from '../../model/update-status-text.js';
+import { codeSpans } from '../../text/code-spans.js';
+import { updateUrlChange, updateUrlText } from '../../text/settings-form.js';
+import { describeUpdateStatus, updateFormatters } from '../../text/update-status-text.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { StatusNote } from '../../components/status-note.js';

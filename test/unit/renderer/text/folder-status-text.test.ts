@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderState } from '../../../../src-shared/model/folder-status.js';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { folderStateText } from '../../../../src-renderer/model/folder-status-text.js';
+import { folderStateText } from '../../../../src-renderer/text/folder-status-text.js';
 
 const NOW = new Date(2026, 10, 26, 15, 30).getTime();
 const AT_0905 = new Date(2026, 10, 26, 9, 5).getTime();

@@ -8,7 +8,7 @@ import {
   queueHoldText,
   queuePausedText,
   rateLimitText,
-} from '../../../../src-renderer/model/queue-row-text.js';
+} from '../../../../src-renderer/text/queue-row-text.js';
 import { item, rowContext } from '../../../helpers/queue-fixtures.js';
 
 const NOW = 1_700_000_000_000;
