@@ -64,7 +64,7 @@ export function addToast(shown: readonly Toast[], toast: Toast): Toast[] {
  * and the page is in the background (Electron shows OS ones itself).
  */
 export function Toaster({ toasts }: { toasts: Toasts }) {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const { notifications } = useStores();
   const { t } = useLocale();
   const { show } = toasts;
@@ -73,9 +73,9 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
     () =>
       notifications.onDidAdd((notification) => {
         show(fromNotification(notification));
-        if (bridge.shell === 'headless') showWebNotification(notification);
+        if (!capabilities.canNotify) showWebNotification(notification);
       }),
-    [notifications, bridge, show],
+    [notifications, capabilities, show],
   );
 
   return (

@@ -22,14 +22,15 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
   const summary = useQuery('account:summary', { accountId: account.id });
   const [leaving, setLeaving] = useState<AccountView | null>(null);
   const signOut = useAction();
-  const folders = useStore(useStores().folders, (read) => read.data);
+  const stores = useStores();
+  const folders = useStore(stores.folders, (read) => read.data);
   const leavingFolders = leaving ? (folders?.filter((folder) => folder.accountId === leaving.id).length ?? 0) : 0;
   const data = summary.data;
   const { t, locale } = useLocale();
 
   async function confirmSignOut() {
     if (!leaving) return;
-    const done = await signOut.run('account:signOut', { accountId: leaving.id });
+    const done = await signOut.run(() => stores.accounts.signOut(leaving.id));
     if (done) setLeaving(null);
   }
 

@@ -4,7 +4,8 @@ import type { RemoteJob } from '../../src-shared/api/index.js';
 import type { AccountView, IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { refusedLinks } from '../../src-shared/model/field-reasons.js';
-import { toIpcError, useAction, useBridge, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { toIpcError, useAction, useEvent, useQuery } from '../bridge/bridge-context.js';
+import { LatestRead } from '../bridge/latest-read.js';
 import { CopyLinkButtons } from '../components/copy-link-buttons.js';
 import { CountryPicker } from '../components/country-picker.js';
 import { ErrorNote } from '../components/error-note.js';
@@ -71,7 +72,7 @@ function ImportForm(props: {
   onCreated: (jobs: RemoteJob[]) => void;
 }) {
   const { accountId, onCreated, openedLinks, onOpenedLinksTaken } = props;
-  const bridge = useBridge();
+  const { imports } = useStores();
   const { t, locale } = useLocale();
   const [text, setText] = useState('');
   const box = useRef<HTMLTextAreaElement>(null);
@@ -119,7 +120,7 @@ function ImportForm(props: {
         // each round leaves out at least one link: at most as many rounds as links
         while (urls.length > 0) {
           try {
-            accepted.push(...(await bridge.invoke('imports:create', { accountId, body: importBody(urls, options) })));
+            accepted.push(...(await imports.create(accountId, importBody(urls, options))));
             for (const url of urls) sent.add(url);
             break;
           } catch (problem) {
@@ -254,7 +255,8 @@ function ImportForm(props: {
 // ---- the jobs -----------------------------------------------------------------------
 
 function JobList({ accountId, created }: { accountId: string; created: RemoteJob[] }) {
-  const bridge = useBridge();
+  const stores = useStores();
+  const [lookups] = useState(() => new LatestRead());
   const [page, setPage] = useState(1);
   const jobs = useQuery('imports:list', { accountId, page });
   const [shown, setShown] = useState<RemoteJob[]>([]);
@@ -273,7 +275,7 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
   // the file a completed job made, followed until its conversion is final: found by the service's job and file ids,
   // which are the job's whatever this app calls its account (one signed in again before the account was kept had
   // another id)
-  const follows = useStore(useStores().conversions, (read) => read.data);
+  const follows = useStore(stores.conversions, (read) => read.data);
   const followOf = (job: RemoteJob): ConversionFollow | null =>
     follows?.find((f) => f.jobId === job.id && f.fileId === job.file_id) ?? null;
   useEvent('imports:changed', (change) => {
@@ -292,28 +294,26 @@ function JobList({ accountId, created }: { accountId: string; created: RemoteJob
   const missingFileId = fileHost ? null : (missing?.file_id ?? null);
   useEffect(() => {
     if (!missingFileId) return;
-    let current = true;
-    bridge.invoke('files:get', { accountId, fileId: missingFileId }).then(
+    const isLatest = lookups.start();
+    stores.files.get({ accountId, fileId: missingFileId }).then(
       (file) => {
-        if (!current) return;
+        if (!isLatest()) return;
         setPages((previous) => ({ ...previous, [file.id]: file.urls.page }));
         const host = fileHostOf(file);
         if (host) setFileHost(host);
       },
-      () => current && setLookupFailed((previous) => new Set(previous).add(missingFileId)),
+      () => isLatest() && setLookupFailed((previous) => new Set(previous).add(missingFileId)),
     );
-    return () => {
-      current = false;
-    };
-  }, [bridge, accountId, missingFileId]);
+    return () => lookups.supersede();
+  }, [stores, lookups, accountId, missingFileId]);
 
   const pageOf = (fileId: string) => pages[fileId] ?? (fileHost ? filePageUrl(fileHost, fileId) : null);
 
   async function act(kind: 'cancel' | 'retry', job: RemoteJob) {
-    const updated = await action.run(kind === 'cancel' ? 'imports:cancel' : 'imports:retry', {
-      accountId,
-      jobId: job.id,
-    });
+    const ref = { accountId, jobId: job.id };
+    const updated = await action.run(() =>
+      kind === 'cancel' ? stores.imports.cancel(ref) : stores.imports.retry(ref),
+    );
     if (updated) setShown((previous) => mergeJobs(previous, [updated]));
   }
 

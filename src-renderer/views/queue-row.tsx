@@ -138,9 +138,9 @@ const RowButtons = memo(function RowButtons(props: {
 }) {
   const { index, name, onAction } = props;
   const { queue } = useStores();
-  const { shell } = useBridge();
+  const { capabilities } = useBridge();
   const { t } = useLocale();
-  const local = fileAction(props, shell);
+  const local = fileAction(props, capabilities);
   const act = (action: QueueRowAction) => {
     const item = queue.at(index);
     if (item) onAction(item, action);

@@ -59,12 +59,8 @@ export function AppSection() {
     const { change, errors: found } = settingsChange(form);
     setErrors(found);
     if (!change) return;
-    const updated = await action.run(
-      'settings:update',
-      Object.fromEntries(FIELDS.map((field) => [field, change[field]])) as SettingsChange,
-    );
-    if (!updated) return;
-    stores.settings.put(updated);
+    const fields = Object.fromEntries(FIELDS.map((field) => [field, change[field]])) as SettingsChange;
+    if (!(await action.run(() => stores.settings.update(fields)))) return;
     setDraft(null);
     setSaved(t('settings.app.saved'));
   }

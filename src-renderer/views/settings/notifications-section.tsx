@@ -11,7 +11,7 @@ import { useSettingChange } from './use-setting-change.js';
 
 /** Settings → Notifications: a switch per kind, applied as it is switched; in a browser, the page's permission. */
 export function NotificationsSection() {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const settings = useStore(useStores().settings);
   const setting = useSettingChange();
   const { t } = useLocale();
@@ -33,7 +33,7 @@ export function NotificationsSection() {
           </label>
         ))}
       </fieldset>
-      {bridge.shell === 'headless' && <BrowserNotifications />}
+      {!capabilities.canNotify && <BrowserNotifications />}
       <ErrorNote error={settings.error ?? setting.error} />
       <StatusNote text={setting.saved ? t('settings.app.saved') : ''} />
     </section>

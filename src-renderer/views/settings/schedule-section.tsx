@@ -65,9 +65,7 @@ export function ScheduleSection() {
     setErrors(found);
     setMeteredError(meteredFound);
     if (!change) return;
-    const updated = await action.run('settings:update', change);
-    if (!updated) return;
-    stores.settings.put(updated);
+    if (!(await action.run(() => stores.settings.update(change)))) return;
     setDraft(null);
     setSaved(t('settings.schedule.saved'));
   }

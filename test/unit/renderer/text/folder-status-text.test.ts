@@ -6,7 +6,7 @@ import { folderStateText } from '../../../../src-renderer/text/folder-status-tex
 const NOW = new Date(2026, 10, 26, 15, 30).getTime();
 const AT_0905 = new Date(2026, 10, 26, 9, 5).getTime();
 const clock = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
-const words = (state: FolderState, locale = 'en-US') => folderStateText(state, NOW, clock, locale);
+const words = (state: FolderState, locale = 'en-US') => folderStateText(state, { now: NOW, clock, locale });
 
 describe('a watched folder’s state in words', () => {
   afterEach(async () => {

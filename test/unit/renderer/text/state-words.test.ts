@@ -135,7 +135,7 @@ describe.each(['en', 'de'] as const)('states and stages in %s', (language) => {
   it('says every folder state with sentences of the catalog', async () => {
     await i18n.changeLanguage(language);
     for (const state of folderStates()) {
-      const text = folderStateText(state, NOW, (ms) => `${ms}`);
+      const text = folderStateText(state, { now: NOW, clock: (ms) => `${ms}` });
       expectSentence(text.title, language, `folder state ${JSON.stringify(state)}`);
       if (text.detail !== null) expectSentence(text.detail, language, `folder state ${JSON.stringify(state)}`);
     }
