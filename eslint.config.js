@@ -95,7 +95,7 @@ const boundaries = [
 
 /**
  * Every file that renders UI: each user-facing string comes from the message
- * catalogs (src-shared/i18n; docs/ui.md, "Languages"). The model helpers
+ * catalogs (src-shared/i18n; docs/ui.md, "Languages"). The text helpers
  * (.ts) are covered by the catalog test and their own tests in German.
  */
 const TRANSLATED_FILES = ['src-renderer/**/*.tsx'];

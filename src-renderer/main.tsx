@@ -21,6 +21,8 @@ function createBridge(): AppBridge {
 
 const bridge = createBridge();
 const stores = createStores(bridge);
+// a page that is left for good (not kept for Back) stops listening to the core
+addEventListener('pagehide', (event) => event.persisted || stores.dispose());
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <BridgeProvider value={bridge}>

@@ -10,6 +10,7 @@ import type {
   IpcResponse,
 } from '../../src-shared/ipc/ipc-contract.js';
 import type { AppBridge, ConnectionState } from './app-bridge.js';
+import { LatestRead } from './latest-read.js';
 
 const BridgeContext = createContext<AppBridge | null>(null);
 export const BridgeProvider = BridgeContext.Provider;
@@ -58,7 +59,7 @@ export interface Query<T> {
 /**
  * A view's own read: runs a command now and whenever its request changes
  * (compared by value) or the connection comes back; `request: null` waits.
- * Answers to an older request are dropped, so fast typing in a search box
+ * Only the latest read's answer is used, so fast typing in a search box
  * shows the last search. What views share is in the stores (store/).
  */
 export function useQuery<N extends IpcCommandName>(name: N, request: IpcRequest<N> | null): Query<IpcResponse<N>> {
@@ -68,63 +69,61 @@ export function useQuery<N extends IpcCommandName>(name: N, request: IpcRequest<
   const [data, setData] = useState<IpcResponse<N> | undefined>(undefined);
   const [error, setError] = useState<IpcError | null>(null);
   const [loading, setLoading] = useState(key !== null);
-  const [generation, setGeneration] = useState(0);
+  const [reloads, setReloads] = useState(0);
+  const [latest] = useState(() => new LatestRead());
 
   useEffect(() => {
     if (key === null || connection !== 'open') return;
-    let current = true;
+    const isLatest = latest.start();
     setLoading(true);
     bridge.invoke(name, JSON.parse(key) as IpcRequest<N>).then(
       (value) => {
-        if (!current) return;
+        if (!isLatest()) return;
         setData(value);
         setError(null);
         setLoading(false);
       },
       (problem: unknown) => {
-        if (!current) return;
+        if (!isLatest()) return;
         setError(toIpcError(problem));
         setLoading(false);
       },
     );
-    return () => {
-      current = false;
-    };
-  }, [bridge, name, key, connection, generation]);
+    return () => latest.supersede();
+  }, [bridge, name, key, connection, reloads, latest]);
 
-  const reload = useCallback(() => setGeneration((value) => value + 1), []);
+  const reload = useCallback(() => setReloads((value) => value + 1), []);
   return { data, error, loading, reload, set: setData as Query<IpcResponse<N>>['set'] };
 }
 
 export interface Action {
-  run<N extends IpcCommandName>(name: N, request: IpcRequest<N>): Promise<IpcResponse<N> | undefined>;
+  /** Runs `task`, a store's action: resolves to its answer, or to undefined with `error` set when it failed. */
+  run<T>(task: () => Promise<T>): Promise<T | undefined>;
   busy: boolean;
   error: IpcError | null;
   clearError(): void;
 }
 
 /**
- * For buttons and forms: runs a command, remembers its error for display
- * (resolving to undefined rather than throwing), and says when it is busy.
+ * What a view keeps of the actions a person just asked for (a button, a
+ * form): whether one is on its way, and the error to show beside it. The
+ * store's action sends the command and keeps what it answers; the same hook
+ * in every view.
  */
 export function useAction(): Action {
-  const bridge = useBridge();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<IpcError | null>(null);
-  const run = useCallback(
-    async <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => {
-      setBusy(true);
-      setError(null);
-      try {
-        return await bridge.invoke(name, request);
-      } catch (problem) {
-        setError(toIpcError(problem));
-        return undefined;
-      } finally {
-        setBusy(false);
-      }
-    },
-    [bridge],
-  );
+  const run = useCallback(async <T,>(task: () => Promise<T>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      return await task();
+    } catch (problem) {
+      setError(toIpcError(problem));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }, []);
   return { run, busy, error, clearError: useCallback(() => setError(null), []) };
 }

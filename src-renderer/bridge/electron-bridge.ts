@@ -1,6 +1,6 @@
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { IpcCommandName, IpcEventName, IpcResult } from '../../src-shared/ipc/ipc-contract.js';
-import type { AppBridge } from './app-bridge.js';
+import type { AppBridge, BridgeCapabilities } from './app-bridge.js';
 
 /** What Electron's preload puts on `window.mediaSync` (src-main/electron/preload-bridge.ts). */
 export interface PreloadApi {
@@ -8,6 +8,17 @@ export interface PreloadApi {
   onEvent(listener: (event: unknown) => void): () => void;
   pathForFile?(file: File): string;
 }
+
+/** The desktop app's window may do all the shell offers: its core runs on the person's own desktop. */
+export const DESKTOP_CAPABILITIES: BridgeCapabilities = {
+  canReveal: true,
+  canPickFolder: true,
+  canOpenInBrowser: true,
+  canCopyLinks: true,
+  canNotify: true,
+  canLaunchAtLogin: true,
+  canUpdateItself: true,
+};
 
 /**
  * The contract through Electron's preload: each command is one function of
@@ -25,7 +36,7 @@ export function electronBridge(api: PreloadApi): AppBridge {
   });
   return {
     ...client,
-    shell: 'electron',
+    capabilities: DESKTOP_CAPABILITIES,
     connection: () => 'open',
     onConnectionChange: () => () => undefined,
     pathForFile: (file) => api.pathForFile?.(file) || null,

@@ -2,7 +2,7 @@ import { contractClient, type ContractTransport } from '../../src-shared/ipc/con
 import type { IpcCommandName, IpcEventName, IpcResult, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import { sessionProtocols, WS_PATH, WS_PROTOCOL } from '../../src-shared/ipc/ws-paths.js';
 import type { WsEvent, WsResult } from '../../src-shared/ipc/ws-protocol.js';
-import type { AppBridge, ConnectionState } from './app-bridge.js';
+import type { AppBridge, BridgeCapabilities, ConnectionState } from './app-bridge.js';
 import { askSession, type SessionAnswer } from './session-check.js';
 import { pageSessionKey, type SessionKeyStore } from './session-key.js';
 
@@ -21,6 +21,17 @@ export function wsUrlFor(location: Pick<Location, 'protocol' | 'host'>): string 
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${WS_PATH}`;
 }
 
+/** A page in a browser does what the page itself can: the daemon's desktop, if it has one, is not the person's. */
+export const BROWSER_CAPABILITIES: BridgeCapabilities = {
+  canReveal: false,
+  canPickFolder: false,
+  canOpenInBrowser: false,
+  canCopyLinks: false,
+  canNotify: false,
+  canLaunchAtLogin: false,
+  canUpdateItself: false,
+};
+
 function disconnected(message: string): IpcResult<never> {
   return { ok: false, error: { code: 'DISCONNECTED', message, requestId: null } };
 }
@@ -38,7 +49,7 @@ function disconnected(message: string): IpcResult<never> {
  * none), and the state is `refused` until it does.
  */
 export class WsBridge implements AppBridge, ContractTransport {
-  readonly shell = 'headless';
+  readonly capabilities = BROWSER_CAPABILITIES;
   readonly invoke: MediaSyncBridge['invoke'];
   readonly on: MediaSyncBridge['on'];
   private socket: SocketLike | null = null;

@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { useAction, useBridge } from '../bridge/bridge-context.js';
-import { writeClipboard } from '../bridge/clipboard.js';
+import { useAction } from '../bridge/bridge-context.js';
 import { useLocale } from '../i18n/i18n.js';
+import { useStores } from '../store/stores.js';
 import { ErrorNote } from './error-note.js';
 import './copy-link-buttons.css';
 
@@ -12,8 +12,7 @@ const KINDS: readonly LinkKind[] = ['page', 'watch', 'embed'];
 const FEEDBACK_MS = 4_000;
 
 /**
- * Copies one of a file's addresses. The core copies it in Electron; in a
- * browser its clipboard is a no-op, so the page writes it too. When the
+ * Copies one of a file's addresses (`FileActions.copyLink`). When the
  * browser refuses, the link is shown to copy by hand rather than lost.
  */
 export function CopyLinkButtons({
@@ -31,7 +30,7 @@ export function CopyLinkButtons({
   /** more actions for the same row, after the copy buttons */
   children?: ReactNode;
 }) {
-  const bridge = useBridge();
+  const { files } = useStores();
   const action = useAction();
   const { t } = useLocale();
   const [feedback, setFeedback] = useState<{ text: string; url?: string } | null>(null);
@@ -44,12 +43,9 @@ export function CopyLinkButtons({
 
   async function copy(kind: LinkKind) {
     setFeedback(null);
-    const result = await action.run('files:copyLink', { accountId, fileId, kind });
-    if (!result) return;
-    // in Electron the core has put it on the clipboard already
-    if ((await writeClipboard(result.url)) || bridge.shell === 'electron')
-      setFeedback({ text: t(`copyLinks.${kind}.done`) });
-    else setFeedback({ text: t('copyLinks.refused'), url: result.url });
+    const result = await action.run(() => files.copyLink({ accountId, fileId }, kind));
+    if (result?.copied) setFeedback({ text: t(`copyLinks.${kind}.done`) });
+    else if (result) setFeedback({ text: t('copyLinks.refused'), url: result.url });
   }
 
   return (

@@ -1,6 +1,6 @@
 import { useId, useMemo, useRef, useState } from 'react';
 import { currentLanguage, useLocale } from '../i18n/i18n.js';
-import { countriesFor, searchCountries } from '../model/countries.js';
+import { countriesFor, searchCountries } from '../text/countries.js';
 import './country-picker.css';
 
 /** "Germany (DE)", "Deutschland (DE)": the name in the UI's language, and the code the API takes. */

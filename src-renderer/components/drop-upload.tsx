@@ -14,7 +14,8 @@ import type { AccountView, IpcError, IpcResult, UploadItemView } from '../../src
 import { DROP_PATH } from '../../src-shared/ipc/ws-paths.js';
 import { sessionKeyHeader } from '../bridge/session-key.js';
 import { toIpcError, useBridge } from '../bridge/bridge-context.js';
-import { accountLabel } from '../model/account-label.js';
+import { useStores } from '../store/stores.js';
+import { accountLabel } from '../text/account-label.js';
 import { t, useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import './drop-upload.css';
@@ -35,6 +36,7 @@ const DropUploadContext = createContext<DropUploadApi | null>(null);
  */
 export function DropUpload({ account, children }: { account: AccountView; children: ReactNode }) {
   const bridge = useBridge();
+  const { queue } = useStores();
   useLocale();
   const [dragging, setDragging] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -53,7 +55,7 @@ export function DropUpload({ account, children }: { account: AccountView; childr
         const paths = files.map((file) => bridge.pathForFile(file));
         if (paths.every((path): path is string => path !== null)) {
           setStatus(t('drop.adding', { count: files.length }));
-          added = (await bridge.invoke('uploads:addPaths', { accountId: account.id, paths })).length;
+          added = (await queue.addPaths(account.id, paths)).length;
         } else {
           for (const [index, file] of files.entries()) {
             setStatus(t('drop.sending', { name: file.name, index: index + 1, total: files.length }));
@@ -68,7 +70,7 @@ export function DropUpload({ account, children }: { account: AccountView; childr
         setBusy(false);
       }
     },
-    [bridge, account],
+    [bridge, queue, account],
   );
 
   // the outcome of a drop stays a few seconds; the queue shows the files themselves

@@ -1,6 +1,6 @@
 import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
 import { useLocale } from '../i18n/i18n.js';
-import { explainError } from '../model/explain-error.js';
+import { explainError } from '../text/explain-error.js';
 
 /** An error as the UI shows it everywhere: the message, the next step, and the request id for support. */
 export function ErrorNote({ error, onDismiss }: { error: IpcError | null; onDismiss?: () => void }) {

@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { describeErrorValue, type FileStatus, type MediaFileDetail } from '../../src-shared/api/index.js';
+import { describeErrorValue, type MediaFileDetail } from '../../src-shared/api/index.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import { visibilityOf } from '../../src-shared/model/visibility.js';
-import type { IpcError } from '../../src-shared/ipc/ipc-contract.js';
-import { toIpcError, useAction, useBridge, useQuery } from '../bridge/bridge-context.js';
-import { describeConversion, formatCount, isConversionFinal, visibilityLabel } from '../model/file-columns.js';
+import { useAction, useQuery } from '../bridge/bridge-context.js';
+import { describeConversion, formatCount, isConversionFinal, visibilityLabel } from '../text/file-columns.js';
 import { useLocale } from '../i18n/i18n.js';
+import { useStores } from '../store/stores.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { CopyLinkButtons } from './copy-link-buttons.js';
 import { ErrorNote } from './error-note.js';
@@ -15,45 +15,21 @@ import './file-details.css';
 /** Between two status requests while a conversion is still moving: a few a minute out of the 60. */
 export const STATUS_POLL_MS = 5_000;
 
-interface ConversionState {
-  status: FileStatus | null;
-  error: IpcError | null;
-  following: boolean;
-}
-
 /**
  * The conversion status of one file, asked again every few seconds while
  * it is pending or processing. It stops when the status is final, on an
  * error (the person can ask again), and when the panel closes.
  */
 function useConversionStatus(accountId: string, fileId: string) {
-  const bridge = useBridge();
-  const [state, setState] = useState<ConversionState>({ status: null, error: null, following: true });
-  const [generation, setGeneration] = useState(0);
-
+  const { data, error, loading, reload } = useQuery('files:status', { accountId, fileId });
+  const final = data !== undefined && isConversionFinal(data.conversion);
   useEffect(() => {
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const check = async () => {
-      try {
-        const status = await bridge.invoke('files:status', { accountId, fileId });
-        if (stopped) return;
-        const following = !isConversionFinal(status.conversion);
-        setState({ status, error: null, following });
-        if (following) timer = setTimeout(() => void check(), STATUS_POLL_MS);
-      } catch (problem) {
-        if (!stopped) setState((previous) => ({ ...previous, error: toIpcError(problem), following: false }));
-      }
-    };
-    setState((previous) => ({ ...previous, following: true }));
-    void check();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [bridge, accountId, fileId, generation]);
-
-  return { ...state, refresh: () => setGeneration((value) => value + 1) };
+    if (!data || error || isConversionFinal(data.conversion)) return;
+    const timer = setTimeout(reload, STATUS_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [data, error, reload]);
+  // "Check again" after an error follows it again from the click
+  return { status: data, error, following: (loading || !error) && !final, refresh: reload };
 }
 
 /**
@@ -68,7 +44,7 @@ export function FileDetails(props: {
   onDeleted: (fileId: string) => void;
 }) {
   const { accountId, fileId } = props;
-  const bridge = useBridge();
+  const { files } = useStores();
   const detail = useQuery('files:get', { accountId, fileId });
   const conversion = useConversionStatus(accountId, fileId);
   const [editing, setEditing] = useState(false);
@@ -89,17 +65,11 @@ export function FileDetails(props: {
   }, [fileId]);
 
   async function deleteFile() {
-    const done = await remove.run('files:delete', { accountId, fileId });
+    const done = await remove.run(() => files.delete({ accountId, fileId }));
     if (done) {
       setConfirming(false);
       props.onDeleted(fileId);
     }
-  }
-
-  function openWatchPage(target: MediaFileDetail) {
-    // the daemon cannot open a browser window for the page it serves: the page opens it itself
-    if (bridge.shell === 'headless') window.open(target.urls.watch, '_blank', 'noopener');
-    else void open.run('files:open', { accountId, fileId, kind: 'watch' });
   }
 
   const name = file?.name || file?.filename || t('fileDetails.untitled');
@@ -216,7 +186,11 @@ export function FileDetails(props: {
 
           <h3>{t('fileDetails.links')}</h3>
           <CopyLinkButtons accountId={accountId} fileId={fileId}>
-            <button type="button" className="button button--small" onClick={() => openWatchPage(file)}>
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => void open.run(() => files.openWatchPage({ accountId, fileId }, file.urls.watch))}
+            >
               {t('fileDetails.openWatch')}
             </button>
           </CopyLinkButtons>

@@ -1,6 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { MediaFileDetail } from '../../src-shared/api/index.js';
 import { useAction } from '../bridge/bridge-context.js';
+import { useStores } from '../store/stores.js';
 import {
   DESCRIPTION_MAX,
   FILE_NAME_MAX,
@@ -9,7 +10,7 @@ import {
   validateFileDraft,
   type FileEditDraft,
   type PasswordAction,
-} from '../model/file-edit.js';
+} from '../text/file-edit.js';
 import { useLocale } from '../i18n/i18n.js';
 import { ErrorNote } from './error-note.js';
 import { TextField } from './text-field.js';
@@ -28,6 +29,7 @@ export function FileEditForm(props: {
   onCancel: () => void;
 }) {
   const [draft, setDraft] = useState<FileEditDraft>(() => draftFromFile(props.file));
+  const { files } = useStores();
   const action = useAction();
   const { t } = useLocale();
   const errors = useMemo(() => validateFileDraft(draft), [draft]);
@@ -39,7 +41,7 @@ export function FileEditForm(props: {
   async function save(event: FormEvent) {
     event.preventDefault();
     if (invalid || unchanged) return;
-    const saved = await action.run('files:update', { accountId: props.accountId, fileId: props.file.id, changes });
+    const saved = await action.run(() => files.update({ accountId: props.accountId, fileId: props.file.id }, changes));
     if (saved) props.onSaved(saved);
   }
 

@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { useAction, useQuery } from '../bridge/bridge-context.js';
-import { folderListingText } from '../model/folder-browser-text.js';
+import { useStores } from '../store/stores.js';
+import { folderListingText } from '../text/folder-browser-text.js';
 import { ErrorNote } from './error-note.js';
 import { useModalDialog } from './use-modal-dialog.js';
 import './folder-browser.css';
@@ -36,6 +37,7 @@ export function FolderBrowser(props: {
   const goToId = useId();
   const [showHidden, setShowHidden] = useState(false);
   const [path, setPath] = useState<string | undefined>(props.start ?? undefined);
+  const { folders } = useStores();
   const listing = useQuery('folders:browse', { path, showHidden });
   const current = listing.data;
   /** the check of a path typed and chosen without Go */
@@ -60,13 +62,14 @@ export function FolderBrowser(props: {
   async function choose() {
     const typed = goTo.trim();
     if (current && (typed === '' || typed === current.path)) return props.onChoose(current.path);
-    const checked = await typedCheck.run('folders:browse', { path: typed, showHidden });
+    const checked = await typedCheck.run(() => folders.browse({ path: typed, showHidden }));
     if (checked) props.onChoose(checked.path);
   }
 
-  function open(target: string | undefined, fromList = false) {
+  /** `focusList`: opened from the list, whose button is gone once it opens */
+  function open(target: string | undefined, { focusList = false } = {}) {
     typedCheck.clearError();
-    focusListOnLoad.current = fromList;
+    focusListOnLoad.current = focusList;
     if (target === path) listing.reload();
     else setPath(target);
   }
@@ -166,7 +169,7 @@ export function FolderBrowser(props: {
                 className="folder-browser__entry"
                 tabIndex={index === active ? 0 : -1}
                 onFocus={() => setActive(index)}
-                onClick={() => open(entry.path, true)}
+                onClick={() => open(entry.path, { focusList: true })}
               >
                 {entry.name}
               </button>

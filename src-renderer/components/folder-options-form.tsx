@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { SETTLE_CHOICES, type FolderOptions } from '../../src-shared/model/folder-options.js';
-import { settleChoiceText } from '../model/file-checks-text.js';
-import { globsFromText, subfolderError } from '../model/settings-form.js';
+import { settleChoiceText } from '../text/file-checks-text.js';
+import { globsFromText, subfolderError } from '../text/settings-form.js';
 import { useLocale } from '../i18n/i18n.js';
 import { RadioOption } from './radio-option.js';
 import './folder-options-form.css';

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useAction, useBridge } from '../bridge/bridge-context.js';
+import { useStores } from '../store/stores.js';
 import { ErrorNote } from './error-note.js';
 import { FolderBrowser } from './folder-browser.js';
 import './folder-path-field.css';
@@ -20,7 +21,8 @@ export function FolderPathField(props: {
   error: string | null;
   placeholder?: string;
 }) {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
+  const { folders } = useStores();
   const pick = useAction();
   const { t } = useLocale();
   const [browsing, setBrowsing] = useState(false);
@@ -34,12 +36,9 @@ export function FolderPathField(props: {
   }, [props.error]);
 
   async function choose() {
-    if (bridge.shell === 'headless') {
-      setBrowsing(true);
-      return;
-    }
-    const picked = await pick.run('app:pickFolder', {});
-    if (picked?.path) props.onChange(picked.path);
+    if (!capabilities.canPickFolder) return setBrowsing(true);
+    const picked = await pick.run(() => folders.pick());
+    if (picked) props.onChange(picked);
   }
 
   return (

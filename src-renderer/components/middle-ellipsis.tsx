@@ -1,4 +1,4 @@
-import { splitForEllipsis } from '../model/middle-ellipsis.js';
+import { splitForEllipsis } from '../text/middle-ellipsis.js';
 import './middle-ellipsis.css';
 
 /**

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { PER_PAGE_OPTIONS, pageSummary, type PerPage } from '../model/file-columns.js';
+import { PER_PAGE_OPTIONS, pageSummary, type PerPage } from '../text/file-columns.js';
 import { useLocale } from '../i18n/i18n.js';
 import './pagination.css';
 

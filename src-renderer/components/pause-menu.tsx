@@ -1,8 +1,11 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { IpcRequest } from '../../src-shared/ipc/ipc-contract.js';
 import { PAUSE_HOURS, pauseUntil, type PauseHours } from '../../src-shared/model/queue-pause.js';
 import { useLocale } from '../i18n/i18n.js';
 
 type PauseChoice = PauseHours | null;
+/** `until`: when the pause ends (epoch ms), null until resumed; `afterChunk`: once the chunks being sent are confirmed */
+export type PauseAllRequest = IpcRequest<'uploads:pauseAll'>;
 
 const HOURS: PauseChoice[] = [...PAUSE_HOURS, null];
 /** until resumed, once the chunks being sent are confirmed */
@@ -16,8 +19,7 @@ const AFTER_CHUNKS = 'afterChunks' as const;
  * confirmed, so their bytes are kept.
  */
 export function PauseMenu(props: {
-  /** `until`: when the pause ends (epoch ms), null until resumed */
-  onPause: (until: number | null, afterChunk?: boolean) => void;
+  onPause: (request: PauseAllRequest) => void;
   afterChunks?: boolean;
   disabled?: boolean;
 }) {
@@ -113,8 +115,8 @@ export function PauseMenu(props: {
               className="pause-menu__item"
               onClick={() => {
                 close();
-                if (choice === AFTER_CHUNKS) onPause(null, true);
-                else onPause(pauseUntil(choice, Date.now()));
+                if (choice === AFTER_CHUNKS) onPause({ until: null, afterChunk: true });
+                else onPause({ until: pauseUntil(choice, Date.now()) });
               }}
             >
               {choice === AFTER_CHUNKS

@@ -1,6 +1,6 @@
 import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
-import { accountLabel } from '../model/account-label.js';
-import { rateLimitText } from '../model/queue-row-text.js';
+import { accountLabel } from '../text/account-label.js';
+import { rateLimitText } from '../text/queue-row-text.js';
 import { useLocale } from '../i18n/i18n.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';

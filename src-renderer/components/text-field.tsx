@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { characterCount } from '../model/field-rules.js';
+import { characterCount } from '../text/field-rules.js';
 import './text-field.css';
 
 /**

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useState } from 'react';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import { useBridge } from '../bridge/bridge-context.js';
 import { useStores } from '../store/stores.js';
-import type { ToastContent } from '../model/intent-toasts.js';
+import type { ToastContent } from '../text/intent-toasts.js';
 import { useLocale } from '../i18n/i18n.js';
-import { notificationText } from '../model/notification-text.js';
+import { notificationText } from '../text/notification-text.js';
 
 const TOAST_MS = 6_000;
 const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem', 'dataDiskFull']);
@@ -64,7 +64,7 @@ export function addToast(shown: readonly Toast[], toast: Toast): Toast[] {
  * and the page is in the background (Electron shows OS ones itself).
  */
 export function Toaster({ toasts }: { toasts: Toasts }) {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const { notifications } = useStores();
   const { t } = useLocale();
   const { show } = toasts;
@@ -73,9 +73,9 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
     () =>
       notifications.onDidAdd((notification) => {
         show(fromNotification(notification));
-        if (bridge.shell === 'headless') showWebNotification(notification);
+        if (!capabilities.canNotify) showWebNotification(notification);
       }),
-    [notifications, bridge, show],
+    [notifications, capabilities, show],
   );
 
   return (

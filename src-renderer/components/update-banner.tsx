@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { UpdateStatus } from '../../src-shared/model/update-status.js';
 import { useAction } from '../bridge/bridge-context.js';
-import { updateReadyText } from '../model/update-status-text.js';
+import { useStores } from '../store/stores.js';
+import { updateReadyText } from '../text/update-status-text.js';
 import { ErrorNote } from './error-note.js';
 import './update-banner.css';
 import { useLocale } from '../i18n/i18n.js';
@@ -12,6 +13,7 @@ import { useLocale } from '../i18n/i18n.js';
  * app by itself, so never in the middle of an upload.
  */
 export function RestartToUpdateButton({ primary = false }: { primary?: boolean }) {
+  const { updates } = useStores();
   const install = useAction();
   const { t } = useLocale();
   return (
@@ -20,7 +22,7 @@ export function RestartToUpdateButton({ primary = false }: { primary?: boolean }
         type="button"
         className={primary ? 'button button--primary' : 'button button--small'}
         disabled={install.busy}
-        onClick={() => void install.run('app:installUpdate', {})}
+        onClick={() => void install.run(() => updates.install())}
       >
         {install.busy ? t('updates.restarting') : t('updates.restart')}
       </button>

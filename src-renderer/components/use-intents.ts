@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { AppIntent } from '../../src-shared/ipc/ipc-contract.js';
-import { useBridge, useConnection, useEvent } from '../bridge/bridge-context.js';
-import { intentToast } from '../model/intent-toasts.js';
+import { useConnection, useEvent } from '../bridge/bridge-context.js';
+import { useStores } from '../store/stores.js';
+import { intentToast } from '../text/intent-toasts.js';
 import type { Toast } from './toaster.js';
 
 export interface Intents {
@@ -23,7 +24,7 @@ export interface Intents {
  * Everything else becomes a toast.
  */
 export function useIntents(showToast: (toast: Toast) => void): Intents {
-  const bridge = useBridge();
+  const { app } = useStores();
   const connection = useConnection();
   const [importLinks, setImportLinks] = useState<string[]>([]);
   const [filesSearch, setFilesSearch] = useState<{ value: string | null } | null>(null);
@@ -49,11 +50,11 @@ export function useIntents(showToast: (toast: Toast) => void): Intents {
 
   const take = useCallback(() => {
     // a lost connection takes nothing: the intents wait in the core for the next try
-    bridge.invoke('app:takeIntents', {}).then(
+    app.takeIntents().then(
       (intents) => intents.forEach(act),
       () => undefined,
     );
-  }, [bridge, act]);
+  }, [app, act]);
 
   useEvent('app:intentsAvailable', take);
   // at start, and after a reconnection: what arrived meanwhile waits in the core

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useLocale } from '../i18n/i18n.js';
-import { virtualWindow } from '../model/virtual-window.js';
+import { virtualWindow } from './virtual-window.js';
 
 export interface VirtualListProps {
   count: number;

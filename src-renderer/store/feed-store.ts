@@ -14,29 +14,31 @@ export class FeedStore<T> extends Store<Read<T[]>> {
   private readonly added = new Set<(entry: T) => void>();
 
   constructor(
-    private readonly read: () => Promise<T[]>,
-    private readonly key: (entry: T) => string,
-    private readonly limit = Infinity,
+    private readonly feed: {
+      read(): Promise<T[]>;
+      /** subscribes to the event that adds an entry; returns the unsubscribe */
+      onAdded(add: (entry: T) => void): () => void;
+      key(entry: T): string;
+      limit: number;
+      /** empties the list in the core: a feed without it is only ever added to */
+      clear?(): Promise<unknown>;
+    },
   ) {
     super({ data: undefined, error: null });
+    this.register(feed.onAdded((entry) => this.add(entry)));
   }
 
   load(): void {
     this.since = [];
-    this.read().then(
+    this.feed.read().then(
       (list) => this.set({ data: this.since.reduce((all, entry) => this.top(entry, all), list), error: null }),
       (problem: unknown) => this.set({ ...this.get(), error: toIpcError(problem) }),
     );
   }
 
-  add(entry: T): void {
-    this.since.push(entry);
-    this.set({ data: this.top(entry, this.get().data ?? []), error: null });
-    for (const listener of this.added) listener(entry);
-  }
-
-  /** Empty, once the person cleared the list. */
-  clear(): void {
+  /** Empties the list, in the core first (the person's Clear). */
+  async clear(): Promise<void> {
+    await this.feed.clear?.();
     this.since = [];
     this.set({ data: [], error: null });
   }
@@ -47,8 +49,14 @@ export class FeedStore<T> extends Store<Read<T[]>> {
     return () => this.added.delete(listener);
   }
 
+  private add(entry: T): void {
+    this.since.push(entry);
+    this.set({ data: this.top(entry, this.get().data ?? []), error: null });
+    for (const listener of this.added) listener(entry);
+  }
+
   private top(entry: T, list: readonly T[]): T[] {
-    const key = this.key(entry);
-    return [entry, ...list.filter((other) => this.key(other) !== key)].slice(0, this.limit);
+    const key = this.feed.key(entry);
+    return [entry, ...list.filter((other) => this.feed.key(other) !== key)].slice(0, this.feed.limit);
   }
 }

@@ -2,6 +2,7 @@ import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../src-shared/model/upload-state.js';
 import type { AppBridge } from '../bridge/app-bridge.js';
 import { toIpcError } from '../bridge/bridge-context.js';
+import { LatestRead } from '../bridge/latest-read.js';
 import { bytesPerSecond, etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
 import { Store } from './store.js';
 
@@ -47,6 +48,8 @@ class LiveStates extends Store<ReadonlyMap<number, UploadState>> {
  * New items always get a higher id than every other, so they belong at the
  * end: when the end is loaded they are appended at once; when it is not, the
  * last page is read again to learn the new total.
+ *
+ * A row's actions answer with its item, which the store takes at once.
  */
 export class QueueStore extends Store<QueueState> {
   /** the bytes of running items, as the last batch said; an item event or page replaces its entry */
@@ -58,19 +61,21 @@ export class QueueStore extends Store<QueueState> {
   /** rows on screen: what a reload loads again */
   private range = { start: 0, end: 1 };
   private maxId = 0;
-  /** bumped by each reload: answers to an older one are dropped */
-  private epoch = 0;
-  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /** each reload reads the queue anew: pages of an older one are dropped */
+  private readonly reloads = new LatestRead();
+  private isLatestReload = this.reloads.start();
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly bridge: AppBridge,
     private readonly pageSize = QUEUE_PAGE_SIZE,
   ) {
     super({ total: 0, ready: false, error: null, version: 0 });
-    bridge.on('uploads:itemChanged', (item) => this.put(item));
-    bridge.on('uploads:progress', (batch) => this.progress(batch));
+    this.register(bridge.on('uploads:itemChanged', (item) => this.put(item)));
+    this.register(bridge.on('uploads:progress', (batch) => this.progress(batch)));
     // finished items left without an event each (Clear finished, or after the days the settings say)
-    bridge.on('uploads:removed', () => this.reload());
+    this.register(bridge.on('uploads:removed', () => this.reload()));
+    this.register(() => clearTimeout(this.refreshTimer));
   }
 
   at(index: number): UploadItemView | undefined {
@@ -112,7 +117,7 @@ export class QueueStore extends Store<QueueState> {
 
   /** Forgets every row and loads the first page and the rows in view again (at start, after a reconnection, a clear). */
   reload(): void {
-    this.epoch++;
+    this.isLatestReload = this.reloads.start();
     this.byIndex.clear();
     this.indexById.clear();
     this.meters.clear();
@@ -123,8 +128,40 @@ export class QueueStore extends Store<QueueState> {
     this.loadPage(0);
   }
 
-  /** An item as the core sent it (an event, or the answer to a row's action). */
-  put(item: UploadItemView): void {
+  /** Pauses the item now, or once its chunk in flight is confirmed (`afterChunk`), so its bytes are kept. */
+  async pause(id: number, options: { afterChunk?: boolean } = {}): Promise<UploadItemView> {
+    return this.put(await this.bridge.invoke('uploads:pause', { id, ...options }));
+  }
+
+  async resume(id: number): Promise<UploadItemView> {
+    return this.put(await this.bridge.invoke('uploads:resume', { id }));
+  }
+
+  async cancel(id: number): Promise<UploadItemView> {
+    return this.put(await this.bridge.invoke('uploads:cancel', { id }));
+  }
+
+  async retry(id: number): Promise<UploadItemView> {
+    return this.put(await this.bridge.invoke('uploads:retry', { id }));
+  }
+
+  /** Shows the item's file in the system's file manager, where the bridge `canReveal`. */
+  reveal(id: number) {
+    return this.bridge.invoke('uploads:reveal', { id });
+  }
+
+  /** Queues files by their paths (dropped on the desktop app's window); their rows come with the core's events. */
+  addPaths(accountId: string, paths: string[]) {
+    return this.bridge.invoke('uploads:addPaths', { accountId, paths });
+  }
+
+  /** Clears the finished items and says how many; the rows are read again on the core's `uploads:removed`. */
+  async clearFinished(): Promise<number> {
+    return (await this.bridge.invoke('uploads:clearFinished', {})).removed;
+  }
+
+  /** An item as the core sent it (an event, or the answer to a row's action); returns it. */
+  private put(item: UploadItemView): UploadItemView {
     this.measure(item.id, item.state);
     const index = this.indexById.get(item.id);
     const { total, ready } = this.get();
@@ -137,6 +174,7 @@ export class QueueStore extends Store<QueueState> {
     } else if (item.id > this.maxId) {
       this.refreshEnd();
     }
+    return item;
   }
 
   /**
@@ -161,11 +199,11 @@ export class QueueStore extends Store<QueueState> {
   }
 
   private loadPage(page: number): void {
-    const epoch = this.epoch;
+    const isLatest = this.isLatestReload;
     this.asked.add(page);
     this.bridge.invoke('uploads:list', { offset: page * this.pageSize, limit: this.pageSize }).then(
       ({ items, total }) => {
-        if (epoch !== this.epoch) return;
+        if (!isLatest()) return;
         items.forEach((item, i) => {
           this.measure(item.id, item.state);
           this.place(page * this.pageSize + i, item);
@@ -177,7 +215,7 @@ export class QueueStore extends Store<QueueState> {
         this.show(this.range.start, this.range.end);
       },
       (problem: unknown) => {
-        if (epoch !== this.epoch) return;
+        if (!isLatest()) return;
         this.asked.delete(page);
         this.set({ ...this.get(), error: toIpcError(problem) });
       },
@@ -188,7 +226,7 @@ export class QueueStore extends Store<QueueState> {
   private refreshEnd(): void {
     if (this.refreshTimer || !this.get().ready) return;
     this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null;
+      this.refreshTimer = undefined;
       this.loadPage(Math.floor(Math.max(0, this.get().total - 1) / this.pageSize));
     }, REFRESH_END_MS);
   }

@@ -18,7 +18,9 @@ export function gateLeftMs(entry: RateLimitEntry | undefined, now: number): numb
 export class RateLimitsStore extends Store<ReadonlyMap<string, RateLimitEntry>> {
   constructor(private readonly bridge: AppBridge) {
     super(new Map());
-    bridge.on('app:rateLimitChanged', (view) => this.set(new Map(this.get()).set(view.accountId, entry(view))));
+    this.register(
+      bridge.on('app:rateLimitChanged', (view) => this.set(new Map(this.get()).set(view.accountId, entry(view)))),
+    );
   }
 
   load(): void {

@@ -6,8 +6,8 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText, translate } from '../i18n/translate.js';
-import { accountLabel } from '../model/account-label.js';
-import { formatCount } from '../model/file-columns.js';
+import { accountLabel } from '../text/account-label.js';
+import { formatCount } from '../text/file-columns.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 import './account-view.css';
@@ -22,14 +22,15 @@ export function AccountPage(props: { account: AccountView; accounts: AccountView
   const summary = useQuery('account:summary', { accountId: account.id });
   const [leaving, setLeaving] = useState<AccountView | null>(null);
   const signOut = useAction();
-  const folders = useStore(useStores().folders, (read) => read.data);
+  const stores = useStores();
+  const folders = useStore(stores.folders, (read) => read.data);
   const leavingFolders = leaving ? (folders?.filter((folder) => folder.accountId === leaving.id).length ?? 0) : 0;
   const data = summary.data;
   const { t, locale } = useLocale();
 
   async function confirmSignOut() {
     if (!leaving) return;
-    const done = await signOut.run('account:signOut', { accountId: leaving.id });
+    const done = await signOut.run(() => stores.accounts.signOut(leaving.id));
     if (done) setLeaving(null);
   }
 

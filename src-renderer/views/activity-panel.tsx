@@ -6,9 +6,9 @@ import { useAction, useBridge } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
-import { describeFollow } from '../model/follow-text.js';
-import { notificationText } from '../model/notification-text.js';
-import { formatRelativeTime } from '../model/relative-time.js';
+import { describeFollow } from '../text/follow-text.js';
+import { notificationText } from '../text/notification-text.js';
+import { formatRelativeTime } from '../text/relative-time.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 import './activity-panel.css';
@@ -38,7 +38,7 @@ function newestFirst(list: AppNotification[]): AppNotification[] {
 const FILES_SHOWN = 50;
 
 function ActivityPanelBody({ onClose }: { onClose: () => void }) {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const stores = useStores();
   const { t, locale } = useLocale();
   const notifications = useStore(stores.notifications);
@@ -65,10 +65,6 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
     activityButton()?.focus();
   }
 
-  async function clearAll() {
-    if (await clear.run('notifications:clear', {})) stores.notifications.clear();
-  }
-
   async function askPermission() {
     setPermission(await Notification.requestPermission());
   }
@@ -93,7 +89,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
         <button
           type="button"
           className="button button--small"
-          onClick={() => void clearAll()}
+          onClick={() => void clear.run(() => stores.notifications.clear())}
           disabled={clear.busy || list.length === 0}
         >
           {t('activity.clear')}
@@ -102,7 +98,7 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
           <Trans i18nKey="activity.close" components={{ hidden: <span className="visually-hidden" /> }} />
         </button>
       </div>
-      {bridge.shell === 'headless' && permission === 'default' && (
+      {!capabilities.canNotify && permission === 'default' && (
         <div className="activity-panel__permission">
           <p className="muted">{t('activity.permissionHint')}</p>
           <button type="button" className="button button--small" onClick={() => void askPermission()}>

@@ -6,9 +6,9 @@ import { useQuery } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
 import { FileDetails } from '../components/file-details.js';
 import { Pagination } from '../components/pagination.js';
-import { FILE_COLUMNS, type FileColumn, type PerPage } from '../model/file-columns.js';
+import { FILE_COLUMNS, type FileColumn, type PerPage } from '../text/file-columns.js';
 import { useLocale } from '../i18n/i18n.js';
-import { accountLabel } from '../model/account-label.js';
+import { accountLabel } from '../text/account-label.js';
 import './files-view.css';
 
 /** Typing pauses this long before a search is sent: one request per word, not per key. */

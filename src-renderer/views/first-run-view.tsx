@@ -4,6 +4,7 @@ import type { AccountView } from '../../src-shared/ipc/ipc-contract.js';
 import { useAction } from '../bridge/bridge-context.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useLocale } from '../i18n/i18n.js';
+import { useStores } from '../store/stores.js';
 
 /**
  * Sign in with a base URL and an API token, or try the app against the
@@ -18,18 +19,19 @@ export function FirstRunView(props: {
   const [baseUrl, setBaseUrl] = useState(props.initialBaseUrl ?? '');
   const [token, setToken] = useState('');
   const [plan, setPlan] = useState<Plan>('free');
+  const { accounts } = useStores();
   const action = useAction();
   const { t } = useLocale();
 
   async function signIn(event: FormEvent) {
     event.preventDefault();
-    const account = await action.run('account:signIn', { baseUrl: baseUrl.trim(), token: token.trim(), plan });
+    const account = await action.run(() => accounts.signIn({ baseUrl: baseUrl.trim(), token: token.trim(), plan }));
     setToken('');
     if (account) props.onSignedIn(account);
   }
 
   async function tryLocally() {
-    const account = await action.run('account:startDemo', {});
+    const account = await action.run(() => accounts.startDemo());
     if (account) props.onSignedIn(account);
   }
 

@@ -8,7 +8,7 @@ import { ProgressBar } from '../components/progress-bar.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
-import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../model/queue-row-text.js';
+import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../text/queue-row-text.js';
 import { gateLeftMs } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
@@ -138,9 +138,9 @@ const RowButtons = memo(function RowButtons(props: {
 }) {
   const { index, name, onAction } = props;
   const { queue } = useStores();
-  const { shell } = useBridge();
+  const { capabilities } = useBridge();
   const { t } = useLocale();
-  const local = fileAction(props, shell);
+  const local = fileAction(props, capabilities);
   const act = (action: QueueRowAction) => {
     const item = queue.at(index);
     if (item) onAction(item, action);

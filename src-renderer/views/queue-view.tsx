@@ -1,19 +1,19 @@
 import { useCallback, useState } from 'react';
 import { Trans } from 'react-i18next';
-import type { AccountView, IpcError, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
-import { toIpcError, useBridge } from '../bridge/bridge-context.js';
+import type { AccountView, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import { useAction, useBridge } from '../bridge/bridge-context.js';
 import { writeClipboard } from '../bridge/clipboard.js';
 import { AddFilesButton } from '../components/drop-upload.js';
 import { ErrorNote } from '../components/error-note.js';
-import { PauseMenu } from '../components/pause-menu.js';
+import { PauseMenu, type PauseAllRequest } from '../components/pause-menu.js';
 import { RateLimitIndicator } from '../components/rate-limit-indicator.js';
 import { useNarrowWindow } from '../components/use-narrow-window.js';
 import { useNow } from '../components/use-now.js';
 import { VirtualList } from '../components/virtual-list.js';
 import { WhenDoneSelect, type WhenDoneChoice } from '../components/when-done-select.js';
 import { useLocale } from '../i18n/i18n.js';
-import { accountLabel } from '../model/account-label.js';
-import { queueHoldText, queuePausedText } from '../model/queue-row-text.js';
+import { accountLabel } from '../text/account-label.js';
+import { queueHoldText, queuePausedText } from '../text/queue-row-text.js';
 import { formatRate } from '../../src-shared/model/format.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
@@ -30,71 +30,55 @@ const NARROW_ROW_HEIGHT = 168;
  * loads pages as they scroll into view and keeps them for the page's life.
  */
 export function QueueView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
-  const bridge = useBridge();
-  const { queue, queueStatus } = useStores();
+  const { capabilities } = useBridge();
+  const { queue, queueStatus, files } = useStores();
   const total = useStore(queue, (state) => state.total);
   const ready = useStore(queue, (state) => state.ready);
   const pageError = useStore(queue, (state) => state.error);
   const status = useStore(queueStatus);
-  const [error, setError] = useState<IpcError | null>(null);
+  const action = useAction();
+  const { run } = action;
   const [note, setNote] = useState('');
   const narrow = useNarrowWindow();
   const { t } = useLocale();
 
-  const act = useCallback(async (action: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await action();
-    } catch (problem) {
-      setError(toIpcError(problem));
-    }
-  }, []);
-
   const onRowAction = useCallback(
-    (item: UploadItemView, action: QueueRowAction) =>
-      void act(async () => {
+    (item: UploadItemView, rowAction: QueueRowAction) =>
+      void run(async () => {
         const { id, accountId, fileName: name } = item;
         const follow = item.afterUpload;
-        switch (action) {
+        switch (rowAction) {
           case 'pause':
           case 'pauseNow':
-            return queue.put(await bridge.invoke('uploads:pause', { id }));
+            return queue.pause(id);
           case 'pauseAfterChunk':
-            return queue.put(await bridge.invoke('uploads:pause', { id, afterChunk: true }));
+            return queue.pause(id, { afterChunk: true });
           case 'resume':
-            return queue.put(await bridge.invoke('uploads:resume', { id }));
+            return queue.resume(id);
           case 'cancel':
-            return queue.put(await bridge.invoke('uploads:cancel', { id }));
+            return queue.cancel(id);
           case 'retry':
           case 'retryNow':
-            return queue.put(await bridge.invoke('uploads:retry', { id }));
+            return queue.retry(id);
           case 'copyLink': {
             if (item.state.kind !== 'done') return;
-            const { url } = await bridge.invoke('files:copyLink', {
-              accountId,
-              fileId: item.state.fileId,
-              kind: 'page',
-            });
-            const copied = await writeClipboard(url);
+            const { url, copied } = await files.copyLink({ accountId, fileId: item.state.fileId }, 'page');
             return setNote(t(copied ? 'queue.copiedLink' : 'queue.linkTo', { name, url }));
           }
           case 'copyWatchLink': {
             const url = follow?.watchUrl;
             if (!url) return;
-            // the core copies it in Electron; a browser page writes it itself
-            if (bridge.shell === 'electron') {
-              await bridge.invoke('files:copyLink', { accountId, fileId: follow.fileId, kind: 'watch' });
-              return setNote(t('queue.copiedWatchLink', { name, url }));
-            }
-            const copied = await writeClipboard(url);
+            // a page in a browser has the address already: only the core that copies it is asked
+            const copied = capabilities.canCopyLinks
+              ? (await files.copyLink({ accountId, fileId: follow.fileId }, 'watch')).copied
+              : await writeClipboard(url);
             return setNote(t(copied ? 'queue.copiedWatchLink' : 'queue.watchLinkOf', { name, url }));
           }
           case 'openWatch':
             if (!follow?.watchUrl) return;
-            if (bridge.shell === 'headless') return void window.open(follow.watchUrl, '_blank', 'noopener');
-            return bridge.invoke('files:open', { accountId, fileId: follow.fileId, kind: 'watch' });
+            return files.openWatchPage({ accountId, fileId: follow.fileId }, follow.watchUrl);
           case 'reveal':
-            return bridge.invoke('uploads:reveal', { id });
+            return queue.reveal(id);
           case 'copyPath': {
             const copied = await writeClipboard(item.path);
             return setNote(t(copied ? 'queue.copiedPath' : 'queue.pathOf', { name, path: item.path }));
@@ -105,20 +89,17 @@ export function QueueView({ account, accounts }: { account: AccountView; account
           }
         }
       }),
-    [act, bridge, queue, t],
+    [run, capabilities, queue, files, t],
   );
   const renderRow = useCallback((index: number) => <QueueRow index={index} onAction={onRowAction} />, [onRowAction]);
   const show = useCallback((start: number, end: number) => queue.show(start, end), [queue]);
 
-  const pauseAll = (until: number | null, afterChunk?: boolean) =>
-    void act(async () => queueStatus.put(await bridge.invoke('uploads:pauseAll', { until, afterChunk })));
-  const resumeAll = () => void act(async () => queueStatus.put(await bridge.invoke('uploads:resumeAll', {})));
-  const chooseWhenDone = (action: WhenDoneChoice) =>
-    void act(async () => queueStatus.put(await bridge.invoke('uploads:setWhenDone', { action })));
+  const pauseAll = (request: PauseAllRequest) => void run(() => queueStatus.pauseAll(request));
+  const resumeAll = () => void run(() => queueStatus.resumeAll());
+  const chooseWhenDone = (choice: WhenDoneChoice) => void run(() => queueStatus.setWhenDone(choice));
   const clearFinished = () =>
-    void act(async () => {
-      const { removed } = await bridge.invoke('uploads:clearFinished', {});
-      // the rows are read again on the core's uploads:removed
+    void run(async () => {
+      const removed = await queue.clearFinished();
       setNote(removed === 0 ? t('queue.nothingToClear') : t('queue.cleared', { count: removed }));
     });
 
@@ -144,7 +125,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       <div className="queue__meters">
         <RateLimitIndicator accounts={accounts} />
       </div>
-      <ErrorNote error={error ?? pageError ?? status.error} onDismiss={() => setError(null)} />
+      <ErrorNote error={action.error ?? pageError ?? status.error} onDismiss={action.clearError} />
       <p role="status" className={note ? 'queue__note' : 'visually-hidden'}>
         {note}
       </p>
@@ -166,7 +147,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
 
 function PauseOrResume(props: {
   status: QueueStatus | undefined;
-  onPause: (until: number | null, afterChunk?: boolean) => void;
+  onPause: (request: PauseAllRequest) => void;
   onResume: () => void;
 }) {
   const { t } = useLocale();
@@ -193,7 +174,7 @@ function PauseOrResume(props: {
  */
 function HoldNote({ status }: { status: QueueStatus | undefined }) {
   const { t, locale } = useLocale();
-  const text = status ? queueHoldText(status.hold, Date.now(), undefined, locale) : null;
+  const text = status ? queueHoldText(status.hold, { now: Date.now(), locale }) : null;
   return (
     <span className={text ? 'queue__paused' : 'visually-hidden'} role="status">
       {text}

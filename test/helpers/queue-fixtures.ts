@@ -1,6 +1,6 @@
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../src-shared/model/upload-state.js';
-import type { RowContext } from '../../src-renderer/model/queue-row-text.js';
+import type { RowContext } from '../../src-renderer/text/queue-row-text.js';
 
 /** An upload as the UI receives it, queued unless told otherwise. */
 export function item(

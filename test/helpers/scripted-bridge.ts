@@ -1,4 +1,5 @@
 import type { AppBridge, ConnectionState } from '../../src-renderer/bridge/app-bridge.js';
+import { BROWSER_CAPABILITIES } from '../../src-renderer/bridge/ws-bridge.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { IpcCommandName, IpcEventName, IpcEventPayload, IpcResult } from '../../src-shared/ipc/ipc-contract.js';
 
@@ -16,7 +17,7 @@ export interface SentCommand {
  * the core's events, and opens and drops the connection.
  */
 export class ScriptedBridge implements AppBridge {
-  readonly shell = 'headless';
+  readonly capabilities = BROWSER_CAPABILITIES;
   readonly sent: SentCommand[] = [];
   readonly invoke: AppBridge['invoke'];
   readonly on: AppBridge['on'];

@@ -9,12 +9,12 @@ import { writeClipboard } from '../../bridge/clipboard.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { pollingText } from '../../model/file-checks-text.js';
-import { accountLabel } from '../../model/account-label.js';
-import { folderStateText, recentOutcomeText, type FolderIcon } from '../../model/folder-status-text.js';
-import { formatRelativeTime } from '../../model/relative-time.js';
-import { folderOptionsSummary } from '../../model/settings-form.js';
-import { filesSearchHash } from '../../model/routes.js';
+import { pollingText } from '../../text/file-checks-text.js';
+import { accountLabel } from '../../text/account-label.js';
+import { folderStateText, recentOutcomeText, type FolderIcon } from '../../text/folder-status-text.js';
+import { formatRelativeTime } from '../../text/relative-time.js';
+import { folderOptionsSummary } from '../../text/settings-form.js';
+import { filesSearchHash } from '../../routes.js';
 import { useStores } from '../../store/stores.js';
 import { EditFolder } from './folder-forms.js';
 
@@ -49,22 +49,20 @@ export const FolderCard = memo(function FolderCard(props: {
   onNote: (note: FolderNote | null) => void;
 }) {
   const { status, folder, now, onNote } = props;
-  const bridge = useBridge();
-  const stores = useStores();
+  const { capabilities } = useBridge();
+  const { folders, folderStatus } = useStores();
   const action = useAction();
   const remove = useAction();
   const [editing, setEditing] = useState(false);
   const [removing, setRemoving] = useState(false);
   const { t, locale } = useLocale();
   const titleId = useId();
-  const text = folderStateText(status.state, now, undefined, locale);
+  const text = folderStateText(status.state, { now, locale });
   const polling = status.polling && pollingText(status.polling);
   const count = (value: number) => numberFormat(locale).format(value);
 
-  async function act(name: 'folders:pause' | 'folders:resume' | 'folders:rescan') {
-    const answer = await action.run(name, { id: status.id });
-    if (answer) stores.folderStatus.put([answer]);
-    if (answer && name === 'folders:rescan') {
+  async function rescan() {
+    if (await action.run(() => folderStatus.rescan(status.id))) {
       onNote({ text: t('folders.rescanning', { path: status.path }), scanOf: status.id });
     }
   }
@@ -76,7 +74,7 @@ export const FolderCard = memo(function FolderCard(props: {
 
   async function confirmRemove() {
     // folders:changed follows: the stores read the list and the statuses again
-    if (await remove.run('folders:remove', { id: status.id })) {
+    if (await remove.run(() => folders.remove(status.id))) {
       setRemoving(false);
       onNote(null);
     }
@@ -156,7 +154,9 @@ export const FolderCard = memo(function FolderCard(props: {
             className="button button--small"
             aria-label={t(status.paused ? 'folders.resumeLabel' : 'folders.pauseLabel', { path: status.path })}
             disabled={action.busy}
-            onClick={() => void act(status.paused ? 'folders:resume' : 'folders:pause')}
+            onClick={() =>
+              void action.run(() => (status.paused ? folderStatus.resume(status.id) : folderStatus.pause(status.id)))
+            }
           >
             {status.paused ? t('folders.resume') : t('folders.pause')}
           </button>
@@ -165,16 +165,16 @@ export const FolderCard = memo(function FolderCard(props: {
             className="button button--small"
             aria-label={t('folders.rescanLabel', { path: status.path })}
             disabled={action.busy}
-            onClick={() => void act('folders:rescan')}
+            onClick={() => void rescan()}
           >
             {t('folders.rescan')}
           </button>
-          {bridge.shell === 'electron' ? (
+          {capabilities.canReveal ? (
             <button
               type="button"
               className="button button--small"
               aria-label={t('folders.revealLabel', { path: status.path })}
-              onClick={() => void action.run('folders:reveal', { id: status.id })}
+              onClick={() => void action.run(() => folderStatus.reveal(status.id))}
             >
               {t('folders.reveal')}
             </button>
@@ -242,6 +242,7 @@ function MoveFolder(props: {
   const { status, accounts } = props;
   const gone = status.state.kind === 'problem' ? status.state.account : null;
   const [target, setTarget] = useState(accounts[0]?.id ?? '');
+  const { folders } = useStores();
   const move = useAction();
   const { t } = useLocale();
   const selectId = useId();
@@ -249,7 +250,7 @@ function MoveFolder(props: {
   async function moveFolder() {
     const to = accounts.find((account) => account.id === target);
     // folders:changed follows: the stores read the list and the statuses again
-    if (to && (await move.run('folders:move', { id: status.id, accountId: to.id }))) {
+    if (to && (await move.run(() => folders.move(status.id, to.id)))) {
       props.onNote({ text: t('folders.moveFolder.moved', { path: status.path, account: accountLabel(to) }) });
     }
   }

@@ -2,7 +2,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { Trans } from 'react-i18next';
 import { isFolderPathProblem, type AccountView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderOptions, WatchedFolder } from '../../../src-shared/model/folder-options.js';
-import { useAction, useBridge } from '../../bridge/bridge-context.js';
+import { useAction } from '../../bridge/bridge-context.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { ErrorNote } from '../../components/error-note.js';
 import {
@@ -14,7 +14,8 @@ import {
 import { FolderPathField } from '../../components/folder-path-field.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { errorText } from '../../i18n/translate.js';
-import { accountLabel } from '../../model/account-label.js';
+import { useStores } from '../../store/stores.js';
+import { accountLabel } from '../../text/account-label.js';
 
 /** A folder's options until the person changes them: private, subfolders included, the files already there uploaded. */
 export const NEW_FOLDER_OPTIONS = draftFromOptions({
@@ -35,7 +36,7 @@ export const NEW_FOLDER_OPTIONS = draftFromOptions({
  * is asked when it was on already, or when the folder holds no such file.
  */
 function useDeleteConfirm() {
-  const bridge = useBridge();
+  const { folders } = useStores();
   const { t } = useLocale();
   const [asking, setAsking] = useState<{ files: number; more: boolean; path: string; go: () => void } | null>(null);
 
@@ -47,7 +48,7 @@ function useDeleteConfirm() {
     if (options.afterUpload.kind !== 'delete' || target.before === 'delete') return go();
     const request = { path: target.path, id: target.id, options };
     // a folder that cannot be counted (not there, not readable): the save says what is wrong with it
-    const answer = await bridge.invoke('folders:countToRemove', request).catch(() => null);
+    const answer = await folders.countToRemove(request).catch(() => null);
     if (!answer || answer.files === 0) return go();
     setAsking({ ...answer, path: target.path, go });
   }
@@ -81,6 +82,7 @@ function useDeleteConfirm() {
 export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => void }) {
   const [draft, setDraft] = useState(() => draftFromOptions(folder.options));
   const action = useAction();
+  const { folders } = useStores();
   const deleting = useDeleteConfirm();
   const { t } = useLocale();
   const options = optionsFromDraft(draft);
@@ -90,7 +92,7 @@ export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: 
     if (!options) return;
     const target = { path: folder.path, id: folder.id, before: folder.options.afterUpload.kind };
     await deleting.confirmFirst(target, options, () => {
-      void action.run('folders:update', { id: folder.id, options }).then((saved) => saved && onDone());
+      void action.run(() => folders.update(folder.id, options)).then((saved) => saved && onDone());
     });
   }
 
@@ -131,6 +133,7 @@ export function AddFolder(props: {
   const [accountId, setAccountId] = useState(props.account.id);
   const [draft, setDraft] = useState<FolderOptionsDraft>(NEW_FOLDER_OPTIONS);
   const action = useAction();
+  const { folders } = useStores();
   const deleting = useDeleteConfirm();
   const { t } = useLocale();
   const options = optionsFromDraft(draft);
@@ -143,9 +146,11 @@ export function AddFolder(props: {
     if (!options || path.trim() === '') return;
     const target = { path: path.trim(), id: null, before: null };
     await deleting.confirmFirst(target, options, () => {
-      void action.run('folders:add', { accountId, path: target.path, options }).then((folder) => {
-        if (folder) props.onAdded(folder);
-      });
+      void action
+        .run(() => folders.add({ accountId, path: target.path, options }))
+        .then((folder) => {
+          if (folder) props.onAdded(folder);
+        });
     });
   }
 

@@ -5,7 +5,7 @@ import { ErrorNote } from '../../components/error-note.js';
 import { FolderBrowser } from '../../components/folder-browser.js';
 import { useNow } from '../../components/use-now.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { accountLabel } from '../../model/account-label.js';
+import { accountLabel } from '../../text/account-label.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 import { FolderCard, type FolderNote } from './folder-card.js';
@@ -27,7 +27,7 @@ export function FoldersView(props: {
   onSignIn: (baseUrl?: string) => void;
 }) {
   const { account, accounts } = props;
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const stores = useStores();
   const statuses = useStore(stores.folderStatus);
   const folders = useStore(stores.folders, (read) => read.data);
@@ -50,9 +50,9 @@ export function FoldersView(props: {
 
   async function choose() {
     setNote(null);
-    if (bridge.shell === 'headless') return setBrowsing(true);
-    const picked = await pick.run('app:pickFolder', {});
-    if (picked?.path) setAdding(picked.path);
+    if (!capabilities.canPickFolder) return setBrowsing(true);
+    const picked = await pick.run(() => stores.folders.pick());
+    if (picked) setAdding(picked);
   }
 
   return (

@@ -9,8 +9,8 @@ import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { pollIntervalText } from '../../model/file-checks-text.js';
-import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../model/settings-form.js';
+import { pollIntervalText } from '../../text/file-checks-text.js';
+import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../text/settings-form.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 
@@ -59,12 +59,8 @@ export function AppSection() {
     const { change, errors: found } = settingsChange(form);
     setErrors(found);
     if (!change) return;
-    const updated = await action.run(
-      'settings:update',
-      Object.fromEntries(FIELDS.map((field) => [field, change[field]])) as SettingsChange,
-    );
-    if (!updated) return;
-    stores.settings.put(updated);
+    const fields = Object.fromEntries(FIELDS.map((field) => [field, change[field]])) as SettingsChange;
+    if (!(await action.run(() => stores.settings.update(fields)))) return;
     setDraft(null);
     setSaved(t('settings.app.saved'));
   }

@@ -8,7 +8,7 @@ import { useSettingChange } from './use-setting-change.js';
 
 /** Settings → General → Start at login: applies as it is switched. */
 export function StartupSection() {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const settings = useStore(useStores().settings);
   const setting = useSettingChange();
   const { t } = useLocale();
@@ -27,7 +27,7 @@ export function StartupSection() {
         <span>{t('settings.app.launch')}</span>
       </label>
       <small id="settings-login-hint" className="muted">
-        {bridge.shell === 'electron' ? t('settings.app.launchTray') : t('settings.app.launchServe')}
+        {capabilities.canLaunchAtLogin ? t('settings.app.launchTray') : t('settings.app.launchServe')}
       </small>
       <ErrorNote error={settings.error ?? setting.error} />
       <StatusNote text={setting.saved ? t('settings.app.saved') : ''} />

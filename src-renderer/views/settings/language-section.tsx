@@ -25,10 +25,7 @@ export function LanguageSection() {
   async function choose(language: LanguageSetting) {
     setSaved(false);
     applyLanguageSetting(language);
-    const updated = await action.run('settings:update', { language });
-    if (!updated) return;
-    stores.settings.put(updated);
-    setSaved(true);
+    if (await action.run(() => stores.settings.update({ language }))) setSaved(true);
   }
 
   return (

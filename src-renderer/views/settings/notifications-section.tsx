@@ -4,14 +4,14 @@ import { useBridge } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
-import { notificationLabel } from '../../model/settings-form.js';
+import { notificationLabel } from '../../text/settings-form.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 import { useSettingChange } from './use-setting-change.js';
 
 /** Settings → Notifications: a switch per kind, applied as it is switched; in a browser, the page's permission. */
 export function NotificationsSection() {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
   const settings = useStore(useStores().settings);
   const setting = useSettingChange();
   const { t } = useLocale();
@@ -33,7 +33,7 @@ export function NotificationsSection() {
           </label>
         ))}
       </fieldset>
-      {bridge.shell === 'headless' && <BrowserNotifications />}
+      {!capabilities.canNotify && <BrowserNotifications />}
       <ErrorNote error={settings.error ?? setting.error} />
       <StatusNote text={setting.saved ? t('settings.app.saved') : ''} />
     </section>

@@ -13,7 +13,7 @@ import {
   type ScheduleForm,
   type ScheduleWindowDraft,
   type ScheduleWindowErrors,
-} from '../../model/schedule-form.js';
+} from '../../text/schedule-form.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
@@ -65,9 +65,7 @@ export function ScheduleSection() {
     setErrors(found);
     setMeteredError(meteredFound);
     if (!change) return;
-    const updated = await action.run('settings:update', change);
-    if (!updated) return;
-    stores.settings.put(updated);
+    if (!(await action.run(() => stores.settings.update(change)))) return;
     setDraft(null);
     setSaved(t('settings.schedule.saved'));
   }

@@ -1,9 +1,9 @@
 import type { AccountView } from '../../../src-shared/ipc/ipc-contract.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { translate } from '../../i18n/translate.js';
-import { accountLabel } from '../../model/account-label.js';
-import { SETTINGS_SECTIONS, type SettingsSectionId } from '../../model/routes.js';
-import { tokenStorageEncrypted } from '../../model/settings-form.js';
+import { accountLabel } from '../../text/account-label.js';
+import { SETTINGS_SECTIONS, type SettingsSectionId } from '../../routes.js';
+import { tokenStorageEncrypted } from '../../text/settings-form.js';
 import { AppSection } from './app-section.js';
 import { StartupSection } from './general-section.js';
 import { LanguageSection } from './language-section.js';

@@ -3,17 +3,19 @@ import { Trans } from 'react-i18next';
 import { useAction, useBridge, useQuery } from '../../bridge/bridge-context.js';
 import { writeClipboard } from '../../bridge/clipboard.js';
 import { ErrorNote } from '../../components/error-note.js';
+import { useStores } from '../../store/stores.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
 
 /** Settings → Support: the diagnostics export and where the logs are. */
 export function SupportSection() {
+  const { app } = useStores();
   const action = useAction();
   const [exported, setExported] = useState('');
   const { t } = useLocale();
 
   async function exportDiagnostics() {
-    const report = await action.run('app:diagnostics', {});
+    const report = await action.run(() => app.diagnostics());
     if (!report) return;
     const url = URL.createObjectURL(new Blob([report.json], { type: 'application/json' }));
     const link = document.createElement('a');
@@ -46,7 +48,8 @@ export function SupportSection() {
  * shows the path to copy.
  */
 function LogsFolder() {
-  const bridge = useBridge();
+  const { capabilities } = useBridge();
+  const { app } = useStores();
   const info = useQuery('app:info', {});
   const action = useAction();
   const [copied, setCopied] = useState('');
@@ -62,12 +65,12 @@ function LogsFolder() {
     <div className="settings__logs">
       <h3>{t('settings.logs.title')}</h3>
       <p className="muted">{t('settings.logs.intro')}</p>
-      {bridge.shell === 'electron' ? (
+      {capabilities.canReveal ? (
         <button
           type="button"
           className="button"
           disabled={action.busy}
-          onClick={() => void action.run('app:openLogsFolder', {})}
+          onClick={() => void action.run(() => app.openLogsFolder())}
         >
           {t('settings.logs.open')}
         </button>

@@ -1,13 +1,13 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import type { IpcError, IpcResponse } from '../../../src-shared/ipc/ipc-contract.js';
+import type { IpcError } from '../../../src-shared/ipc/ipc-contract.js';
 import type { Settings } from '../../../src-shared/model/settings.js';
 import { DEFAULT_UPDATE_URL, type UpdateStatus } from '../../../src-shared/model/update-status.js';
-import { useAction, useQuery } from '../../bridge/bridge-context.js';
+import { useAction, useBridge, useQuery } from '../../bridge/bridge-context.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
-import { codeSpans } from '../../model/code-spans.js';
-import { updateUrlChange, updateUrlText } from '../../model/settings-form.js';
-import { describeUpdateStatus, updateFormatters } from '../../model/update-status-text.js';
+import { codeSpans } from '../../text/code-spans.js';
+import { updateUrlChange, updateUrlText } from '../../text/settings-form.js';
+import { describeUpdateStatus, updateFormatters } from '../../text/update-status-text.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { StatusNote } from '../../components/status-note.js';
@@ -16,32 +16,29 @@ import { RestartToUpdateButton } from '../../components/update-banner.js';
 /** Settings → Updates, over the contract: the version, the update status, and (desktop) the update address. */
 export function UpdatesSection() {
   const stores = useStores();
+  const { capabilities } = useBridge();
   const info = useQuery('app:info', {});
   const status = useStore(stores.updates);
   const settings = useStore(stores.settings);
   return (
     <UpdatesCard
-      info={info.data}
+      version={info.data?.version}
       status={status.data}
       // the address is the desktop app's: the daemon does not update itself
-      settings={info.data?.shell === 'electron' ? settings.data : undefined}
+      settings={capabilities.canUpdateItself ? settings.data : undefined}
       error={info.error ?? status.error ?? settings.error}
-      onChecked={(checked) => stores.updates.put(checked)}
-      onSettingsSaved={(saved) => stores.settings.put(saved)}
     />
   );
 }
 
 export interface UpdatesCardProps {
-  info: Pick<IpcResponse<'app:info'>, 'version' | 'shell'> | undefined;
+  /** the running version, once read */
+  version: string | undefined;
   status: UpdateStatus | undefined;
-  /** the desktop app's settings, for the update address; undefined until read, and in a browser */
+  /** the desktop app's settings, for the update address; undefined until read, and where the app cannot update itself */
   settings: Pick<Settings, 'updateUrl'> | undefined;
   /** why the version, the status or the settings could not be read */
   error: IpcError | null;
-  /** the status a check ended with */
-  onChecked(status: UpdateStatus): void;
-  onSettingsSaved(settings: Settings): void;
 }
 
 /**
@@ -51,21 +48,17 @@ export interface UpdatesCardProps {
  * desktop app's: the daemon is updated with its package, so a browser shows
  * the version and the reason only.
  */
-export function UpdatesCard({ info, status, settings, error, onChecked, onSettingsSaved }: UpdatesCardProps) {
+export function UpdatesCard({ version, status, settings, error }: UpdatesCardProps) {
+  const { updates } = useStores();
   const check = useAction();
   const { t, locale } = useLocale();
   const format = useMemo(() => updateFormatters(locale), [locale]);
   const text = status ? describeUpdateStatus(status, format) : null;
 
-  async function checkNow() {
-    const result = await check.run('app:checkForUpdates', {});
-    if (result) onChecked(result);
-  }
-
   return (
     <section className="settings__section card settings__updates" aria-labelledby="updates-title">
       <h2 id="updates-title">{t('updates.title')}</h2>
-      {info && <p>{t('updates.version', { version: info.version })}</p>}
+      {version && <p>{t('updates.version', { version })}</p>}
       <div id="update-status" className="settings__update-status" role="status">
         {text ? (
           text.lines.map((line) => (
@@ -83,22 +76,21 @@ export function UpdatesCard({ info, status, settings, error, onChecked, onSettin
           className="button"
           disabled={!text?.canCheck || check.busy}
           aria-describedby="update-status"
-          onClick={() => void checkNow()}
+          onClick={() => void check.run(() => updates.check())}
         >
           {t('updates.check')}
         </button>
         {text?.canInstall && <RestartToUpdateButton primary />}
       </div>
       <ErrorNote error={check.error ?? error} />
-      {info?.shell === 'electron' && settings && (
-        <UpdateAddressForm updateUrl={settings.updateUrl} onSaved={onSettingsSaved} />
-      )}
+      {settings && <UpdateAddressForm updateUrl={settings.updateUrl} />}
     </section>
   );
 }
 
 /** The folder updates are published in (the `updateUrl` setting), checked as the core checks it; empty for the default. */
-function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(settings: Settings): void }) {
+function UpdateAddressForm({ updateUrl }: { updateUrl: string }) {
+  const { settings } = useStores();
   const [text, setText] = useState(() => updateUrlText({ updateUrl }));
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -112,10 +104,7 @@ function UpdateAddressForm({ updateUrl, onSaved }: { updateUrl: string; onSaved(
     const { change, error } = updateUrlChange(text);
     setProblem(error);
     if (!change) return;
-    const updated = await action.run('settings:update', change);
-    if (!updated) return;
-    onSaved(updated);
-    setSaved(true);
+    if (await action.run(() => settings.update(change))) setSaved(true);
   }
 
   return (

@@ -5,7 +5,7 @@ import { useStores } from '../../store/stores.js';
 
 /**
  * A switch that applies as it is flipped, as the language does: the change
- * is saved at once and the settings store takes the answer. `pending` is the
+ * is saved at once by the settings store. `pending` is the
  * change on its way, for the switch to show meanwhile (and to go back if it
  * is refused); `saved` says the last change was kept, until the next one.
  */
@@ -18,11 +18,9 @@ export function useSettingChange() {
   async function change(settings: SettingsChange) {
     setSaved(false);
     setPending(settings);
-    const updated = await action.run('settings:update', settings);
+    const updated = await action.run(() => stores.settings.update(settings));
     setPending(null);
-    if (!updated) return;
-    stores.settings.put(updated);
-    setSaved(true);
+    if (updated) setSaved(true);
   }
 
   return { change, pending, saved, busy: action.busy, error: action.error };

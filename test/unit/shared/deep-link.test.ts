@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseImportLines } from '../../../src-renderer/model/import-lines.js';
+import { parseImportLines } from '../../../src-renderer/text/import-lines.js';
 import { DEEP_LINK_MAX_CHARS, parseDeepLink } from '../../../src-shared/model/deep-link.js';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 

@@ -16,6 +16,19 @@ const RUNNING: QueueStatus = {
   bandwidthBy: 'setting',
   whenDone: null,
 };
+/** The stores that keep what the core says, each read and kept by events. */
+const READ = [
+  'accounts',
+  'folders',
+  'folderStatus',
+  'queue',
+  'queueStatus',
+  'rateLimits',
+  'settings',
+  'updates',
+  'notifications',
+  'conversions',
+] as const;
 const LIMIT = { accountId: ACCOUNT.id, limit: 60, remaining: 59, gateOpensInMs: 0, gateReason: null };
 
 function notification(id: number, title: string): Notification {
@@ -196,6 +209,58 @@ describe('the stores', () => {
     expect(stores.queue.get()).toMatchObject({ total: 1, ready: true });
     expect(stores.queue.at(0)?.state).toEqual({ kind: 'cancelled' });
     expect(stores.queue.at(1)).toBeUndefined();
+  });
+
+  it('take the answer of an action in: a row, a folder, the queue’s status, the settings', async () => {
+    bridge.setConnection('open');
+    await bridge.answerAll(core);
+    const paused = stores.queue.pause(2, { afterChunk: true });
+    const folder = stores.folderStatus.pause(1);
+    const status = stores.queueStatus.pauseAll({ until: null });
+    const settings = stores.settings.update({ language: 'de' });
+    expect(bridge.sent.map((command) => [command.name, command.request])).toEqual([
+      ['uploads:pause', { id: 2, afterChunk: true }],
+      ['folders:pause', { id: 1 }],
+      ['uploads:pauseAll', { until: null }],
+      ['settings:update', { language: 'de' }],
+    ]);
+    await bridge.answerAll((name) => {
+      if (name === 'uploads:pause') return item(2, { kind: 'paused', until: null });
+      if (name === 'folders:pause') return { ...folderStatus(1, 0), paused: true };
+      if (name === 'uploads:pauseAll') return { ...RUNNING, pause: { until: null } };
+      return { ...DEFAULT_SETTINGS, language: 'de' };
+    });
+    await Promise.all([paused, folder, status, settings]);
+    expect(stores.queue.at(1)?.state).toEqual({ kind: 'paused', until: null });
+    expect(stores.folderStatus.get().data?.map((one) => one.paused)).toEqual([true, false]);
+    expect(stores.queueStatus.get().data?.pause).toEqual({ until: null });
+    expect(stores.settings.get().data?.language).toBe('de');
+  });
+
+  it('once disposed, change no more: the core’s events and a reconnection leave them as they were', async () => {
+    bridge.setConnection('open');
+    await bridge.answerAll(core);
+    const before = Object.fromEntries(READ.map((name) => [name, stores[name].get()]));
+    const changed: string[] = [];
+    for (const name of READ) stores[name].subscribe(() => changed.push(name));
+
+    stores.dispose();
+    bridge.fire('account:changed', [{ ...ACCOUNT, username: 'renamed' }]);
+    bridge.fire('folders:changed', []);
+    bridge.fire('folders:statusChanged', [folderStatus(1, 9)]);
+    bridge.fire('uploads:statusChanged', { ...RUNNING, pause: { until: null } });
+    bridge.fire('uploads:itemChanged', item(2, { kind: 'paused', until: null }));
+    bridge.fire('uploads:removed', { removed: 1 });
+    bridge.fire('app:rateLimitChanged', { ...LIMIT, remaining: 0 });
+    bridge.fire('app:updateChanged', { state: 'ready', version: '2.0.0' });
+    bridge.fire('notifications:added', notification(2, 'Uploaded b.mp4'));
+    bridge.fire('conversions:changed', follow('f2', 'uploaded'));
+    bridge.setConnection('closed');
+    bridge.setConnection('open');
+
+    expect(bridge.sent).toEqual([]);
+    expect(changed).toEqual([]);
+    expect(Object.fromEntries(READ.map((name) => [name, stores[name].get()]))).toEqual(before);
   });
 
   it('say why a read failed, and keep what they had', async () => {

@@ -1,7 +1,9 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import type { AppBridge } from '../../../../../src-renderer/bridge/app-bridge.js';
+import type { AppBridge, BridgeCapabilities } from '../../../../../src-renderer/bridge/app-bridge.js';
 import { BridgeProvider } from '../../../../../src-renderer/bridge/bridge-context.js';
+import { DESKTOP_CAPABILITIES } from '../../../../../src-renderer/bridge/electron-bridge.js';
+import { BROWSER_CAPABILITIES } from '../../../../../src-renderer/bridge/ws-bridge.js';
 import { createStores, StoresProvider } from '../../../../../src-renderer/store/stores.js';
 import { FolderCard } from '../../../../../src-renderer/views/folders/folder-card.js';
 import type { FolderState, FolderStatus } from '../../../../../src-shared/model/folder-status.js';
@@ -33,9 +35,9 @@ const OTHER = {
 } as const;
 
 /** The card as markup; nothing is sent while rendering (the scripted bridge never connects). */
-function card(status: Partial<FolderStatus>, shell: AppBridge['shell'] = 'headless'): string {
+function card(status: Partial<FolderStatus>, capabilities: BridgeCapabilities = BROWSER_CAPABILITIES): string {
   const bridge = new ScriptedBridge();
-  const shown: AppBridge = Object.assign(Object.create(bridge) as AppBridge, { shell });
+  const shown: AppBridge = Object.assign(Object.create(bridge) as AppBridge, { capabilities });
   return renderToStaticMarkup(
     <BridgeProvider value={shown}>
       <StoresProvider value={createStores(bridge)}>
@@ -73,7 +75,7 @@ describe('a watched folder’s card', () => {
   });
 
   it('offers Resume once paused, the file manager in the desktop app, and a sign-in for a refused token', () => {
-    const paused = card({ paused: true, state: { kind: 'paused', by: 'folder', until: null } }, 'electron');
+    const paused = card({ paused: true, state: { kind: 'paused', by: 'folder', until: null } }, DESKTOP_CAPABILITIES);
     expect(buttons(paused)).toEqual(['Resume', 'Rescan now', 'Show in file manager', 'Edit options', 'Remove']);
     expect(text(paused)).toContain('Paused by you');
 

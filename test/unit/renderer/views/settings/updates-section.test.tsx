@@ -3,14 +3,16 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { AppBridge } from '../../../../../src-renderer/bridge/app-bridge.js';
 import { BridgeProvider } from '../../../../../src-renderer/bridge/bridge-context.js';
+import { DESKTOP_CAPABILITIES } from '../../../../../src-renderer/bridge/electron-bridge.js';
+import { createStores, StoresProvider } from '../../../../../src-renderer/store/stores.js';
 import { UpdateBanner } from '../../../../../src-renderer/components/update-banner.js';
 import { UpdatesCard, type UpdatesCardProps } from '../../../../../src-renderer/views/settings/updates-section.js';
 import type { UpdateStatus } from '../../../../../src-shared/model/update-status.js';
 
 /** Rendering calls nothing: a bridge that would fail the test if it were used. */
 const BRIDGE: AppBridge = {
-  shell: 'electron',
-  connection: () => 'open',
+  capabilities: DESKTOP_CAPABILITIES,
+  connection: () => 'closed',
   onConnectionChange: () => () => undefined,
   pathForFile: () => null,
   invoke: () => Promise.reject(new Error('no command while rendering')),
@@ -18,18 +20,20 @@ const BRIDGE: AppBridge = {
 };
 
 function render(node: ReactNode): string {
-  return renderToStaticMarkup(<BridgeProvider value={BRIDGE}>{node}</BridgeProvider>);
+  return renderToStaticMarkup(
+    <BridgeProvider value={BRIDGE}>
+      <StoresProvider value={createStores(BRIDGE)}>{node}</StoresProvider>
+    </BridgeProvider>,
+  );
 }
 
 function card(props: Partial<UpdatesCardProps>): string {
   return render(
     <UpdatesCard
-      info={{ version: '0.1.0', shell: 'electron' }}
+      version="0.1.0"
       status={{ state: 'idle', checkedAt: null }}
       settings={{ updateUrl: 'https://updates.media-sync.example/desktop/' }}
       error={null}
-      onChecked={() => undefined}
-      onSettingsSaved={() => undefined}
       {...props}
     />,
   );
@@ -45,7 +49,6 @@ const REASON = 'Media Sync run with `media-sync serve` is updated with its packa
 describe('Settings → Updates', () => {
   it('in a browser: the version and the reason, Check disabled, no update address', () => {
     const html = card({
-      info: { version: '0.1.0', shell: 'headless' },
       status: { state: 'unavailable', reason: REASON },
       settings: undefined,
     });

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FolderState } from '../../../../src-shared/model/folder-status.js';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { folderStateText } from '../../../../src-renderer/model/folder-status-text.js';
+import { folderStateText } from '../../../../src-renderer/text/folder-status-text.js';
 
 const NOW = new Date(2026, 10, 26, 15, 30).getTime();
 const AT_0905 = new Date(2026, 10, 26, 9, 5).getTime();
 const clock = (ms: number) => new Date(ms).toTimeString().slice(0, 5);
-const words = (state: FolderState, locale = 'en-US') => folderStateText(state, NOW, clock, locale);
+const words = (state: FolderState, locale = 'en-US') => folderStateText(state, { now: NOW, clock, locale });
 
 describe('a watched folder’s state in words', () => {
   afterEach(async () => {

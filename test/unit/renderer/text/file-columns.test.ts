@@ -7,8 +7,8 @@ import {
   isPerPage,
   pageSummary,
   visibilityLabel,
-} from '../../../../src-renderer/model/file-columns.js';
-import { formatRelativeTime } from '../../../../src-renderer/model/relative-time.js';
+} from '../../../../src-renderer/text/file-columns.js';
+import { formatRelativeTime } from '../../../../src-renderer/text/relative-time.js';
 
 const conversion = (status: string, stage: string, attempts = 1): Conversion => ({
   status,

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { describeConversion } from '../../../../src-renderer/model/file-columns.js';
-import { folderStateText } from '../../../../src-renderer/model/folder-status-text.js';
-import { describeFollow } from '../../../../src-renderer/model/follow-text.js';
-import { jobMetaText, jobStatusText } from '../../../../src-renderer/model/import-options.js';
-import { describeRow } from '../../../../src-renderer/model/queue-row-text.js';
-import { serviceWord } from '../../../../src-renderer/model/service-words.js';
+import { describeConversion } from '../../../../src-renderer/text/file-columns.js';
+import { folderStateText } from '../../../../src-renderer/text/folder-status-text.js';
+import { describeFollow } from '../../../../src-renderer/text/follow-text.js';
+import { jobMetaText, jobStatusText } from '../../../../src-renderer/text/import-options.js';
+import { describeRow } from '../../../../src-renderer/text/queue-row-text.js';
+import { serviceWord } from '../../../../src-renderer/text/service-words.js';
 import {
   CONVERSION_STAGES,
   CONVERSION_STATUSES,
@@ -135,7 +135,7 @@ describe.each(['en', 'de'] as const)('states and stages in %s', (language) => {
   it('says every folder state with sentences of the catalog', async () => {
     await i18n.changeLanguage(language);
     for (const state of folderStates()) {
-      const text = folderStateText(state, NOW, (ms) => `${ms}`);
+      const text = folderStateText(state, { now: NOW, clock: (ms) => `${ms}` });
       expectSentence(text.title, language, `folder state ${JSON.stringify(state)}`);
       if (text.detail !== null) expectSentence(text.detail, language, `folder state ${JSON.stringify(state)}`);
     }

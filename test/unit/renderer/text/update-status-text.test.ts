@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { UpdateStatus } from '../../../../src-shared/model/update-status.js';
-import { codeSpans } from '../../../../src-renderer/model/code-spans.js';
+import { codeSpans } from '../../../../src-renderer/text/code-spans.js';
 import {
   describeUpdateStatus,
   updateFormatters,
   updateReadyText,
   type UpdateFormatters,
-} from '../../../../src-renderer/model/update-status-text.js';
+} from '../../../../src-renderer/text/update-status-text.js';
 
 const FORMAT = updateFormatters('en-GB', 'UTC');
 const CHECKED_AT = '2025-03-12T14:05:00.000Z';

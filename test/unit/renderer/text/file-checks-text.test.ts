@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { pollIntervalText, pollingText, settleChoiceText } from '../../../../src-renderer/model/file-checks-text.js';
+import { pollIntervalText, pollingText, settleChoiceText } from '../../../../src-renderer/text/file-checks-text.js';
 import { SETTLE_CHOICES } from '../../../../src-shared/model/folder-options.js';
 import { POLL_INTERVAL_CHOICES } from '../../../../src-shared/model/settings.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeFollow } from '../../../../src-renderer/model/follow-text.js';
-import { describeRow } from '../../../../src-renderer/model/queue-row-text.js';
+import { describeFollow } from '../../../../src-renderer/text/follow-text.js';
+import { describeRow } from '../../../../src-renderer/text/queue-row-text.js';
 import type { ConversionFollow, FollowState } from '../../../../src-shared/model/conversion-follow.js';
 import { item, rowContext } from '../../../helpers/queue-fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FolderListing } from '../../../../src-shared/ipc/ipc-contract.js';
-import { folderListingText } from '../../../../src-renderer/model/folder-browser-text.js';
+import { folderListingText } from '../../../../src-renderer/text/folder-browser-text.js';
 
 function listing(count: number, truncated = false): FolderListing {
   const entries = Array.from({ length: count }, (_, i) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTRIES, countriesFor, countryByCode, searchCountries } from '../../../../src-renderer/model/countries.js';
+import { COUNTRIES, countriesFor, countryByCode, searchCountries } from '../../../../src-renderer/text/countries.js';
 import { CountryCodeSchema } from '../../../../src-shared/api/index.js';
 
 describe('countries', () => {

@@ -7,7 +7,7 @@ import {
   batches,
   describeImportLines,
   parseImportLines,
-} from '../../../../src-renderer/model/import-lines.js';
+} from '../../../../src-renderer/text/import-lines.js';
 
 describe('import line validation', () => {
   it('takes http and https links, one per line, and names the line of each bad one', () => {

@@ -11,7 +11,7 @@ import {
   tokenStorageEncrypted,
   updateUrlChange,
   updateUrlText,
-} from '../../../../src-renderer/model/settings-form.js';
+} from '../../../../src-renderer/text/settings-form.js';
 import { DEFAULT_UPDATE_URL } from '../../../../src-shared/model/update-status.js';
 import { FolderOptionsSchema } from '../../../../src-shared/model/folder-options.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { virtualWindow } from '../../../../src-renderer/model/virtual-window.js';
+import { virtualWindow } from '../../../../src-renderer/components/virtual-window.js';
 
 describe('virtual window', () => {
   it('renders the rows in view plus the overscan, never past either end', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { explainError } from '../../../../src-renderer/model/explain-error.js';
-import { filesSearchHash, routeFromHash, viewFromHash } from '../../../../src-renderer/model/routes.js';
+import { explainError } from '../../../../src-renderer/text/explain-error.js';
+import { filesSearchHash, routeFromHash, viewFromHash } from '../../../../src-renderer/routes.js';
 
 describe('errors as a person reads them', () => {
   it('says what to do for a refused token, and which feature a missing permission stops', () => {

@@ -20,9 +20,9 @@ import { errorText } from '../i18n/translate.js';
  * (dropped, Add files…), whose path is the daemon's temporary copy gone once
  * uploaded, its name (its link, once uploaded, is one of the row's actions).
  */
-export function fileAction(item: Pick<UploadItemView, 'fromBrowser'>, shell: 'electron' | 'headless') {
+export function fileAction(item: Pick<UploadItemView, 'fromBrowser'>, shell: { canReveal: boolean }) {
   if (item.fromBrowser) return 'copyName';
-  return shell === 'electron' ? 'reveal' : 'copyPath';
+  return shell.canReveal ? 'reveal' : 'copyPath';
 }
 
 /** What a person can do with one row; the file itself (`fileAction`) is offered on every row by the view. */
@@ -303,13 +303,15 @@ export function describeRow(item: UploadItemView, context: RowContext): RowText 
   }
 }
 
+/** What a time is written against: now, how a wall-clock time is shown ("14:05"), the locale (the UI's by default). */
+export interface TimeContext {
+  now: number;
+  clock?: (ms: number) => string;
+  locale?: string;
+}
+
 /** When a hold ends, in the person's locale and zone: "18:00" today, "Mon 09:00" on another day. */
-export function formatEdge(
-  at: number,
-  now: number,
-  clock?: (ms: number) => string,
-  locale: string = currentLocale(),
-): string {
+export function formatEdge(at: number, { now, clock, locale = currentLocale() }: TimeContext): string {
   if (new Date(at).toDateString() === new Date(now).toDateString()) return (clock ?? defaultClock)(at, locale);
   return dayAndTime(locale).format(at);
 }
@@ -321,7 +323,7 @@ function holdRowText(hold: QueueHold, now: number, clock: (ms: number) => string
   if (hold.reason === 'dataDiskFull') return t('queue.waiting.dataDiskFull');
   return hold.until === null
     ? t('queue.waiting.schedule')
-    : t('queue.waiting.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });
+    : t('queue.waiting.scheduleUntil', { time: formatEdge(hold.until, { now, clock, locale }) });
 }
 
 /**
@@ -329,19 +331,14 @@ function holdRowText(hold: QueueHold, now: number, clock: (ms: number) => string
  * disk is full: 30 files wait", or null: the toolbar's words for the app's
  * own hold, shown beside the person's pause.
  */
-export function queueHoldText(
-  hold: QueueHold | null,
-  now: number,
-  clock?: (ms: number) => string,
-  locale: string = currentLocale(),
-): string | null {
+export function queueHoldText(hold: QueueHold | null, when: TimeContext): string | null {
   if (hold === null) return null;
   if (hold.reason === 'battery') return t('queue.hold.battery');
   if (hold.reason === 'metered') return t('queue.hold.metered');
   if (hold.reason === 'dataDiskFull') return t('queue.hold.dataDiskFull', { count: hold.waiting });
   return hold.until === null
     ? t('queue.hold.schedule')
-    : t('queue.hold.scheduleUntil', { time: formatEdge(hold.until, now, clock, locale) });
+    : t('queue.hold.scheduleUntil', { time: formatEdge(hold.until, when) });
 }
 
 /** "Paused until 14:05", "Paused until you resume", or null when running: the toolbar's words. */

@@ -8,7 +8,7 @@ import {
   queueHoldText,
   queuePausedText,
   rateLimitText,
-} from '../../../../src-renderer/model/queue-row-text.js';
+} from '../../../../src-renderer/text/queue-row-text.js';
 import { item, rowContext } from '../../../helpers/queue-fixtures.js';
 
 const NOW = 1_700_000_000_000;
@@ -211,15 +211,15 @@ describe('queue row text', () => {
     expect(describeRow(queued, { ...context, queuePaused: true, queueHold: { reason: 'battery' } }).detail).toBe(
       'Waiting: all uploads are paused',
     );
-    expect(queueHoldText(null, NOW)).toBeNull();
-    expect(queueHoldText({ reason: 'schedule', until: edge }, NOW, context.clock)).toBe(
+    expect(queueHoldText(null, { now: NOW })).toBeNull();
+    expect(queueHoldText({ reason: 'schedule', until: edge }, { now: NOW, clock: context.clock })).toBe(
       'Paused until T+1min (schedule)',
     );
-    expect(queueHoldText({ reason: 'schedule', until: null }, NOW)).toBe('Paused by the schedule');
-    expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Paused while on battery');
+    expect(queueHoldText({ reason: 'schedule', until: null }, { now: NOW })).toBe('Paused by the schedule');
+    expect(queueHoldText({ reason: 'battery' }, { now: NOW })).toBe('Paused while on battery');
     const full = { reason: 'dataDiskFull', since: NOW, waiting: 30 } as const;
-    expect(queueHoldText(full, NOW)).toBe('Media Sync’s disk is full: 30 files wait');
-    expect(queueHoldText({ ...full, waiting: 1 }, NOW)).toBe('Media Sync’s disk is full: 1 file waits');
+    expect(queueHoldText(full, { now: NOW })).toBe('Media Sync’s disk is full: 30 files wait');
+    expect(queueHoldText({ ...full, waiting: 1 }, { now: NOW })).toBe('Media Sync’s disk is full: 1 file waits');
     expect(describeRow(queued, { ...context, queueHold: full }).detail).toBe('Waiting: Media Sync’s disk is full');
   });
 
@@ -229,8 +229,8 @@ describe('queue row text', () => {
     const expected = new Intl.DateTimeFormat([], { weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(
       monday,
     );
-    expect(formatEdge(monday, monday - 3 * 86_400_000)).toBe(expected);
-    expect(formatEdge(monday, monday - 60_000, () => 'at 09:17')).toBe('at 09:17');
+    expect(formatEdge(monday, { now: monday - 3 * 86_400_000 })).toBe(expected);
+    expect(formatEdge(monday, { now: monday - 60_000, clock: () => 'at 09:17' })).toBe('at 09:17');
   });
 
   it('words the toolbar: the global pause and the rate-limit countdown', () => {
@@ -269,11 +269,11 @@ describe('queue row text', () => {
       );
       const monday = Date.UTC(2026, 10, 30, 9, 17);
       const weekday = new Intl.DateTimeFormat('de', { weekday: 'short', hour: '2-digit', minute: '2-digit' });
-      expect(queueHoldText({ reason: 'schedule', until: monday }, monday - 3 * 86_400_000, undefined, 'de')).toBe(
+      expect(queueHoldText({ reason: 'schedule', until: monday }, { now: monday - 3 * 86_400_000, locale: 'de' })).toBe(
         `Pausiert bis ${weekday.format(monday)} (Zeitplan)`,
       );
-      expect(queueHoldText({ reason: 'battery' }, NOW)).toBe('Im Akkubetrieb pausiert');
-      expect(queueHoldText({ reason: 'dataDiskFull', since: NOW, waiting: 1_200 }, NOW)).toBe(
+      expect(queueHoldText({ reason: 'battery' }, { now: NOW })).toBe('Im Akkubetrieb pausiert');
+      expect(queueHoldText({ reason: 'dataDiskFull', since: NOW, waiting: 1_200 }, { now: NOW })).toBe(
         'Der Datenträger von Media Sync ist voll: 1.200 Dateien warten',
       );
       expect(rateLimitText({ limit: 1_000, remaining: 999, gateReason: null }, 0, 'de')).toBe(
@@ -288,10 +288,10 @@ describe('queue row text', () => {
   });
 
   it('offers the file’s name, not its path, for a file a page sent (the daemon’s temporary copy)', () => {
-    expect(fileAction(item(1), 'headless')).toBe('copyPath');
-    expect(fileAction(item(1), 'electron')).toBe('reveal');
+    expect(fileAction(item(1), { canReveal: false })).toBe('copyPath');
+    expect(fileAction(item(1), { canReveal: true })).toBe('reveal');
     const sent = item(2, { kind: 'done', fileId: 'f2', finishedAt: NOW }, { fromBrowser: true });
-    expect(fileAction(sent, 'headless')).toBe('copyName');
+    expect(fileAction(sent, { canReveal: false })).toBe('copyName');
     // once uploaded, its link is one of the row's own actions
     expect(describeRow(sent, context).actions).toContain('copyLink');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MediaFileDetail } from '../../../../src-shared/api/index.js';
 import { FileChangesSchema } from '../../../../src-shared/model/visibility.js';
-import { draftFromFile, fileChanges, validateFileDraft } from '../../../../src-renderer/model/file-edit.js';
+import { draftFromFile, fileChanges, validateFileDraft } from '../../../../src-renderer/text/file-edit.js';
 
 const file: MediaFileDetail = {
   id: 'abc123',

@@ -10,7 +10,7 @@ import {
   timeOfDayFormat,
   weekdayNames,
   windowTimesText,
-} from '../../../../src-renderer/model/schedule-form.js';
+} from '../../../../src-renderer/text/schedule-form.js';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/model/settings.js';
 
 const PAUSE = { kind: 'pause' as const, limitMb: '' };

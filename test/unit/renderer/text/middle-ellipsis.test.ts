@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitForEllipsis } from '../../../../src-renderer/model/middle-ellipsis.js';
+import { splitForEllipsis } from '../../../../src-renderer/text/middle-ellipsis.js';
 
 describe('a name cut for a middle ellipsis', () => {
   it('keeps the extension and the four characters before it whole, the rest to shorten', () => {

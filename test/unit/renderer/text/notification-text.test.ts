@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
 import { errorText } from '../../../../src-renderer/i18n/translate.js';
-import { notificationText } from '../../../../src-renderer/model/notification-text.js';
-import { describeUpdateStatus, updateFormatters } from '../../../../src-renderer/model/update-status-text.js';
+import { notificationText } from '../../../../src-renderer/text/notification-text.js';
+import { describeUpdateStatus, updateFormatters } from '../../../../src-renderer/text/update-status-text.js';
 import type { Notification } from '../../../../src-shared/ipc/ipc-contract.js';
 
 const merged: Notification = {

@@ -12,7 +12,7 @@ import {
   jobProgressText,
   mergeJobs,
   validateImportOptions,
-} from '../../../../src-renderer/model/import-options.js';
+} from '../../../../src-renderer/text/import-options.js';
 import { remoteJob } from '../../../helpers/remote-job-fixture.js';
 
 const job = remoteJob;

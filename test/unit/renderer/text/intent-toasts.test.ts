@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppIntent } from '../../../../src-shared/ipc/ipc-contract.js';
 import { i18n } from '../../../../src-renderer/i18n/i18n.js';
-import { intentToast } from '../../../../src-renderer/model/intent-toasts.js';
+import { intentToast } from '../../../../src-renderer/text/intent-toasts.js';
 
 const account = { id: 'acc-1', username: 'demo', baseUrl: 'http://127.0.0.1:8787/api/v1' };
 const none = { count: 0, names: [] };

@@ -19,25 +19,30 @@ export interface FileColumn {
   cell(file: MediaFile, locale?: string): string;
 }
 
-function column(id: FileColumn['id'], numeric: boolean, cell: (file: MediaFile, locale: string) => string): FileColumn {
+/** `kind` 'number': a count or a size, set right-aligned in tabular figures */
+function column(
+  id: FileColumn['id'],
+  cell: (file: MediaFile, locale: string) => string,
+  kind: 'text' | 'number' = 'text',
+): FileColumn {
   return {
     id,
     get label() {
       return t(`files.columns.${id}`);
     },
-    numeric,
+    numeric: kind === 'number',
     cell: (file, locale = currentLocale()) => cell(file, locale),
   };
 }
 
 /** The columns of the files table, in order (the issue's list). */
 export const FILE_COLUMNS: readonly FileColumn[] = [
-  column('name', false, (file) => file.name || file.filename),
-  column('size', true, (file, locale) => formatBytes(file.size_bytes, locale)),
-  column('visibility', false, (file) => visibilityLabel(file.visibility)),
-  column('password', false, (file) => (file.password_protected ? t('common.yes') : t('common.no'))),
-  column('downloads', true, (file, locale) => formatCount(file.downloads, locale)),
-  column('streamViews', true, (file, locale) => formatCount(file.stream_views, locale)),
+  column('name', (file) => file.name || file.filename),
+  column('size', (file, locale) => formatBytes(file.size_bytes, locale), 'number'),
+  column('visibility', (file) => visibilityLabel(file.visibility)),
+  column('password', (file) => (file.password_protected ? t('common.yes') : t('common.no'))),
+  column('downloads', (file, locale) => formatCount(file.downloads, locale), 'number'),
+  column('streamViews', (file, locale) => formatCount(file.stream_views, locale), 'number'),
 ];
 
 /** The spec names only `public`; whatever else the server says means private. */

@@ -2,7 +2,7 @@ import type { FolderRecentFile, FolderState } from '../../src-shared/model/folde
 import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { accountLabel } from './account-label.js';
-import { formatEdge } from './queue-row-text.js';
+import { formatEdge, type TimeContext } from './queue-row-text.js';
 
 /** The card's icon: a check, a spinner, a pause sign or a warning. */
 export type FolderIcon = 'ok' | 'busy' | 'paused' | 'problem';
@@ -25,13 +25,9 @@ export interface FolderStateText {
  * catalogs, times (`clock`, "14:05"; "Mon 09:00" on another day) and sizes in
  * the page's locale.
  */
-export function folderStateText(
-  state: FolderState,
-  now: number,
-  clock?: (ms: number) => string,
-  locale: string = currentLocale(),
-): FolderStateText {
-  const time = (at: number) => formatEdge(at, now, clock, locale);
+export function folderStateText(state: FolderState, when: TimeContext): FolderStateText {
+  const locale = when.locale ?? currentLocale();
+  const time = (at: number) => formatEdge(at, when);
   switch (state.kind) {
     case 'watching':
       return {
