@@ -7,7 +7,7 @@ import { Engine } from '../src-main/core/engine.js';
 import { startReferenceServer } from '../src-server/server.js';
 import type { UploadState } from '../src-shared/model/upload-state.js';
 import type { Browser, Page } from 'playwright-core';
-import { buildUi } from '../scripts/build-ui.js';
+import { buildUi, firstViewScript } from '../scripts/build-ui.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { round } from './bench-support.js';
 import { spread, type Spread } from './interleave.js';
@@ -94,6 +94,7 @@ let daemon: ChildProcess | undefined;
 let proxy: FeedTarget | undefined;
 try {
   await buildUi(uiDir);
+  const script = await firstViewScript(uiDir);
   const progressIds = await seedQueue();
   daemon = spawn(
     process.execPath,
@@ -208,6 +209,8 @@ try {
         bench: 'queue-render',
         items: ITEMS,
         loads: LOADS,
+        main_chunk_kb: round(script.mainChunk / 1000, 1),
+        first_view_script_kb: round(script.withPreloads / 1000, 1),
         first_rows_ms: rounded(inPage('cold')),
         first_rows_reopened_ms: rounded(inPage('reopened')),
         first_rows_wall_ms: rounded(spread(loads.map((load) => load.cold.wallMs))),
