@@ -81,14 +81,16 @@ export async function startSocketProxy(daemon: string): Promise<SocketProxy> {
 }
 
 /**
- * The floor's page (`BARE_QUEUE_HTML`) on 127.0.0.1, with a socket to it:
- * `url` loads the page, `send` reaches its socket.
+ * The floor's pages on 127.0.0.1, with a socket to each: `url` loads the
+ * three moving rows (`BARE_QUEUE_HTML`), `${url}rows` the same among 10,000
+ * static rows in a scrolled box (`BARE_ROWS_HTML`); `send` reaches their sockets.
  */
 export async function startFloorPage(): Promise<FeedTarget & { url: string }> {
   const pages = new Set<WebSocket>();
   const sockets = new WebSocketServer({ noServer: true });
-  const server = createServer((_incoming, outgoing) => {
-    outgoing.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(BARE_QUEUE_HTML);
+  const server = createServer((incoming, outgoing) => {
+    const html = incoming.url === '/rows' ? BARE_ROWS_HTML : BARE_QUEUE_HTML;
+    outgoing.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(html);
   });
   server.on('upgrade', (incoming, socket, head) =>
     sockets.handleUpgrade(incoming, socket, head, (page) => {
@@ -156,11 +158,27 @@ async function closeAll(server: Server, pages: Set<WebSocket>): Promise<void> {
  * each second. It marks each message's window first, as the app's page probe
  * does.
  */
-const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/1.45 system-ui, sans-serif">
-<p>Speed <strong class="speed">0 B/s</strong></p>
-<ul style="list-style: none; padding: 0">${[0, 1, 2]
-  .map(
-    (row) => `<li style="height: 88px; contain: strict; position: relative">
+const BARE_QUEUE_HTML = barePage(`<ul style="list-style: none; padding: 0">${movingRows()}</ul>`);
+
+/**
+ * The scroll's floor: the same moving rows first, then static rows up to
+ * 10,000 (the Queue's count) as plain HTML, all in the DOM, in a box that
+ * scrolls as the Queue's list does (`.virtual-list`, the window's height).
+ */
+const BARE_ROWS_HTML = barePage(
+  `<ul class="virtual-list" style="list-style: none; padding: 0; margin: 0; height: 90vh; overflow-y: auto">${movingRows()}${Array.from(
+    { length: 10_000 - 3 },
+    (_, index) => `<li style="height: 88px; contain: strict">
+  <div>clip-${String(index + 3).padStart(5, '0')}.mp4 <span>Queued</span></div>
+  <p style="margin: 0">1.00 MB · waiting for its turn</p>
+</li>`,
+  ).join('')}</ul>`,
+);
+
+function movingRows(): string {
+  return [0, 1, 2]
+    .map(
+      (row) => `<li class="moving" style="height: 88px; contain: strict; position: relative">
   <div>clip-${row}.mp4 <span class="state">Uploading 0%</span></div>
   <div style="height: 8px; border-radius: 4px; overflow: hidden; background: #eee; position: relative">
     <div class="sent" style="position: absolute; inset: 0; background: #2557d6; opacity: 0.4; transform-origin: left; transform: scaleX(0)"></div>
@@ -168,14 +186,27 @@ const BARE_QUEUE_HTML = `<!doctype html><html lang="en"><body style="font: 15px/
   </div>
   <p class="detail" style="margin: 0">0 B of 1.00 MB · estimating time left</p>
 </li>`,
-  )
-  .join('')}</ul>
+    )
+    .join('');
+}
+
+/**
+ * A floor page: `rows` and a script that draws what each batch on its socket
+ * says with no app behind it: the three bars' sent fills and the three rows'
+ * words move with each batch, the confirmed fills with each chunk, and the
+ * speed changes each second. It marks each message's window first, as the
+ * app's page probe does.
+ */
+function barePage(rows: string): string {
+  return `<!doctype html><html lang="en"><body style="font: 15px/1.45 system-ui, sans-serif">
+<p>Speed <strong class="speed">0 B/s</strong></p>
+${rows}
 <script>
 const text = (element) => element.firstChild;
 const fills = [...document.querySelectorAll('.fill')];
 const sents = [...document.querySelectorAll('.sent')];
 let confirmed = 0;
-const rows = [...document.querySelectorAll('li')].map((row) => ({
+const rows = [...document.querySelectorAll('li.moving')].map((row) => ({
   state: text(row.querySelector('.state')),
   detail: text(row.querySelector('.detail')),
 }));
@@ -202,3 +233,4 @@ socket.onmessage = (event) => {
   if (batch % 10 === 0) speed.nodeValue = (9 + done).toFixed(2) + ' MB/s';
 };
 </script></body></html>`;
+}

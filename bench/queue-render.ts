@@ -7,7 +7,7 @@ import { Engine } from '../src-main/core/engine.js';
 import { startReferenceServer } from '../src-server/server.js';
 import type { UploadState } from '../src-shared/model/upload-state.js';
 import type { Browser, Page } from 'playwright-core';
-import { buildUi } from '../scripts/build-ui.js';
+import { buildUi, firstViewScript } from '../scripts/build-ui.js';
 import { launchChromium } from '../test/helpers/browser.js';
 import { round } from './bench-support.js';
 import { spread, type Spread } from './interleave.js';
@@ -27,7 +27,9 @@ import {
  * (`media-sync serve`) and the built UI: the time from navigation to the first
  * rows on screen, the frame times while the list scrolls continuously (one
  * screenful per frame, the worst case for a virtual list) as uploads' progress
- * comes at 10 Hz, the time a jump to
+ * comes at 10 Hz, beside the same scroll of a bare page holding the same
+ * 10,000 rows as static HTML, in SCROLL_ROUNDS rounds interleaved
+ * (`scroll_p95_vs_bare`: the app's p95 ÷ the bare page's, per round), the time a jump to
  * the end takes to show the last rows (their page is fetched then), and the
  * main-thread work of each progress batch at 10 Hz while the list is shown:
  * the main thread's CPU time in the tasks of each batch's 100 ms (what the
@@ -59,6 +61,8 @@ const ITEMS = Number(process.env['BENCH_ITEMS'] ?? 10_000);
 /** page loads measured, each in a fresh browser context, then reloaded once in it */
 const LOADS = Number(process.env['BENCH_LOADS'] ?? 9);
 const SCROLL_FRAMES = 240;
+/** scrolls of the app and of the bare page, interleaved */
+const SCROLL_ROUNDS = Number(process.env['BENCH_SCROLL_ROUNDS'] ?? 3);
 /**
  * progress batches at 10 Hz for 10 s, each moving the first rows that are queued (3, the default
  * concurrency): 100 windows, so that the p95 is not the run's one or two slowest
@@ -94,6 +98,7 @@ let daemon: ChildProcess | undefined;
 let proxy: FeedTarget | undefined;
 try {
   await buildUi(uiDir);
+  const script = await firstViewScript(uiDir);
   const progressIds = await seedQueue();
   daemon = spawn(
     process.execPath,
@@ -139,29 +144,29 @@ try {
     const median = inPage('cold').median;
     const breakdown = loads.find((load) => load.cold.frameMs === median)?.cold.breakdown;
 
-    // one screenful per frame while uploads' progress comes at 10 Hz, measured inside the page with requestAnimationFrame
-    if (TRACE_DIR) await browser.startTracing(page, { categories: [...TRACE_CATEGORIES, ...JS_SAMPLES] });
-    const progressWhileScrolling = feedProgress(proxied, {
-      ids: progressIds,
-      // a frame is 1/60 s at best: batches for as long as the scrolling can take
-      batches: Math.ceil(SCROLL_FRAMES / 4),
-      intervalMs: PROGRESS_INTERVAL_MS,
-    });
-    const frames = await page.evaluate(async (count) => {
-      const box = document.querySelector<HTMLElement>('.virtual-list')!;
-      const deltas: number[] = [];
-      let last = performance.now();
-      for (let i = 0; i < count; i++) {
-        box.scrollTop += box.clientHeight;
-        await new Promise((next) => requestAnimationFrame(next));
-        const now = performance.now();
-        deltas.push(now - last);
-        last = now;
+    // one screenful per frame while uploads' progress comes at 10 Hz, in rounds interleaved with the
+    // bare page of 10,000 static rows scrolled the same way, its batches on its own socket
+    const floorPages = await startFloorPage();
+    const bareRows = await browser.newContext({ viewport: { width: 1200, height: 800 } }).then((c) => c.newPage());
+    await bareRows.goto(`${floorPages.url}rows`);
+    await bareRows.waitForFunction(() => (window as unknown as { __open?: boolean }).__open === true);
+    const appFrames: number[][] = [];
+    const bareFrames: number[][] = [];
+    try {
+      for (let round = 0; round < SCROLL_ROUNDS; round++) {
+        const traced = TRACE_DIR !== undefined && round === 0;
+        if (traced) await browser.startTracing(page, { categories: [...TRACE_CATEGORIES, ...JS_SAMPLES] });
+        appFrames.push(await scrollFrames(page, proxied, progressIds));
+        if (traced) await writeFile(join(TRACE_DIR, 'queue-scroll.json'), await browser.stopTracing());
+        bareFrames.push(await scrollFrames(bareRows, floorPages, progressIds));
       }
-      return deltas;
-    }, SCROLL_FRAMES);
-    if (TRACE_DIR) await writeFile(join(TRACE_DIR, 'queue-scroll.json'), await browser.stopTracing());
-    await progressWhileScrolling;
+    } finally {
+      await bareRows.context().close();
+      await floorPages.close();
+    }
+    const frames = appFrames.flat();
+    const bareAll = bareFrames.flat();
+    const p95 = (list: number[]) => quantile(list, 0.95);
 
     const jumpStarted = performance.now();
     await page.evaluate(() => {
@@ -208,6 +213,8 @@ try {
         bench: 'queue-render',
         items: ITEMS,
         loads: LOADS,
+        main_chunk_kb: round(script.mainChunk / 1000, 1),
+        first_view_script_kb: round(script.withPreloads / 1000, 1),
         first_rows_ms: rounded(inPage('cold')),
         first_rows_reopened_ms: rounded(inPage('reopened')),
         first_rows_wall_ms: rounded(spread(loads.map((load) => load.cold.wallMs))),
@@ -217,6 +224,8 @@ try {
         frame_ms_p50: round(at(0.5), 1),
         frame_ms_p95: round(at(0.95), 1),
         frame_ms_max: round(sorted.at(-1)!, 1),
+        bare_frame_ms_p95: round(p95(bareAll), 1),
+        scroll_p95_vs_bare: roundedRatio(spread(appFrames.map((list, index) => p95(list) / p95(bareFrames[index]!)))),
         frames_over_50ms: frames.filter((ms) => ms > 50).length,
         jump_to_end_ms: round(jumpToEndMs, 0),
         progress_updates: progress.threadMs.length,
@@ -352,6 +361,37 @@ async function firstRows(page: Page, navigate: () => Promise<unknown>): Promise<
   const breakdown = await page.evaluate(readBreakdown);
   if (breakdown.first_row_frame === null) throw new Error('the page recorded no frame with the first rows');
   return { frameMs: breakdown.first_row_frame, wallMs, breakdown };
+}
+
+/**
+ * SCROLL_FRAMES frames from the top of the page's `.virtual-list`, one
+ * screenful each, measured inside the page with requestAnimationFrame, while
+ * progress batches come at 10 Hz on `feed`: each frame's ms.
+ */
+async function scrollFrames(page: Page, feed: FeedTarget, ids: readonly number[]): Promise<number[]> {
+  // a frame is 1/60 s at best: batches for as long as the scrolling can take
+  const progress = feedProgress(feed, { ids, batches: Math.ceil(SCROLL_FRAMES / 4), intervalMs: PROGRESS_INTERVAL_MS });
+  const frames = await page.evaluate(async (count) => {
+    const box = document.querySelector<HTMLElement>('.virtual-list')!;
+    box.scrollTop = 0;
+    for (let settle = 0; settle < 2; settle++) await new Promise((next) => requestAnimationFrame(next));
+    const deltas: number[] = [];
+    let last = performance.now();
+    for (let i = 0; i < count; i++) {
+      box.scrollTop += box.clientHeight;
+      await new Promise((next) => requestAnimationFrame(next));
+      const now = performance.now();
+      deltas.push(now - last);
+      last = now;
+    }
+    return deltas;
+  }, SCROLL_FRAMES);
+  await progress;
+  return frames;
+}
+
+function roundedRatio(value: Spread) {
+  return { median: round(value.median, 2), min: round(value.min, 2), max: round(value.max, 2) };
 }
 
 function rounded(value: Spread) {

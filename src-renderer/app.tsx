@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import type { AccountView } from '../src-shared/ipc/ipc-contract.js';
 import { useConnection } from './bridge/bridge-context.js';
 import { DropUpload } from './components/drop-upload.js';
@@ -17,12 +17,21 @@ import { QueueView } from './views/queue-view.js';
 
 // The Queue, the view the window opens on, is in the main chunk; the others (and first run, shown
 // once) are chunks of their own, loaded when first shown, so the Queue's first rows do not wait for them.
-const AccountPage = lazy(() => import('./views/account-view.js').then((m) => ({ default: m.AccountPage })));
-const FilesView = lazy(() => import('./views/files-view.js').then((m) => ({ default: m.FilesView })));
-const FoldersView = lazy(() => import('./views/folders/folders-view.js').then((m) => ({ default: m.FoldersView })));
-const FirstRunView = lazy(() => import('./views/first-run-view.js').then((m) => ({ default: m.FirstRunView })));
-const ImportsView = lazy(() => import('./views/imports-view.js').then((m) => ({ default: m.ImportsView })));
-const SettingsView = lazy(() => import('./views/settings/settings-view.js').then((m) => ({ default: m.SettingsView })));
+const AccountPage = lazyView(() => import('./views/account-view.js').then((m) => m.AccountPage));
+const FilesView = lazyView(() => import('./views/files-view.js').then((m) => m.FilesView));
+const FoldersView = lazyView(() => import('./views/folders/folders-view.js').then((m) => m.FoldersView));
+const FirstRunView = lazyView(() => import('./views/first-run-view.js').then((m) => m.FirstRunView));
+const ImportsView = lazyView(() => import('./views/imports-view.js').then((m) => m.ImportsView));
+const SettingsView = lazyView(() => import('./views/settings/settings-view.js').then((m) => m.SettingsView));
+
+/**
+ * A view loaded when first shown. zod is set up before it (zod-jitless.ts):
+ * the views that check what a person types build schemas as they load, and
+ * the main chunk holds no zod to have set it up already.
+ */
+function lazyView<Props extends object>(load: () => Promise<ComponentType<Props>>) {
+  return lazy(() => import('./zod-jitless.js').then(load).then((view) => ({ default: view })));
+}
 
 /** Where the window keeps the account picked last (per browser, like the rest of the UI's state). */
 const SELECTED_ACCOUNT_KEY = 'media-sync.account';

@@ -1,4 +1,3 @@
-import './zod-jitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
@@ -7,6 +6,7 @@ import { BridgeProvider } from './bridge/bridge-context.js';
 import { electronBridge, type PreloadApi } from './bridge/electron-bridge.js';
 import { pageSessionKey, takeKeyFromAddress } from './bridge/session-key.js';
 import { WsBridge, wsUrlFor } from './bridge/ws-bridge.js';
+import { languageReady } from './i18n/i18n.js';
 import { createStores, StoresProvider } from './store/stores.js';
 import './styles.css';
 
@@ -23,12 +23,17 @@ const bridge = createBridge();
 const stores = createStores(bridge);
 // a page that is left for good (not kept for Back) stops listening to the core
 addEventListener('pagehide', (event) => event.persisted || stores.dispose());
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <BridgeProvider value={bridge}>
-      <StoresProvider value={stores}>
-        <App />
-      </StoresProvider>
-    </BridgeProvider>
-  </StrictMode>,
-);
+// the first frame in the person's language: German's catalog is fetched first when it is theirs
+void languageReady
+  .catch(() => undefined)
+  .then(() =>
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <BridgeProvider value={bridge}>
+          <StoresProvider value={stores}>
+            <App />
+          </StoresProvider>
+        </BridgeProvider>
+      </StrictMode>,
+    ),
+  );

@@ -16,7 +16,7 @@ import {
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
 import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
-import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
+import { followChangesRow } from '../../src-shared/model/follow-row.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { fieldReasons } from '../../src-shared/model/field-reasons.js';
 import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';

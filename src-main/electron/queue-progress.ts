@@ -1,6 +1,7 @@
 import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import { etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
-import { ackedBytes, FINAL_UPLOAD_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
+import { FINAL_UPLOAD_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
 
 /** How the taskbar's bar shows: running, held (a pause, the schedule, the battery, a metered connection), or failed. */
 export type ProgressMode = 'normal' | 'paused' | 'error';

@@ -1,4 +1,5 @@
-import { QueuePauseSchema, type QueuePause } from '../../src-shared/model/queue-pause.js';
+import type { QueuePause } from '../../src-shared/model/queue-pause.js';
+import { QueuePauseSchema } from '../../src-shared/model/queue-pause-schema.js';
 import { parseJsonOrUndefined } from '../common/parse-json.js';
 import { statementCache, type Db, type Sql } from './database.js';
 

@@ -1,7 +1,8 @@
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import { etaSeconds, observe, RATE_WINDOW_MS, type RateMeter } from '../../src-shared/model/transfer-rate.js';
-import { UNFINISHED_KINDS, ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
+import { UNFINISHED_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { DisposableStore, Emitter, type Event } from '../common/disposable.js';
 import { Throttle } from '../common/throttle.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { MediaFile } from '../../src-shared/api/index.js';
-import { ackedBytes, chunkLength, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { ackedBytes, chunkLength } from '../../src-shared/model/chunk-bytes.js';
+import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-api-client.js';
 import { ApiError } from '../api-client/api-error.js';
 import { FileChangedError, type FileRange } from '../api-client/multipart-body.js';

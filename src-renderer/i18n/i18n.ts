@@ -1,7 +1,6 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule } from 'i18next';
 import { useSyncExternalStore } from 'react';
 import { initReactI18next } from 'react-i18next';
-import { de } from '../../src-shared/i18n/de.js';
 import { en } from '../../src-shared/i18n/en.js';
 import {
   formatLocale as formatLocaleFor,
@@ -52,27 +51,50 @@ function storedSetting(): LanguageSetting {
 }
 
 /**
- * The one i18next instance, initialised synchronously with the bundled
- * catalogs (no loading over the network), so the model's text helpers can
- * call `t` at any time, tests included.
+ * German's catalog, fetched the first time German is shown: the first view
+ * of a person who reads English loads no German (55 KB of the page's
+ * script). i18next asks its backend for a language it has no bundle of and
+ * switches only once the bundle is in, so a change of language never shows
+ * a half-translated page.
+ */
+const catalogLoader: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(_language, _namespace, done) {
+    import('../../src-shared/i18n/de.js').then(
+      ({ de }) => done(null, de),
+      (error: Error) => done(error, false),
+    );
+  },
+};
+
+/**
+ * The one i18next instance, initialised synchronously with the English
+ * catalog (bundled: the model's text helpers can call `t` at any time, tests
+ * included); `languageReady` settles once the page's language is in.
  */
 export const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, de: { translation: de } },
-  lng: resolveLanguage(storedSetting()),
-  fallbackLng: 'en',
-  supportedLngs: LANGUAGES,
-  initAsync: false,
-  returnNull: false,
-  // the separators stated (they are i18next's defaults): keys are paths, never sentences, so i18next does not
-  // test each key for natural language at every `t` (a tenth of a queue row's render)
-  keySeparator: '.',
-  nsSeparator: ':',
-  // React escapes what it renders; the catalogs hold plain text
-  interpolation: { escapeValue: false },
-  // the catalogs are bundled: nothing ever loads, so no component should suspend for one
-  react: { useSuspense: false },
-});
+export const languageReady: Promise<unknown> = i18n
+  .use(initReactI18next)
+  .use(catalogLoader)
+  .init({
+    resources: { en: { translation: en } },
+    // the other languages come from `catalogLoader`, English is here already
+    partialBundledLanguages: true,
+    lng: resolveLanguage(storedSetting()),
+    fallbackLng: 'en',
+    supportedLngs: LANGUAGES,
+    initAsync: false,
+    returnNull: false,
+    // the separators stated (they are i18next's defaults): keys are paths, never sentences, so i18next does not
+    // test each key for natural language at every `t` (a tenth of a queue row's render)
+    keySeparator: '.',
+    nsSeparator: ':',
+    // React escapes what it renders; the catalogs hold plain text
+    interpolation: { escapeValue: false },
+    // main.tsx draws the page once `languageReady`: no component suspends for a catalog
+    react: { useSuspense: false },
+  });
 syncDocumentLanguage();
 i18n.on('languageChanged', syncDocumentLanguage);
 

@@ -8,8 +8,9 @@ import {
 } from '../../src-shared/model/format.js';
 import type { QueueHold } from '../../src-shared/model/queue-hold.js';
 import type { QueuePause } from '../../src-shared/model/queue-pause.js';
-import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
-import { ackedBytes, chunkLength, type UploadState } from '../../src-shared/model/upload-state.js';
+import { followChangesRow } from '../../src-shared/model/follow-row.js';
+import { ackedBytes, chunkLength } from '../../src-shared/model/chunk-bytes.js';
+import type { UploadState } from '../../src-shared/model/upload-state.js';
 import { currentLocale, t } from '../i18n/i18n.js';
 import { describeFollow } from './follow-text.js';
 import { errorText } from '../i18n/translate.js';

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { en } from './en.js';
 
 /**
@@ -62,20 +61,6 @@ export function isMessageKey(key: string): key is MessageKey {
   const leaves = node as Record<string, unknown>;
   return typeof leaves[last] === 'string' || typeof leaves[`${last}_other`] === 'string';
 }
-
-/** A message crossing the ipc contract: its key must be one of the catalogs'. */
-const MessageKeySchema = z.custom<MessageKey>(
-  (value) => typeof value === 'string' && isMessageKey(value),
-  'Not a message key.',
-);
-const InnerMessageSchema = z.object({
-  key: MessageKeySchema,
-  values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-});
-export const MessageSchema = z.object({
-  key: MessageKeySchema,
-  values: z.record(z.string(), z.union([z.string(), z.number(), InnerMessageSchema])).optional(),
-});
 
 /**
  * A message in English, without i18next: for the shared model's English

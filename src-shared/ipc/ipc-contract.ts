@@ -10,14 +10,14 @@ import {
   RemoteJobSchema,
   UploadDetailsSchema,
 } from '../api/index.js';
-import { MessageSchema } from '../i18n/message.js';
+import { MessageSchema } from '../i18n/message-schema.js';
 import type { AppErrorCode } from './app-error-codes.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { FolderStatusSchema } from '../model/folder-status.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
-import { QueuePauseSchema } from '../model/queue-pause.js';
+import { QueuePauseSchema } from '../model/queue-pause-schema.js';
 import { FileChangesSchema, ImportRequestSchema, VisibilitySchema } from '../model/visibility.js';
 import { WhenDoneActionSchema, WhenDoneViewSchema } from '../model/when-done.js';
 import { NotificationKindSchema, SettingsChangeSchema, SettingsSchema } from '../model/settings.js';

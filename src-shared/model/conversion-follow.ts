@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageSchema } from '../i18n/message.js';
+import { MessageSchema } from '../i18n/message-schema.js';
 
 /** What the last status answer said of the HLS conversion; `progress` only when the service gives one. */
 export const ConversionSeenSchema = z.object({
@@ -62,14 +62,3 @@ export const ConversionFollowSchema = z.object({
   updatedAt: z.number(),
 });
 export type ConversionFollow = z.infer<typeof ConversionFollowSchema>;
-
-/**
- * Whether a follow says more on an upload's queue row than its own "Done": a
- * conversion seen, or an end other than "not a video". Until then the row,
- * and the events that would redraw it, stay as they were.
- */
-export function followChangesRow(follow: ConversionFollow | null): follow is ConversionFollow {
-  if (follow === null) return false;
-  if (follow.state.kind === 'following') return follow.state.conversion !== null;
-  return follow.state.kind !== 'uploaded';
-}

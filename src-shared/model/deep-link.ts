@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { API_LIMITS } from '../api/limits.js';
 import { RemoteUrlSchema } from '../api/requests.js';
 import { hasControlCharacters, withoutControlCharacters } from '../api/text.js';
-import { englishText, message, MessageSchema, type Message } from '../i18n/message.js';
+import { MessageSchema } from '../i18n/message-schema.js';
+import { englishText, message, type Message } from '../i18n/message.js';
 import { findRemoteUrlProblem, remoteUrlLinkMessage } from './remote-url-problem.js';
 import { parseWebUrl } from './web-url.js';
 

@@ -1,12 +1,11 @@
-import { z } from 'zod';
-
 /**
  * The person's own pause of the whole queue, present only while it holds:
  * `until` is when it ends (epoch ms), null until resumed. The app's own
  * holds are apart (queue-hold.ts).
  */
-export const QueuePauseSchema = z.object({ until: z.number().nullable() });
-export type QueuePause = z.infer<typeof QueuePauseSchema>;
+export interface QueuePause {
+  until: number | null;
+}
 
 /** The pauses a person picks from (the page, the tray, `queue pause --for`), in hours; or until resumed. */
 export const PAUSE_HOURS = [2, 8, 24] as const;

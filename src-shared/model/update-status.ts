@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageSchema } from '../i18n/message.js';
+import { MessageSchema } from '../i18n/message-schema.js';
 
 /**
  * Where the desktop app stands with its own updates (electron-updater behind

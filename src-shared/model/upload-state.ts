@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageSchema } from '../i18n/message.js';
+import { MessageSchema } from '../i18n/message-schema.js';
 import { VisibilitySchema } from './visibility.js';
 
 /** A failure as a person reads it: what happened and, for support, the request id. */
@@ -145,13 +145,3 @@ export const UploadItemSchema = z.object({
   updatedAt: z.number(),
 });
 export type UploadItem = z.infer<typeof UploadItemSchema>;
-
-/** Bytes of chunk `index` of an upload: the chunk size, less for the last chunk. */
-export function chunkLength(item: Pick<UploadItem, 'size' | 'chunkSize'>, index: number): number {
-  return Math.min(item.chunkSize, item.size - index * item.chunkSize);
-}
-
-/** Bytes of an upload the server acknowledged, chunk by chunk: what a pause, a quit or a dropped connection keeps. */
-export function ackedBytes(item: Pick<UploadItem, 'size' | 'chunkSize' | 'ackedChunks'>): number {
-  return item.ackedChunks.reduce((sum, index) => sum + chunkLength(item, index), 0);
-}

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
-import { ackedBytes } from '../../src-shared/model/upload-state.js';
+import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
 import { makeTestVideo } from '../helpers/ffmpeg.js';
 import { accessibilityViolations, addFolderInPage, screenshot, startApp, type AppHarness } from './app-harness.js';
 

@@ -23,9 +23,9 @@ const merged: Notification = {
 describe('core sentences in the page’s language', () => {
   afterEach(() => void i18n.changeLanguage('en'));
 
-  it('shows a notification in the page’s language, whatever the daemon speaks; a server’s reason as sent', () => {
+  it('shows a notification in the page’s language, whatever the daemon speaks; a server’s reason as sent', async () => {
     expect(notificationText(merged)).toEqual({ title: '5 files uploaded', body: 'a.mp4, b.mp4, c.mp4 and 2 more' });
-    void i18n.changeLanguage('de');
+    await i18n.changeLanguage('de');
     expect(notificationText(merged)).toEqual({
       title: '5 Dateien hochgeladen',
       body: 'a.mp4, b.mp4, c.mp4 und 2 weitere',
@@ -39,8 +39,8 @@ describe('core sentences in the page’s language', () => {
     expect(notificationText(failed)).toEqual({ title: 'Upload fehlgeschlagen: a.mp4', body: 'The file is too large.' });
   });
 
-  it('shows the core’s own error sentence translated, a server’s as sent', () => {
-    void i18n.changeLanguage('de');
+  it('shows the core’s own error sentence translated, a server’s as sent', async () => {
+    await i18n.changeLanguage('de');
     const refused = { key: 'core.errors.tokenRefused', values: { status: 401 } } as const;
     expect(errorText({ message: 'The server refused the token (HTTP 401).', text: refused })).toBe(
       'Der Server hat den Token abgelehnt (HTTP 401).',
@@ -48,8 +48,8 @@ describe('core sentences in the page’s language', () => {
     expect(errorText({ message: 'This token has been disabled.' })).toBe('This token has been disabled.');
   });
 
-  it('says why this app does not update itself in the page’s language', () => {
-    void i18n.changeLanguage('de');
+  it('says why this app does not update itself in the page’s language', async () => {
+    await i18n.changeLanguage('de');
     const status = {
       state: 'unavailable',
       reason: 'Media Sync run with `media-sync serve` is updated with its package, not by itself.',
