@@ -1,11 +1,19 @@
 import type { Dirent } from 'node:fs';
 import { lstat, opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FolderWatcherOptions, StableFile } from './folder-watcher.js';
 import { createIgnoreMatcher } from './ignore-rules.js';
 
 /** Errors that mean the path is no longer there: a folder gone is empty now, not unreadable. */
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR']);
+
+/** A file in a watched folder that is complete: it stopped changing for the settle window and opens for reading. */
+export interface StableFile {
+  absPath: string;
+  /** Relative to the watched root, '/' separators. */
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+}
 
 /** What a watched folder's rules need: whether it goes into subfolders, and what it leaves out. */
 export interface PathRuleOptions {
@@ -161,9 +169,7 @@ const LIST_STAT_CONCURRENCY = 32;
  * uploaded. Subfolders that cannot be read are skipped (their files would
  * then be found, and judged, by the watcher later); an unreadable root rejects.
  */
-export async function listStableFiles(
-  options: Pick<FolderWatcherOptions, 'root' | 'includeSubfolders' | 'ignoreGlobs' | 'ignorePrefixes'>,
-): Promise<StableFile[]> {
+export async function listStableFiles(options: PathRuleOptions & { root: string }): Promise<StableFile[]> {
   const root = path.resolve(options.root);
   const rules = new PathRules(options);
   const relPaths: string[] = [];

@@ -4,21 +4,21 @@ import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
-import { absPathOf, listFolder, listStableFiles, PathRules, type PathRuleOptions } from './folder-walk.js';
+import {
+  absPathOf,
+  listFolder,
+  listStableFiles,
+  PathRules,
+  type PathRuleOptions,
+  type StableFile,
+} from './folder-walk.js';
 import { DEFAULT_SETTLE_MS, SettleTracker, type SettledFile } from './stability.js';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
 let chokidar: Promise<typeof Chokidar> | undefined;
 const loadChokidar = () => (chokidar ??= import('chokidar'));
 
-/** A file in a watched folder that is complete: it stopped changing for the settle window and opens for reading. */
-export interface StableFile {
-  absPath: string;
-  /** Relative to the watched root, '/' separators. */
-  relPath: string;
-  size: number;
-  mtimeMs: number;
-}
+export type { StableFile } from './folder-walk.js';
 
 /** What to watch and how patiently. */
 export interface FolderWatcherOptions extends PathRuleOptions {
