@@ -304,8 +304,7 @@ export class SettleTracker implements Disposable {
     }
     if (!this.isCurrent(entry)) return;
     const now = this.clock.monotonic();
-    if (observed.kind === 'missing') return this.drop(entry, true);
-    if (observed.kind === 'other') return this.drop(entry, false);
+    if (observed.kind === 'missing' || observed.kind === 'other') return this.drop(entry, observed.kind);
 
     if (observed.size !== entry.size || observed.mtimeMs !== entry.mtimeMs) {
       const isBaseline = entry.size < 0;
@@ -334,7 +333,7 @@ export class SettleTracker implements Disposable {
       entry.nextCheckAt = entry.quietSince + window;
       return;
     }
-    if (readable === 'missing' || readable === 'other') return this.drop(entry, readable === 'missing');
+    if (readable === 'missing' || readable === 'other') return this.drop(entry, readable);
     if (readable === 'locked') {
       entry.lockedChecks += 1;
       entry.nextCheckAt = now + Math.min(window * 2 ** (entry.lockedChecks - 1), MAX_LOCKED_RETRY_MS);
@@ -354,8 +353,9 @@ export class SettleTracker implements Disposable {
     return !this.abort.signal.aborted && this.entries.get(entry.relPath) === entry;
   }
 
-  private drop(entry: Entry, vanished: boolean): void {
+  /** Stops tracking a file that is gone (`missing`: said so) or no longer a file (`other`). */
+  private drop(entry: Entry, why: 'missing' | 'other'): void {
     this.entries.delete(entry.relPath);
-    if (vanished) this.vanished.fire(entry.relPath);
+    if (why === 'missing') this.vanished.fire(entry.relPath);
   }
 }

@@ -247,15 +247,13 @@ export class SyncService {
   /** What the folder's watcher is doing now. */
   activity(id: number): FolderActivity {
     const watcher = this.watchers.get(id)?.watcher;
-    const scanned = watcher?.lastScanAt ?? null;
-    if (scanned !== null) this.lastScans.set(id, scanned);
     const diskFullSince = this.uploaded.diskFullSince(id);
     const polling = this.watchers.get(id)?.polling ?? null;
     return {
       polling: polling && { ...polling, everySeconds: Math.max(1, Math.round(this.pollIntervalMs / 1000)) },
       scan: watcher?.scan ?? null,
       settling: watcher?.settlingCount ?? 0,
-      lastScanAt: this.lastScans.get(id) ?? null,
+      lastScanAt: watcher?.lastScanAt ?? this.lastScans.get(id) ?? null,
       trouble:
         this.troubles.get(id) ?? (diskFullSince === undefined ? null : { problem: 'diskFull', since: diskFullSince }),
     };
@@ -405,6 +403,9 @@ export class SyncService {
     const entry = this.watchers.get(id);
     if (!entry) return;
     this.watchers.delete(id);
+    // its last scan is still the folder's until a new watcher's first one ends
+    const scanned = entry.watcher.lastScanAt;
+    if (scanned !== null) this.lastScans.set(id, scanned);
     entry.subscriptions.dispose();
     await entry.watcher.close();
     this.changeEmitter.fire(id);

@@ -183,7 +183,7 @@ export class ChunkedUpload {
     const store = this.options.store;
     store.restart(this.item.id, { identity });
     this.item = store.get(this.item.id)!;
-    this.options.onProgress({ ackedBytes: 0, sentBytes: 0 }, true);
+    this.report({ ackedBytes: 0, sentBytes: 0, committed: true });
   }
 
   private async upload(signal: AbortSignal): Promise<SendOutcome> {
@@ -210,7 +210,7 @@ export class ChunkedUpload {
 
   /** A file up to the chunk size, in one request. */
   private async sendWhole(signal: AbortSignal): Promise<SendOutcome> {
-    const ack = await this.sendFinal(signal, undefined, (sentBytes) => this.report(0, sentBytes, false));
+    const ack = await this.sendFinal(signal, { onProgress: (sentBytes) => this.report({ ackedBytes: 0, sentBytes }) });
     return ack ? this.finishFrom(ack) : { kind: 'drained' };
   }
 
@@ -279,10 +279,10 @@ export class ChunkedUpload {
     const acked = new Set(item.ackedChunks);
     const inFlight = new Map<number, number>();
     let confirmed = ackedBytes(item);
-    const report = (chunkAcked: boolean) => {
-      let sent = confirmed;
-      for (const bytes of inFlight.values()) sent += bytes;
-      this.report(confirmed, sent, chunkAcked);
+    const report = ({ committed = false } = {}) => {
+      let sentBytes = confirmed;
+      for (const bytes of inFlight.values()) sentBytes += bytes;
+      this.report({ ackedBytes: confirmed, sentBytes, committed });
     };
     const waiting = [...Array(totalChunks - 1).keys()].filter((index) => !acked.has(index));
     const chunkFor = (index: number): ChunkInfo => ({
@@ -307,7 +307,7 @@ export class ChunkedUpload {
               // a request tried again starts from 0: nothing moved then
               const moved = Math.max(0, bytes - (inFlight.get(index) ?? 0));
               inFlight.set(index, bytes);
-              report(false);
+              report();
               if (this.lanes.record(moved)) this.openLanes();
             },
           })
@@ -317,7 +317,7 @@ export class ChunkedUpload {
       store.ackChunk(item.id, index);
       acked.add(index);
       confirmed = ackedBytes({ ...item, ackedChunks: [...acked] });
-      report(true);
+      report({ committed: true });
       return true;
     };
 
@@ -327,9 +327,12 @@ export class ChunkedUpload {
       if (this.draining) return { kind: 'drained' };
     }
     const last = totalChunks - 1;
-    const ack = await this.sendFinal(signal, chunkFor(last), (bytes) => {
-      inFlight.set(last, bytes);
-      report(false);
+    const ack = await this.sendFinal(signal, {
+      chunk: chunkFor(last),
+      onProgress: (bytes) => {
+        inFlight.set(last, bytes);
+        report();
+      },
     });
     if (!ack) return { kind: 'drained' };
     if (ack.fileId === null && ack.receivedChunks !== null && ack.receivedChunks < totalChunks) {
@@ -385,8 +388,9 @@ export class ChunkedUpload {
     });
   }
 
-  private report(acked: number, sent: number, committed: boolean): void {
-    this.options.onProgress({ ackedBytes: acked, sentBytes: sent }, committed);
+  /** Bytes moved; `committed` when a chunk was just acknowledged (or the upload started over). */
+  private report({ committed = false, ...progress }: UploadProgress & { committed?: boolean }): void {
+    this.options.onProgress(progress, committed);
   }
 
   /**
@@ -406,17 +410,19 @@ export class ChunkedUpload {
     });
   }
 
-  /** The request that may finish the file: marked sent first, so a lost answer is looked for, never repeated. */
+  /**
+   * The request that may finish the file (its last chunk, or the whole file
+   * without `chunk`): marked sent first, so a lost answer is looked for, never repeated.
+   */
   private async sendFinal(
     signal: AbortSignal,
-    chunk: ChunkInfo | undefined,
-    onProgress: (bytes: number) => void,
+    { chunk, onProgress }: { chunk?: ChunkInfo; onProgress: (bytes: number) => void },
   ): Promise<UploadAck | null> {
     const item = this.item;
     return this.request(signal, () => {
       this.options.store.setFinalSent(item.id, true);
       return this.options.client.upload({
-        range: rangeOf(item, chunk?.index ?? 0, chunk === undefined),
+        range: rangeOf(item, chunk?.index ?? 'whole'),
         visibility: item.visibility ?? undefined,
         chunk,
         idempotent: false,
@@ -475,9 +481,9 @@ export class ChunkedUpload {
   }
 }
 
-function rangeOf(item: UploadItem, index: number, whole = false): FileRange {
-  const start = whole ? 0 : index * item.chunkSize;
-  const end = whole ? item.size : start + chunkLength(item, index);
+function rangeOf(item: UploadItem, index: number | 'whole'): FileRange {
+  const start = index === 'whole' ? 0 : index * item.chunkSize;
+  const end = index === 'whole' ? item.size : start + chunkLength(item, index);
   return {
     path: item.path,
     start,

@@ -223,7 +223,7 @@ export class UploadQueue implements Disposable {
   async pauseAll(until: number | null, options: PauseOptions = {}): Promise<void> {
     this.setPause({ until });
     const now = [...this.workers.keys()].filter(
-      (id) => !(options.afterChunk && this.finishInFlight(id, { type: 'interrupt' })),
+      (id) => !(options.afterChunk && this.workers.get(id)?.finishInFlight({ type: 'interrupt' })),
     );
     await this.abortWorkers(now, 'stop');
     this.pump();
@@ -231,19 +231,20 @@ export class UploadQueue implements Disposable {
 
   resumeAll(): void {
     this.setPause(null);
-    for (const [id, worker] of this.workers) if (worker.after?.type === 'interrupt') this.keepGoing(id);
+    for (const worker of this.workers.values()) if (worker.after?.type === 'interrupt') worker.keepGoing();
     this.pump();
   }
 
   /** `afterChunk`: an upload with a chunk in flight finishes it (committed), then pauses. */
   async pause(id: number, until: number | null = null, options: PauseOptions = {}): Promise<UploadItem | undefined> {
-    if (options.afterChunk && this.finishInFlight(id, { type: 'pause', until })) return this.get(id);
+    if (options.afterChunk && this.workers.get(id)?.finishInFlight({ type: 'pause', until })) return this.get(id);
     return this.command(id, { type: 'pause', until }, 'pause');
   }
 
   async resume(id: number): Promise<UploadItem | undefined> {
     // under the queue's pause the item waits for the queue, as a paused one would
-    if (this.workers.get(id)?.after?.type === 'pause' && this.keepGoing(id)) return this.get(id);
+    const worker = this.workers.get(id);
+    if (worker?.after?.type === 'pause' && worker.keepGoing()) return this.get(id);
     return this.command(id, { type: 'resume' });
   }
 
@@ -346,28 +347,6 @@ export class UploadQueue implements Disposable {
   }
 
   /**
-   * Lets the chunks in flight of a running item finish, starting none, then
-   * ends it with `after`; false when it has none in flight (nothing to wait for).
-   */
-  private finishInFlight(id: number, after: NonNullable<UploadWorker['after']>): boolean {
-    const worker = this.workers.get(id);
-    if (!worker?.upload?.finishInFlight()) return false;
-    // the item's own pause outlasts the queue's
-    if (worker.after?.type !== 'pause') worker.after = after;
-    this.items.applyTo(id, { type: 'pauseAfterChunk' });
-    return true;
-  }
-
-  /** Takes a pause after this chunk back; false when the upload ended meanwhile. */
-  private keepGoing(id: number): boolean {
-    const worker = this.workers.get(id);
-    if (!worker?.upload?.keepGoing()) return false;
-    worker.after = null;
-    this.items.applyTo(id, { type: 'resume' });
-    return true;
-  }
-
-  /**
    * Items saved as `uploading` or `finalizing` with no worker go back in
    * line, keeping their chunks: the app stopped while they ran, or their
    * stop could not be saved (a full disk).
@@ -417,10 +396,14 @@ export class UploadQueue implements Disposable {
     const free = this.concurrency - this.workers.size;
     const written = this.writers.waiting(now);
     if (free > 0) {
-      const accounts = this.options.readyAccounts();
-      const folders = this.options.pausedFolders?.() ?? [];
-      const skip = [...this.workers.keys(), ...written.ids];
-      for (const item of store.runnable(now, skip, accounts, free, folders)) {
+      const runnable = store.runnable({
+        now,
+        limit: free,
+        accounts: this.options.readyAccounts(),
+        skipIds: [...this.workers.keys(), ...written.ids],
+        skipFolders: this.options.pausedFolders?.() ?? [],
+      });
+      for (const item of runnable) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);

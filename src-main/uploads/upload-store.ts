@@ -54,6 +54,18 @@ interface Row {
 /** UNFINISHED_KINDS as an SQL list: named in the query, the kind index serves it. */
 const UNFINISHED_SQL = UNFINISHED_KINDS.map((kind) => `'${kind}'`).join(', ');
 
+/** Which items UploadStore.runnable answers. */
+export interface RunnableQuery {
+  now: number;
+  limit: number;
+  /** the accounts that can upload (signed in, their token not refused); the items of any other wait without a turn */
+  accounts: readonly string[];
+  /** items left out: running, or their file held open for writing */
+  skipIds?: readonly number[];
+  /** watched folders paused: their items are left out */
+  skipFolders?: readonly number[];
+}
+
 /**
  * The persistent upload queue: one `upload_items` row per upload. Every write
  * is its own transaction, so what was acknowledged before a crash is on disk
@@ -180,22 +192,13 @@ export class UploadStore {
   }
 
   /**
-   * Up to `limit` items that may start now, oldest first: queued, due for a
-   * retry, or paused until a time that has passed, of one of `accounts` (those
-   * that can upload: signed in, their token not refused; the items of any
-   * other wait without taking a turn). Items of `skipIds` (running) and
-   * `skipFolders` (paused) are left out. The queued ones are read
-   * in id order from the kind index, the due ones in the order they fell due
-   * from the wake index (the `+` keeps SQLite from looking them up by kind
-   * instead): as many rows as are asked for, however long the queue.
+   * Up to `limit` items that may start at `now`, oldest first: queued, due for a
+   * retry, or paused until a time that has passed, of one of `accounts`. The
+   * queued ones are read in id order from the kind index, the due ones in the
+   * order they fell due from the wake index (the `+` keeps SQLite from looking
+   * them up by kind instead): as many rows as are asked for, however long the queue.
    */
-  runnable(
-    now: number,
-    skipIds: readonly number[],
-    accounts: readonly string[],
-    limit: number,
-    skipFolders: readonly number[] = [],
-  ): UploadItem[] {
+  runnable({ now, limit, accounts, skipIds = [], skipFolders = [] }: RunnableQuery): UploadItem[] {
     // the limit written into the SQL (a handful of statements, one per count of free slots): bound as a
     // parameter, it made SQLite take 110 µs instead of 20 for this query, at every pump
     const count = Math.max(0, Math.floor(limit));

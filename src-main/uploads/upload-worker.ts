@@ -62,6 +62,26 @@ export class UploadWorker {
     private readonly context: WorkerContext,
   ) {}
 
+  /**
+   * Lets the chunks in flight finish, starting none, then ends the item
+   * with `after`; false when none is in flight (nothing to wait for).
+   */
+  finishInFlight(after: NonNullable<UploadWorker['after']>): boolean {
+    if (!this.upload?.finishInFlight()) return false;
+    // the item's own pause outlasts the queue's
+    if (this.after?.type !== 'pause') this.after = after;
+    this.context.items.applyTo(this.stored.id, { type: 'pauseAfterChunk' });
+    return true;
+  }
+
+  /** Takes a pause after this chunk back; false when the upload ended meanwhile. */
+  keepGoing(): boolean {
+    if (!this.upload?.keepGoing()) return false;
+    this.after = null;
+    this.context.items.applyTo(this.stored.id, { type: 'resume' });
+    return true;
+  }
+
   async run(): Promise<void> {
     const { stored, context } = this;
     const { store, items, clock } = context;
