@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { MediaFile } from '../../src-shared/api/index.js';
-import { ackedBytes, chunkLength, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { ackedBytes, type UploadItem } from '../../src-shared/model/upload-state.js';
 import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-api-client.js';
 import { ApiError } from '../api-client/api-error.js';
-import { FileChangedError, type FileRange } from '../api-client/multipart-body.js';
+import { FileChangedError } from '../api-client/multipart-body.js';
 import type { Clock } from '../common/clock.js';
-import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
+import { sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
-import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
+import { TooLargeError, UploadRejectedError } from './upload-errors.js';
+import { assertUnchanged, identityNow, rangeOf, readIdentity } from './upload-source.js';
 import type { UploadStore } from './upload-store.js';
 
 /** Bytes of a running upload: acknowledged (committed) and sent (acknowledged + in flight). */
@@ -189,7 +190,7 @@ export class ChunkedUpload {
   private async upload(signal: AbortSignal): Promise<SendOutcome> {
     const { store, client } = this.options;
     const item = this.item;
-    const identity = await this.identityNow();
+    const identity = await identityNow(item);
     const changed = !sameVersion(identity, item);
     if (item.finalSent) {
       // the last request may have made the file without our hearing back: look before sending again
@@ -246,25 +247,6 @@ export class ChunkedUpload {
       store.forgetStaleCopy(this.item.id, fileId);
     }
     return { ...sent, replacedStale: true };
-  }
-
-  /**
-   * The file's identity now, to compare with the item's. An item the service
-   * holds nothing of yet (no chunk, no dzuuid, no last request) whose size
-   * and mtime are as when it was queued is taken as unchanged without
-   * reading it: there is nothing on the service its content must match, and
-   * a small file's fingerprint was a third of its files opened.
-   */
-  private async identityNow(): Promise<FileIdentity> {
-    const item = this.item;
-    const untouched = item.dzuuid === null && item.ackedChunks.length === 0 && !item.finalSent;
-    if (untouched) {
-      const now = await stat(item.path).catch((error: unknown) => {
-        throw new FileUnreadableError(item.path, error);
-      });
-      if (now.size === item.size && now.mtimeMs === item.mtimeMs) return item;
-    }
-    return readIdentity(item.path);
   }
 
   private async sendChunks(signal: AbortSignal): Promise<SendOutcome> {
@@ -479,32 +461,4 @@ export class ChunkedUpload {
     this.options.store.restart(this.item.id, { countRestart: true });
     return { kind: 'restart' };
   }
-}
-
-function rangeOf(item: UploadItem, index: number | 'whole'): FileRange {
-  const start = index === 'whole' ? 0 : index * item.chunkSize;
-  const end = index === 'whole' ? item.size : start + chunkLength(item, index);
-  return {
-    path: item.path,
-    start,
-    end,
-    fileName: item.fileName,
-    unchanged: { size: item.size, mtimeMs: item.mtimeMs },
-  };
-}
-
-async function readIdentity(path: string): Promise<FileIdentity> {
-  try {
-    return await quickFingerprint(path);
-  } catch (error) {
-    throw new FileUnreadableError(path, error);
-  }
-}
-
-/** Cheap check before each chunk: size and mtime as when the upload (re)started. */
-async function assertUnchanged(item: UploadItem): Promise<void> {
-  const now = await stat(item.path).catch((error: unknown) => {
-    throw new FileUnreadableError(item.path, error);
-  });
-  if (now.size !== item.size || now.mtimeMs !== item.mtimeMs) throw new FileChangedError(item.path);
 }

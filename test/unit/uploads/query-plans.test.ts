@@ -122,7 +122,7 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => uploads.changedSince(old), ['upload_items_path']);
     expectIndexed(() => uploads.doneBefore(old.path, HISTORY + 1), ['upload_items_path']);
     expectIndexed(() => uploads.ofKind('uploading'), ['upload_items_kind']);
-    expectIndexed(() => uploads.ofKind('failed', 50, 'newest'), ['upload_items_kind']);
+    expectIndexed(() => uploads.ofKind('failed', { newest: 50 }), ['upload_items_kind']);
   });
 
   it('the counts the tray and the status read, and whether there is work left', () => {
