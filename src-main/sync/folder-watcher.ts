@@ -4,6 +4,7 @@ import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import { eachAtOnce } from '../common/each-at-once.js';
+import { Repeater } from '../common/repeater.js';
 import {
   absPathOf,
   listFolder,
@@ -84,8 +85,8 @@ export class FolderWatcher {
   private readonly closing = new AbortController();
   /** the chokidar instances, none when polled */
   private readonly watches: FolderWatches;
-  /** null: change events; else the interval of the polls, and what ends the current wait early */
-  private polling: { everyMs: number; wake: AbortController } | null;
+  /** null: change events; else what runs the polls */
+  private readonly poller: Repeater | null;
 
   private readonly found = new Emitter<StableFile>();
   private readonly removed = new Emitter<string>();
@@ -119,7 +120,7 @@ export class FolderWatcher {
     this.watchRoot = this.root;
     this.clock = options.clock ?? systemClock;
     this.rules = new PathRules(options);
-    this.polling = options.pollMs === undefined ? null : { everyMs: options.pollMs, wake: new AbortController() };
+    this.poller = options.pollMs === undefined ? null : new Repeater(options.pollMs, this.clock, this.closing.signal);
     this.tracker = new SettleTracker({ clock: this.clock, settleMs: options.settleMs ?? DEFAULT_SETTLE_MS });
     this.watches = new FolderWatches(
       (relFolder) => this.watchPathOf(relFolder),
@@ -215,28 +216,12 @@ export class FolderWatcher {
     this.watchRoot = await realpath(this.root);
     if (this.closing.signal.aborted) return;
     await this.rescan();
-    if (this.polling) void this.pollEvery();
+    void this.poller?.run(() => this.poll().catch((error: unknown) => this.reportError(error)));
   }
 
   /** A polled folder's new interval, from now on (the wait under way ends early when it is shorter). */
   setPollInterval(everyMs: number): void {
-    if (!this.polling) return;
-    const wake = this.polling.wake;
-    this.polling = { everyMs, wake: new AbortController() };
-    wake.abort();
-  }
-
-  private async pollEvery(): Promise<void> {
-    while (this.polling && !this.closing.signal.aborted) {
-      const { everyMs, wake } = this.polling;
-      try {
-        await this.clock.sleep(everyMs, AbortSignal.any([this.closing.signal, wake.signal]));
-      } catch {
-        // closed (the loop ends), or a new interval (it waits again, that long)
-        continue;
-      }
-      await this.poll().catch((error: unknown) => this.reportError(error));
-    }
+    this.poller?.setEvery(everyMs);
   }
 
   /**
@@ -269,7 +254,7 @@ export class FolderWatcher {
 
   /** How the folder learns of changes: null for change events, else the interval of its polls. */
   get pollEveryMs(): number | null {
-    return this.polling?.everyMs ?? null;
+    return this.poller?.everyMs ?? null;
   }
 
   /** chokidar's view: folders that are not ignored, never files (see the class comment). */
@@ -414,7 +399,7 @@ export class FolderWatcher {
     while (folders.length > 0 && !this.closing.signal.aborted) {
       const batch = folders.splice(-WATCH_BATCH_FOLDERS);
       // a polled folder has no watches: its polls walk the tree
-      if (!this.polling) await this.watches.watch(batch);
+      if (!this.poller) await this.watches.watch(batch);
       for (const relFolder of batch) {
         if (this.closing.signal.aborted) break;
         const listed = await listFolder(this.root, relFolder, this.rules, {

@@ -8,6 +8,7 @@ import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter } from '../common/disposable.js';
+import { Repeater } from '../common/repeater.js';
 import type { TrashPort } from '../core/ports.js';
 import type { DataDisk } from '../storage/data-disk.js';
 import type { FolderStore } from '../storage/folder-store.js';
@@ -417,29 +418,17 @@ export class SyncService {
   }
 
   private scheduleChecks(): void {
-    const interval = this.options.folderCheckMs ?? 30_000;
-    const cancel = new AbortController();
-    this.checkTimer = cancel;
-    const loop = async () => {
-      while (!cancel.signal.aborted) {
-        await this.clock.sleep(interval, cancel.signal);
-        await Promise.all(this.options.folders.list().map((folder) => this.check(folder.id)));
-      }
-    };
-    loop().catch(() => undefined);
+    this.checkTimer = new AbortController();
+    void new Repeater(this.options.folderCheckMs ?? 30_000, this.clock, this.checkTimer.signal)
+      .run(() => Promise.all(this.options.folders.list().map((folder) => this.check(folder.id))))
+      .catch(() => undefined);
   }
 
   private scheduleRescan(): void {
-    const interval = this.options.rescanIntervalMs ?? 60 * 60_000;
-    const cancel = new AbortController();
-    this.rescanTimer = cancel;
-    const loop = async () => {
-      while (!cancel.signal.aborted) {
-        await this.clock.sleep(interval, cancel.signal);
-        await this.rescan();
-      }
-    };
-    loop().catch(() => undefined);
+    this.rescanTimer = new AbortController();
+    void new Repeater(this.options.rescanIntervalMs ?? 60 * 60_000, this.clock, this.rescanTimer.signal)
+      .run(() => this.rescan())
+      .catch(() => undefined);
   }
 }
 
