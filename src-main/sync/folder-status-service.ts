@@ -155,7 +155,7 @@ export class FolderStatusService {
 
   /** The folder's items being sent or waiting their turn, and those the person paused, with their bytes. */
   private work(folderId: number): Pick<FolderFacts, 'uploading' | 'pausedFiles'> {
-    const sum = (paused: boolean) => {
+    const sum = ({ paused }: { paused: boolean }) => {
       let files = 0;
       let bytesDone = 0;
       let bytesTotal = 0;
@@ -167,8 +167,8 @@ export class FolderStatusService {
       }
       return files === 0 ? null : { files, bytesDone, bytesTotal };
     };
-    const pausedFiles = sum(true);
-    const uploading = sum(false);
+    const pausedFiles = sum({ paused: true });
+    const uploading = sum({ paused: false });
     if (!uploading) return { uploading: null, pausedFiles };
     const sent = this.sent.get(folderId);
     const now = this.clock.monotonic();

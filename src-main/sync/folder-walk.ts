@@ -1,11 +1,20 @@
 import type { Dirent } from 'node:fs';
 import { lstat, opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { FolderWatcherOptions, StableFile } from './folder-watcher.js';
+import { eachAtOnce } from '../common/each-at-once.js';
 import { createIgnoreMatcher } from './ignore-rules.js';
 
 /** Errors that mean the path is no longer there: a folder gone is empty now, not unreadable. */
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR']);
+
+/** A file in a watched folder that is complete: it stopped changing for the settle window and opens for reading. */
+export interface StableFile {
+  absPath: string;
+  /** Relative to the watched root, '/' separators. */
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+}
 
 /** What a watched folder's rules need: whether it goes into subfolders, and what it leaves out. */
 export interface PathRuleOptions {
@@ -100,6 +109,13 @@ export function absPathOf(root: string, relPath: string): string {
   return path.join(root, ...relPath.split('/'));
 }
 
+/** '/'-separated path relative to `root`, or undefined for the root itself and anything outside it. */
+export function relPathOf(root: string, absPath: string): string | undefined {
+  const relative = path.relative(root, absPath);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+  return path.sep === '/' ? relative : relative.split(path.sep).join('/');
+}
+
 /** File, folder or neither, without a stat unless the file system left the type unknown (some network mounts). */
 async function entryKind(entry: Dirent, absPath: string): Promise<'file' | 'folder' | 'other'> {
   if (entry.isFile()) return 'file';
@@ -161,9 +177,7 @@ const LIST_STAT_CONCURRENCY = 32;
  * uploaded. Subfolders that cannot be read are skipped (their files would
  * then be found, and judged, by the watcher later); an unreadable root rejects.
  */
-export async function listStableFiles(
-  options: Pick<FolderWatcherOptions, 'root' | 'includeSubfolders' | 'ignoreGlobs' | 'ignorePrefixes'>,
-): Promise<StableFile[]> {
+export async function listStableFiles(options: PathRuleOptions & { root: string }): Promise<StableFile[]> {
   const root = path.resolve(options.root);
   const rules = new PathRules(options);
   const relPaths: string[] = [];
@@ -179,15 +193,10 @@ export async function listStableFiles(
     });
   }
   const files: StableFile[] = [];
-  let next = 0;
-  const statNext = async (): Promise<void> => {
-    while (next < relPaths.length) {
-      const relPath = relPaths[next++]!;
-      const absPath = absPathOf(root, relPath);
-      const stats = await stat(absPath).catch(() => undefined);
-      if (stats?.isFile()) files.push({ absPath, relPath, size: stats.size, mtimeMs: stats.mtimeMs });
-    }
-  };
-  await Promise.all(Array.from({ length: LIST_STAT_CONCURRENCY }, statNext));
+  await eachAtOnce(relPaths, LIST_STAT_CONCURRENCY, async (relPath) => {
+    const absPath = absPathOf(root, relPath);
+    const stats = await stat(absPath).catch(() => undefined);
+    if (stats?.isFile()) files.push({ absPath, relPath, size: stats.size, mtimeMs: stats.mtimeMs });
+  });
   return files;
 }

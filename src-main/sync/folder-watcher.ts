@@ -1,24 +1,23 @@
-import type * as Chokidar from 'chokidar';
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
-import { absPathOf, listFolder, listStableFiles, PathRules, type PathRuleOptions } from './folder-walk.js';
+import { eachAtOnce } from '../common/each-at-once.js';
+import { Repeater } from '../common/repeater.js';
+import {
+  absPathOf,
+  listFolder,
+  listStableFiles,
+  PathRules,
+  relPathOf,
+  type PathRuleOptions,
+  type StableFile,
+} from './folder-walk.js';
+import { FolderWatches, WATCH_BATCH_FOLDERS } from './folder-watches.js';
 import { DEFAULT_SETTLE_MS, SettleTracker, type SettledFile } from './stability.js';
 
-/** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
-let chokidar: Promise<typeof Chokidar> | undefined;
-const loadChokidar = () => (chokidar ??= import('chokidar'));
-
-/** A file in a watched folder that is complete: it stopped changing for the settle window and opens for reading. */
-export interface StableFile {
-  absPath: string;
-  /** Relative to the watched root, '/' separators. */
-  relPath: string;
-  size: number;
-  mtimeMs: number;
-}
+export type { StableFile } from './folder-walk.js';
 
 /** What to watch and how patiently. */
 export interface FolderWatcherOptions extends PathRuleOptions {
@@ -37,16 +36,6 @@ export interface FolderWatcherOptions extends PathRuleOptions {
 
 /** Files stat'ed at once by a poll: enough to keep libuv's pool busy, far from any descriptor limit. */
 const POLL_STAT_CONCURRENCY = 16;
-
-/**
- * Folders handed to one chokidar instance at a time. chokidar lstats every
- * entry of a folder it starts watching, files included, and given a whole tree
- * it reads every folder at once: for 100 folders of 1,000 files that is
- * 100,000 stats in flight and ~260 MB of RSS before the first event. In
- * batches of 8, at most 8 folders' entries are being stat'ed, and there are
- * few instances (~12 KB each) even for a tree of 10,000 folders.
- */
-const WATCH_BATCH_FOLDERS = 8;
 
 interface KnownFile {
   size: number;
@@ -93,15 +82,11 @@ export class FolderWatcher {
   private readonly rules: PathRules;
   private readonly tracker: SettleTracker;
   private readonly known = new Map<string, KnownFile>();
-  /** Each watched folder ('' is the root) and the chokidar instance that watches it. */
-  private readonly watchedFolders = new Map<string, Chokidar.FSWatcher>();
-  /** The inode each watched folder had when its watch began: another one under that name is a new folder. */
-  private readonly folderInodes = new Map<string, number>();
-  /** How many folders each instance still watches: one that watches none is closed. */
-  private readonly instanceFolders = new Map<Chokidar.FSWatcher, number>();
   private readonly closing = new AbortController();
-  /** null: change events; else the interval of the polls, and what ends the current wait early */
-  private polling: { everyMs: number; wake: AbortController } | null;
+  /** the chokidar instances, none when polled */
+  private readonly watches: FolderWatches;
+  /** null: change events; else what runs the polls */
+  private readonly poller: Repeater | null;
 
   private readonly found = new Emitter<StableFile>();
   private readonly removed = new Emitter<string>();
@@ -135,8 +120,19 @@ export class FolderWatcher {
     this.watchRoot = this.root;
     this.clock = options.clock ?? systemClock;
     this.rules = new PathRules(options);
-    this.polling = options.pollMs === undefined ? null : { everyMs: options.pollMs, wake: new AbortController() };
+    this.poller = options.pollMs === undefined ? null : new Repeater(options.pollMs, this.clock, this.closing.signal);
     this.tracker = new SettleTracker({ clock: this.clock, settleMs: options.settleMs ?? DEFAULT_SETTLE_MS });
+    this.watches = new FolderWatches(
+      (relFolder) => this.watchPathOf(relFolder),
+      {
+        ignored: (absPath, stats) => this.chokidarIgnores(absPath, stats),
+        raw: (event, name, details) => this.onRawEvent(event, name, details),
+        folderAdded: (absPath) => this.onFolderAdded(absPath),
+        folderRemoved: (absPath) => this.onFolderRemoved(absPath),
+        error: (error) => this.reportError(error),
+      },
+      this.closing.signal,
+    );
     this.tracker.onDidSettle((file) => this.onSettled(file));
     this.tracker.onDidVanish((relPath) => this.forgetKnown(relPath));
     this.tracker.onDidError((error) => this.errors.fire(error));
@@ -213,38 +209,19 @@ export class FolderWatcher {
     this.errors.dispose();
     this.activity.dispose();
     this.lost.dispose();
-    const instances = [...this.instanceFolders.keys()];
-    this.instanceFolders.clear();
-    this.watchedFolders.clear();
-    await Promise.all(instances.map((instance) => instance.close()));
+    await this.watches.close();
   }
 
   private async startWatching(): Promise<void> {
     this.watchRoot = await realpath(this.root);
     if (this.closing.signal.aborted) return;
     await this.rescan();
-    if (this.polling) void this.pollEvery();
+    void this.poller?.run(() => this.poll().catch((error: unknown) => this.reportError(error)));
   }
 
   /** A polled folder's new interval, from now on (the wait under way ends early when it is shorter). */
   setPollInterval(everyMs: number): void {
-    if (!this.polling) return;
-    const wake = this.polling.wake;
-    this.polling = { everyMs, wake: new AbortController() };
-    wake.abort();
-  }
-
-  private async pollEvery(): Promise<void> {
-    while (this.polling && !this.closing.signal.aborted) {
-      const { everyMs, wake } = this.polling;
-      try {
-        await this.clock.sleep(everyMs, AbortSignal.any([this.closing.signal, wake.signal]));
-      } catch {
-        // closed (the loop ends), or a new interval (it waits again, that long)
-        continue;
-      }
-      await this.poll().catch((error: unknown) => this.reportError(error));
-    }
+    this.poller?.setEvery(everyMs);
   }
 
   /**
@@ -261,18 +238,13 @@ export class FolderWatcher {
     }
     const listed: string[] = [];
     const complete = await this.walkFolders('', (relPath) => listed.push(relPath));
-    let next = 0;
-    const statNext = async (): Promise<void> => {
-      while (next < listed.length && !this.closing.signal.aborted) {
-        const relPath = listed[next++]!;
-        if (this.tracker.isTracking(relPath)) continue;
-        const stats = await lstat(this.absPathOf(relPath)).catch(() => undefined);
-        const known = this.known.get(relPath);
-        if (!stats?.isFile() || (known?.size === stats.size && known.mtimeMs === stats.mtimeMs)) continue;
-        this.track(relPath, 'change');
-      }
-    };
-    await Promise.all(Array.from({ length: POLL_STAT_CONCURRENCY }, statNext));
+    await eachAtOnce(listed, POLL_STAT_CONCURRENCY, async (relPath) => {
+      if (this.closing.signal.aborted || this.tracker.isTracking(relPath)) return;
+      const stats = await lstat(this.absPathOf(relPath)).catch(() => undefined);
+      const known = this.known.get(relPath);
+      if (!stats?.isFile() || (known?.size === stats.size && known.mtimeMs === stats.mtimeMs)) return;
+      this.track(relPath, 'change');
+    });
     if (!complete || this.closing.signal.aborted) return;
     const present = new Set(listed);
     for (const relPath of [...this.known.keys()]) {
@@ -282,72 +254,7 @@ export class FolderWatcher {
 
   /** How the folder learns of changes: null for change events, else the interval of its polls. */
   get pollEveryMs(): number | null {
-    return this.polling?.everyMs ?? null;
-  }
-
-  /**
-   * Has chokidar watch those of `relFolders` not watched yet, all in one
-   * instance at depth 0, and resolves once it has (chokidar's 'ready') or the
-   * watcher closes.
-   */
-  private async watchFolders(relFolders: string[]): Promise<void> {
-    // a polled folder has no watches: its polls walk the tree
-    if (this.polling) return;
-    const { watch } = await loadChokidar();
-    const fresh = relFolders.filter((relFolder) => !this.watchedFolders.has(relFolder));
-    if (fresh.length === 0 || this.closing.signal.aborted) return;
-    const instance = watch(
-      fresh.map((relFolder) => this.watchPathOf(relFolder)),
-      {
-        ignored: (absPath: string, stats?: Stats) => this.chokidarIgnores(absPath, stats),
-        // The walk lists what is there; chokidar is asked only for what changes after.
-        ignoreInitial: true,
-        awaitWriteFinish: false,
-        alwaysStat: true,
-        followSymlinks: false,
-        depth: 0,
-      },
-    );
-    // Listened for before anything is awaited: chokidar says 'ready' once, and a slow stat below (a busy thread
-    // pool) could otherwise let it go unheard and the walk wait for ever.
-    const closing = this.closing.signal;
-    let onClose = (): void => undefined;
-    const ready = new Promise<void>((resolve) => {
-      onClose = resolve;
-      instance.once('ready', resolve);
-      closing.addEventListener('abort', onClose, { once: true });
-    });
-    for (const relFolder of fresh) this.watchedFolders.set(relFolder, instance);
-    this.instanceFolders.set(instance, fresh.length);
-    await Promise.all(
-      fresh.map(async (relFolder) => {
-        const stats = await stat(this.watchPathOf(relFolder)).catch(() => undefined);
-        if (stats) this.folderInodes.set(relFolder, stats.ino);
-      }),
-    );
-    instance.on('raw', (event, name, details) => this.onRawEvent(event, name as string | null | undefined, details));
-    instance.on('addDir', (absPath) => this.onFolderAdded(absPath));
-    instance.on('unlinkDir', (absPath) => this.onFolderRemoved(absPath));
-    instance.on('error', (error) => this.errors.fire(toError(error)));
-    await ready;
-    // The abort listener goes once ready: a long session adds one batch per new folder tree.
-    closing.removeEventListener('abort', onClose);
-  }
-
-  /** A folder went away: its watch goes (a folder created again under that name is watched afresh). */
-  private unwatchFolder(relFolder: string): void {
-    const instance = this.watchedFolders.get(relFolder);
-    if (instance === undefined) return;
-    this.watchedFolders.delete(relFolder);
-    this.folderInodes.delete(relFolder);
-    const left = (this.instanceFolders.get(instance) ?? 1) - 1;
-    if (left > 0) {
-      this.instanceFolders.set(instance, left);
-      instance.unwatch(this.watchPathOf(relFolder));
-      return;
-    }
-    this.instanceFolders.delete(instance);
-    instance.close().catch((error: unknown) => this.reportError(error));
+    return this.poller?.everyMs ?? null;
   }
 
   /** chokidar's view: folders that are not ignored, never files (see the class comment). */
@@ -411,7 +318,7 @@ export class FolderWatcher {
   private onFolderRemoved(absPath: string): void {
     const relFolder = this.toRelPath(absPath);
     if (relFolder === undefined) return;
-    this.unwatchTree(relFolder);
+    this.watches.unwatchTree(relFolder);
     this.queueFolderTask(() => this.reconcileFolder(relFolder));
   }
 
@@ -420,7 +327,7 @@ export class FolderWatcher {
     // lstat: a link to a folder is not a folder of this tree (links are not followed)
     const stats = await lstat(this.watchPathOf(relFolder)).catch(() => undefined);
     if (!stats?.isDirectory()) return;
-    if (this.watchedFolders.has(relFolder) && this.folderInodes.get(relFolder) === stats.ino) return;
+    if (this.watches.watches(relFolder, stats.ino)) return;
     await this.reconcileFolder(relFolder);
   }
 
@@ -438,7 +345,7 @@ export class FolderWatcher {
 
   /** Watches `relFolder` and its subfolders with new watches, tracks the files it holds that are new, and answers all it holds. */
   private async watchAnew(relFolder: string): Promise<Set<string>> {
-    this.unwatchTree(relFolder);
+    this.watches.unwatchTree(relFolder);
     const seen = new Set<string>();
     await this.walkFolders(relFolder, (relPath) => {
       seen.add(relPath);
@@ -446,14 +353,6 @@ export class FolderWatcher {
       this.track(relPath, 'change');
     });
     return seen;
-  }
-
-  /** Drops the watches of `relFolder` and every folder under it. */
-  private unwatchTree(relFolder: string): void {
-    const prefix = `${relFolder}/`;
-    for (const relWatched of [...this.watchedFolders.keys()]) {
-      if (relWatched === relFolder || relWatched.startsWith(prefix)) this.unwatchFolder(relWatched);
-    }
   }
 
   private onSettled(file: SettledFile): void {
@@ -499,7 +398,8 @@ export class FolderWatcher {
     const folders: string[] = [relStart];
     while (folders.length > 0 && !this.closing.signal.aborted) {
       const batch = folders.splice(-WATCH_BATCH_FOLDERS);
-      await this.watchFolders(batch);
+      // a polled folder has no watches: its polls walk the tree
+      if (!this.poller) await this.watches.watch(batch);
       for (const relFolder of batch) {
         if (this.closing.signal.aborted) break;
         const listed = await listFolder(this.root, relFolder, this.rules, {
@@ -550,11 +450,8 @@ export class FolderWatcher {
     if (!this.closing.signal.aborted) this.errors.fire(toError(error));
   }
 
-  /** '/'-separated path relative to the root, or undefined for the root itself and anything outside it. */
   private toRelPath(absPath: string): string | undefined {
-    const relative = path.relative(this.watchRoot, absPath);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-    return path.sep === '/' ? relative : relative.split(path.sep).join('/');
+    return relPathOf(this.watchRoot, absPath);
   }
 
   private absPathOf(relPath: string): string {

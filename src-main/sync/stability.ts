@@ -1,6 +1,7 @@
 import { lstat } from 'node:fs/promises';
 import type { Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
+import { eachAtOnce } from '../common/each-at-once.js';
 import { NotRegularFileError, openRegularFile } from '../common/open-regular.js';
 
 /** The settle window when a folder sets none: long enough to outlast a copy's pauses, short enough to feel prompt. */
@@ -262,24 +263,19 @@ export class SettleTracker implements Disposable {
     }
   }
 
-  /** Checks every due entry with at most `concurrency` checks in flight; workers share one iterator. */
+  /** Checks every due entry with at most `concurrency` checks in flight. */
   private async sweep(): Promise<void> {
     const now = this.clock.monotonic();
-    const candidates = this.entries.values();
-    const worker = async (): Promise<void> => {
-      for (const entry of candidates) {
-        if (this.abort.signal.aborted) return;
-        if (entry.nextCheckAt > now) continue;
-        try {
-          await this.check(entry);
-        } catch (error) {
-          // A throwing probe or listener must not stop the sweep for every other file.
-          this.entries.delete(entry.relPath);
-          this.errors.fire(error as Error);
-        }
+    await eachAtOnce(this.entries.values(), this.concurrency, async (entry) => {
+      if (this.abort.signal.aborted || entry.nextCheckAt > now) return;
+      try {
+        await this.check(entry);
+      } catch (error) {
+        // A throwing probe or listener must not stop the sweep for every other file.
+        this.entries.delete(entry.relPath);
+        this.errors.fire(error as Error);
       }
-    };
-    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    });
     let nextDue = Infinity;
     for (const entry of this.entries.values()) nextDue = Math.min(nextDue, entry.nextCheckAt);
     this.nextDue = nextDue;
@@ -304,8 +300,7 @@ export class SettleTracker implements Disposable {
     }
     if (!this.isCurrent(entry)) return;
     const now = this.clock.monotonic();
-    if (observed.kind === 'missing') return this.drop(entry, true);
-    if (observed.kind === 'other') return this.drop(entry, false);
+    if (observed.kind === 'missing' || observed.kind === 'other') return this.drop(entry, observed.kind);
 
     if (observed.size !== entry.size || observed.mtimeMs !== entry.mtimeMs) {
       const isBaseline = entry.size < 0;
@@ -334,7 +329,7 @@ export class SettleTracker implements Disposable {
       entry.nextCheckAt = entry.quietSince + window;
       return;
     }
-    if (readable === 'missing' || readable === 'other') return this.drop(entry, readable === 'missing');
+    if (readable === 'missing' || readable === 'other') return this.drop(entry, readable);
     if (readable === 'locked') {
       entry.lockedChecks += 1;
       entry.nextCheckAt = now + Math.min(window * 2 ** (entry.lockedChecks - 1), MAX_LOCKED_RETRY_MS);
@@ -354,8 +349,9 @@ export class SettleTracker implements Disposable {
     return !this.abort.signal.aborted && this.entries.get(entry.relPath) === entry;
   }
 
-  private drop(entry: Entry, vanished: boolean): void {
+  /** Stops tracking a file that is gone (`missing`: said so) or no longer a file (`other`). */
+  private drop(entry: Entry, why: 'missing' | 'other'): void {
     this.entries.delete(entry.relPath);
-    if (vanished) this.vanished.fire(entry.relPath);
+    if (why === 'missing') this.vanished.fire(entry.relPath);
   }
 }

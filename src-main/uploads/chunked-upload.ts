@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import type { MediaFile } from '../../src-shared/api/index.js';
-import { ackedBytes, chunkLength } from '../../src-shared/model/chunk-bytes.js';
+import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-api-client.js';
 import { ApiError } from '../api-client/api-error.js';
-import { FileChangedError, type FileRange } from '../api-client/multipart-body.js';
+import { FileChangedError } from '../api-client/multipart-body.js';
 import type { Clock } from '../common/clock.js';
-import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
+import { sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
-import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
+import { TooLargeError, UploadRejectedError } from './upload-errors.js';
+import { assertUnchanged, identityNow, rangeOf, readIdentity } from './upload-source.js';
 import type { UploadStore } from './upload-store.js';
 
 /** Bytes of a running upload: acknowledged (committed) and sent (acknowledged + in flight). */
@@ -184,13 +185,13 @@ export class ChunkedUpload {
     const store = this.options.store;
     store.restart(this.item.id, { identity });
     this.item = store.get(this.item.id)!;
-    this.options.onProgress({ ackedBytes: 0, sentBytes: 0 }, true);
+    this.report({ ackedBytes: 0, sentBytes: 0, committed: true });
   }
 
   private async upload(signal: AbortSignal): Promise<SendOutcome> {
     const { store, client } = this.options;
     const item = this.item;
-    const identity = await this.identityNow();
+    const identity = await identityNow(item);
     const changed = !sameVersion(identity, item);
     if (item.finalSent) {
       // the last request may have made the file without our hearing back: look before sending again
@@ -211,7 +212,7 @@ export class ChunkedUpload {
 
   /** A file up to the chunk size, in one request. */
   private async sendWhole(signal: AbortSignal): Promise<SendOutcome> {
-    const ack = await this.sendFinal(signal, undefined, (sentBytes) => this.report(0, sentBytes, false));
+    const ack = await this.sendFinal(signal, { onProgress: (sentBytes) => this.report({ ackedBytes: 0, sentBytes }) });
     return ack ? this.finishFrom(ack) : { kind: 'drained' };
   }
 
@@ -249,25 +250,6 @@ export class ChunkedUpload {
     return { ...sent, replacedStale: true };
   }
 
-  /**
-   * The file's identity now, to compare with the item's. An item the service
-   * holds nothing of yet (no chunk, no dzuuid, no last request) whose size
-   * and mtime are as when it was queued is taken as unchanged without
-   * reading it: there is nothing on the service its content must match, and
-   * a small file's fingerprint was a third of its files opened.
-   */
-  private async identityNow(): Promise<FileIdentity> {
-    const item = this.item;
-    const untouched = item.dzuuid === null && item.ackedChunks.length === 0 && !item.finalSent;
-    if (untouched) {
-      const now = await stat(item.path).catch((error: unknown) => {
-        throw new FileUnreadableError(item.path, error);
-      });
-      if (now.size === item.size && now.mtimeMs === item.mtimeMs) return item;
-    }
-    return readIdentity(item.path);
-  }
-
   private async sendChunks(signal: AbortSignal): Promise<SendOutcome> {
     const { store, client } = this.options;
     const item = this.item;
@@ -280,10 +262,10 @@ export class ChunkedUpload {
     const acked = new Set(item.ackedChunks);
     const inFlight = new Map<number, number>();
     let confirmed = ackedBytes(item);
-    const report = (chunkAcked: boolean) => {
-      let sent = confirmed;
-      for (const bytes of inFlight.values()) sent += bytes;
-      this.report(confirmed, sent, chunkAcked);
+    const report = ({ committed = false } = {}) => {
+      let sentBytes = confirmed;
+      for (const bytes of inFlight.values()) sentBytes += bytes;
+      this.report({ ackedBytes: confirmed, sentBytes, committed });
     };
     const waiting = [...Array(totalChunks - 1).keys()].filter((index) => !acked.has(index));
     const chunkFor = (index: number): ChunkInfo => ({
@@ -308,7 +290,7 @@ export class ChunkedUpload {
               // a request tried again starts from 0: nothing moved then
               const moved = Math.max(0, bytes - (inFlight.get(index) ?? 0));
               inFlight.set(index, bytes);
-              report(false);
+              report();
               if (this.lanes.record(moved)) this.openLanes();
             },
           })
@@ -318,7 +300,7 @@ export class ChunkedUpload {
       store.ackChunk(item.id, index);
       acked.add(index);
       confirmed = ackedBytes({ ...item, ackedChunks: [...acked] });
-      report(true);
+      report({ committed: true });
       return true;
     };
 
@@ -328,9 +310,12 @@ export class ChunkedUpload {
       if (this.draining) return { kind: 'drained' };
     }
     const last = totalChunks - 1;
-    const ack = await this.sendFinal(signal, chunkFor(last), (bytes) => {
-      inFlight.set(last, bytes);
-      report(false);
+    const ack = await this.sendFinal(signal, {
+      chunk: chunkFor(last),
+      onProgress: (bytes) => {
+        inFlight.set(last, bytes);
+        report();
+      },
     });
     if (!ack) return { kind: 'drained' };
     if (ack.fileId === null && ack.receivedChunks !== null && ack.receivedChunks < totalChunks) {
@@ -386,8 +371,9 @@ export class ChunkedUpload {
     });
   }
 
-  private report(acked: number, sent: number, committed: boolean): void {
-    this.options.onProgress({ ackedBytes: acked, sentBytes: sent }, committed);
+  /** Bytes moved; `committed` when a chunk was just acknowledged (or the upload started over). */
+  private report({ committed = false, ...progress }: UploadProgress & { committed?: boolean }): void {
+    this.options.onProgress(progress, committed);
   }
 
   /**
@@ -407,17 +393,19 @@ export class ChunkedUpload {
     });
   }
 
-  /** The request that may finish the file: marked sent first, so a lost answer is looked for, never repeated. */
+  /**
+   * The request that may finish the file (its last chunk, or the whole file
+   * without `chunk`): marked sent first, so a lost answer is looked for, never repeated.
+   */
   private async sendFinal(
     signal: AbortSignal,
-    chunk: ChunkInfo | undefined,
-    onProgress: (bytes: number) => void,
+    { chunk, onProgress }: { chunk?: ChunkInfo; onProgress: (bytes: number) => void },
   ): Promise<UploadAck | null> {
     const item = this.item;
     return this.request(signal, () => {
       this.options.store.setFinalSent(item.id, true);
       return this.options.client.upload({
-        range: rangeOf(item, chunk?.index ?? 0, chunk === undefined),
+        range: rangeOf(item, chunk?.index ?? 'whole'),
         visibility: item.visibility ?? undefined,
         chunk,
         idempotent: false,
@@ -474,32 +462,4 @@ export class ChunkedUpload {
     this.options.store.restart(this.item.id, { countRestart: true });
     return { kind: 'restart' };
   }
-}
-
-function rangeOf(item: UploadItem, index: number, whole = false): FileRange {
-  const start = whole ? 0 : index * item.chunkSize;
-  const end = whole ? item.size : start + chunkLength(item, index);
-  return {
-    path: item.path,
-    start,
-    end,
-    fileName: item.fileName,
-    unchanged: { size: item.size, mtimeMs: item.mtimeMs },
-  };
-}
-
-async function readIdentity(path: string): Promise<FileIdentity> {
-  try {
-    return await quickFingerprint(path);
-  } catch (error) {
-    throw new FileUnreadableError(path, error);
-  }
-}
-
-/** Cheap check before each chunk: size and mtime as when the upload (re)started. */
-async function assertUnchanged(item: UploadItem): Promise<void> {
-  const now = await stat(item.path).catch((error: unknown) => {
-    throw new FileUnreadableError(item.path, error);
-  });
-  if (now.size !== item.size || now.mtimeMs !== item.mtimeMs) throw new FileChangedError(item.path);
 }

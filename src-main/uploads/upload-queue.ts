@@ -1,29 +1,22 @@
-import { basename, resolve } from 'node:path';
-import { z } from 'zod';
-import { API_LIMITS, UpdateFileBodySchema, type MediaFile } from '../../src-shared/api/index.js';
+import { API_LIMITS } from '../../src-shared/api/index.js';
 import { sameQueueHold, type QueueHold } from '../../src-shared/model/queue-hold.js';
 import type { QueuePause } from '../../src-shared/model/queue-pause.js';
-import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
-import { ACTIVE_KINDS, type UploadItem, type UploadMetadata } from '../../src-shared/model/upload-state.js';
-import type { Visibility } from '../../src-shared/model/visibility.js';
+import { ACTIVE_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
-import { FileChangedError } from '../api-client/multipart-body.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
-import { quickFingerprint, sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
-import { sameFileOnDisk } from '../common/path-spellings.js';
 import type { AppStateStore } from '../storage/app-state-store.js';
 import { DEFAULT_SETTLE_MS, settleWindowFor } from '../sync/stability.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
-import { ChunkedUpload } from './chunked-upload.js';
-import { noWriterProbe, type FileWriter, type WriterProbe } from './file-writers.js';
+import { enqueue, type EnqueueInput, type EnqueueResult } from './enqueue.js';
+import { noWriterProbe, type WriterProbe } from './file-writers.js';
 import { ItemStates, type ItemProgress } from './item-states.js';
 import { Semaphore } from './semaphore.js';
-import { isRetryableFailure, problemOf } from './upload-errors.js';
-import { isFinal, type UploadStore } from './upload-store.js';
+import type { UploadStore } from './upload-store.js';
 import type { UploadEvent } from './upload-transition.js';
+import { UploadWorker, type StopReason, type UploadedEvent, type WorkerContext } from './upload-worker.js';
+import { WriterWaits } from './writer-waits.js';
 
 export interface UploadQueueOptions {
   store: UploadStore;
@@ -65,34 +58,6 @@ export interface UploadQueueOptions {
   settleMsFor?: (item: UploadItem) => number;
 }
 
-export interface EnqueueInput {
-  accountId: string;
-  path: string;
-  /** `visibility` of the upload; null leaves the server's default (private) */
-  visibility?: Visibility | null;
-  metadata?: UploadMetadata;
-  folderId?: number | null;
-  /** upload again even if this exact file was uploaded before */
-  force?: boolean;
-  /** the file's identity, when the caller has just read it (a watched folder's file that settled) */
-  identity?: FileIdentity;
-}
-
-export interface EnqueueResult {
-  item: UploadItem;
-  /** `new`: queued now; `resumed`: an unfinished (or failed) upload of the same file; `done`: already uploaded */
-  outcome: 'new' | 'resumed' | 'done';
-}
-
-/** An item is done. */
-export interface UploadedEvent {
-  item: UploadItem;
-  /** the server's File when its answer carried one (links, no extra request) */
-  file: MediaFile | null;
-  /** the file changed as the service took it: the copy of that version was deleted once this one was there */
-  replacedStale: boolean;
-}
-
 /** The engine's own view of its pause, hold and work; the core turns it into the contract's QueueStatus. */
 export interface QueueRunState {
   /** the person's own pause, null when not paused */
@@ -102,22 +67,8 @@ export interface QueueRunState {
   active: number;
 }
 
-type StopReason = 'pause' | 'cancel' | 'stop';
-
-/** One running item. */
-interface Worker {
-  controller: AbortController;
-  done: Promise<void>;
-  upload: ChunkedUpload | null;
-  /** set by a pause after this chunk: what ends the item once the chunks in flight are committed */
-  after: Extract<UploadEvent, { type: 'pause' | 'interrupt' }> | null;
-}
-
 /** How a pause stops what runs: now (abandoning the chunks in flight), or once they are committed. */
 export type PauseOptions = { afterChunk?: boolean };
-
-/** A file held open for writing is looked at again this often (its row says so meanwhile). */
-export const WRITER_RECHECK_MS = 2_000;
 
 /**
  * Runs the upload queue (docs/uploads.md): picks queued items in order, has
@@ -132,12 +83,11 @@ export const WRITER_RECHECK_MS = 2_000;
  */
 export class UploadQueue implements Disposable {
   private readonly clock: Clock;
-  private readonly random: () => number;
   private chunkSize: number;
-  private readonly chunksPerFile: number;
   private concurrency: number;
   private readonly slots: Semaphore;
-  private readonly workers = new Map<number, Worker>();
+  private readonly workers = new Map<number, UploadWorker>();
+  private readonly context: WorkerContext;
   private wake: { at: number; cancel: AbortController } | null = null;
   private running = false;
   /** in memory only: whoever sets it (the schedule, the power source) sets it again at start */
@@ -147,8 +97,7 @@ export class UploadQueue implements Disposable {
   private readonly statusEmitter = this.disposables.add(new Emitter<QueueRunState>());
   private readonly uploadedEmitter = this.disposables.add(new Emitter<UploadedEvent>());
   private readonly idleWaiters: Array<() => void> = [];
-  /** queued items whose file a process writes: who held it, and when it is looked at again (wall ms); in memory */
-  private readonly beingWritten = new Map<number, { writer: FileWriter; checkAt: number }>();
+  private readonly writers: WriterWaits;
   /** a stored item changed (state, or a new item) */
   readonly onDidChangeItem: Event<UploadItem>;
   /** bytes moved in a running item (frequent: throttle before showing) */
@@ -159,12 +108,26 @@ export class UploadQueue implements Disposable {
 
   constructor(private readonly options: UploadQueueOptions) {
     this.clock = options.clock ?? systemClock;
-    this.random = options.random ?? Math.random;
     this.chunkSize = options.chunkSize ?? API_LIMITS.chunkSizeBytes;
-    this.chunksPerFile = options.chunksPerFile ?? 3;
     this.concurrency = options.concurrency ?? 3;
     this.slots = new Semaphore(this.concurrency);
     this.items = this.disposables.add(new ItemStates(options.store, this.clock));
+    this.writers = new WriterWaits(options.writers ?? noWriterProbe, this.items, this.clock);
+    this.context = {
+      store: options.store,
+      items: this.items,
+      limiter: options.limiter,
+      clock: this.clock,
+      random: options.random ?? Math.random,
+      chunksPerFile: options.chunksPerFile ?? 3,
+      slots: this.slots,
+      writers: this.writers,
+      fileSizeLimitFor: (accountId) => options.fileSizeLimitFor(accountId),
+      skipIfOnService: (item) => options.skipIfOnService?.(item) ?? false,
+      settleMsFor: (item) => options.settleMsFor?.(item) ?? settleWindowFor(item.size, DEFAULT_SETTLE_MS),
+      outOfSpace: (error) => this.outOfSpace(error),
+      uploaded: (event) => this.uploadedEmitter.fire(event),
+    };
     this.onDidChangeItem = this.items.onDidChangeItem;
     this.onDidProgress = this.items.onDidProgress;
   }
@@ -192,74 +155,17 @@ export class UploadQueue implements Disposable {
   }
 
   async enqueue(input: EnqueueInput): Promise<EnqueueResult> {
-    const path = resolve(input.path);
-    const metadata = UpdateFileBodySchema.safeParse(input.metadata ?? {});
-    // the contract refuses such details first; here too they are a mistake in what was asked, not a failure to log
-    if (!metadata.success) {
-      throw new CoreError('VALIDATION_ERROR', `Invalid file details: ${z.prettifyError(metadata.error)}`);
-    }
-    const identity = input.identity ?? (await quickFingerprint(path));
-    const store = this.options.store;
-    let existing = await this.unfinishedUploadOf(path);
-    if (existing && existing.accountId !== input.accountId && !this.options.clientFor(existing.accountId)) {
-      // queued for an account signed out since: the file goes to the account it is asked for now
-      [existing] = this.moveToAccount([existing.id], input.accountId, input.folderId ?? null);
-    }
-    if (existing) {
-      const item = await this.resumeWith(existing, identity);
-      this.pump();
-      return { item, outcome: 'resumed' };
-    }
-    if (!input.force) {
-      const done = store.findDone(path, identity, input.accountId);
-      if (done) return { item: done, outcome: 'done' };
-    }
-    const item = store.insert({
-      accountId: input.accountId,
-      path,
-      // the name the file has on the service: composed, whatever the disk holds (UploadItemSchema)
-      fileName: basename(path).normalize('NFC'),
-      identity,
-      visibility: input.visibility ?? null,
-      metadata: input.metadata ?? {},
-      folderId: input.folderId ?? null,
+    const result = await enqueue(input, {
+      store: this.options.store,
       chunkSize: this.chunkSize,
+      hasClient: (accountId) => this.options.clientFor(accountId) !== null,
+      isRunning: (id) => this.workers.has(id),
+      retry: (id) => this.retry(id),
+      moveToAccount: (ids, accountId, folderId) => this.moveToAccount(ids, accountId, folderId),
+      added: (item) => this.items.added(item),
     });
-    this.items.added(item);
-    this.pump();
-    return { item, outcome: 'new' };
-  }
-
-  /**
-   * The unfinished upload of the file at `path`: at this path, or at another
-   * spelling of its name that is the same file on disk (a file system that
-   * ignores the difference). On one that keeps both (Linux), two spellings
-   * are two files, each with its own upload.
-   */
-  private async unfinishedUploadOf(path: string): Promise<UploadItem | undefined> {
-    for (const item of this.options.store.findUnfinishedByPath(path)) {
-      if (item.path === path || (await sameFileOnDisk(item.path, path))) return item;
-    }
-    return undefined;
-  }
-
-  /**
-   * The unfinished upload of a file enqueued again: a failed one goes back
-   * in line. Given another version of the file than the item's (a folder's
-   * file that settled after a change, or a person uploading it again), an
-   * item not running starts over from it, at once: a wait for the file to
-   * settle (`changed`) is over. One whose last request may have made a file
-   * (`finalSent`) is left to look for that file first.
-   */
-  private async resumeWith(item: UploadItem, identity: FileIdentity): Promise<UploadItem> {
-    const store = this.options.store;
-    const other = !sameVersion(identity, item);
-    if (other && !this.workers.has(item.id) && !item.finalSent) store.restart(item.id, { identity });
-    const state = item.state;
-    if (state.kind === 'failed' || (state.kind === 'retrying' && state.changed && other)) {
-      return (await this.retry(item.id)) ?? item;
-    }
-    return store.get(item.id) ?? item;
+    if (result.outcome !== 'done') this.pump();
+    return result;
   }
 
   /** The items not done, failed or cancelled, in queue order, with the running items' progress. */
@@ -317,7 +223,7 @@ export class UploadQueue implements Disposable {
   async pauseAll(until: number | null, options: PauseOptions = {}): Promise<void> {
     this.setPause({ until });
     const now = [...this.workers.keys()].filter(
-      (id) => !(options.afterChunk && this.finishInFlight(id, { type: 'interrupt' })),
+      (id) => !(options.afterChunk && this.workers.get(id)?.finishInFlight({ type: 'interrupt' })),
     );
     await this.abortWorkers(now, 'stop');
     this.pump();
@@ -325,19 +231,20 @@ export class UploadQueue implements Disposable {
 
   resumeAll(): void {
     this.setPause(null);
-    for (const [id, worker] of this.workers) if (worker.after?.type === 'interrupt') this.keepGoing(id);
+    for (const worker of this.workers.values()) if (worker.after?.type === 'interrupt') worker.keepGoing();
     this.pump();
   }
 
   /** `afterChunk`: an upload with a chunk in flight finishes it (committed), then pauses. */
   async pause(id: number, until: number | null = null, options: PauseOptions = {}): Promise<UploadItem | undefined> {
-    if (options.afterChunk && this.finishInFlight(id, { type: 'pause', until })) return this.get(id);
+    if (options.afterChunk && this.workers.get(id)?.finishInFlight({ type: 'pause', until })) return this.get(id);
     return this.command(id, { type: 'pause', until }, 'pause');
   }
 
   async resume(id: number): Promise<UploadItem | undefined> {
     // under the queue's pause the item waits for the queue, as a paused one would
-    if (this.workers.get(id)?.after?.type === 'pause' && this.keepGoing(id)) return this.get(id);
+    const worker = this.workers.get(id);
+    if (worker?.after?.type === 'pause' && worker.keepGoing()) return this.get(id);
     return this.command(id, { type: 'resume' });
   }
 
@@ -431,34 +338,12 @@ export class UploadQueue implements Disposable {
 
   private async command(id: number, event: UploadEvent, stop?: StopReason): Promise<UploadItem | undefined> {
     if (stop && this.workers.has(id)) await this.abortWorkers([id], stop);
-    this.beingWritten.delete(id);
+    this.writers.forget(id);
     const item = this.options.store.get(id);
     if (!item) return undefined;
     this.items.apply(item, event);
     this.pump();
     return this.options.store.get(id);
-  }
-
-  /**
-   * Lets the chunks in flight of a running item finish, starting none, then
-   * ends it with `after`; false when it has none in flight (nothing to wait for).
-   */
-  private finishInFlight(id: number, after: NonNullable<Worker['after']>): boolean {
-    const worker = this.workers.get(id);
-    if (!worker?.upload?.finishInFlight()) return false;
-    // the item's own pause outlasts the queue's
-    if (worker.after?.type !== 'pause') worker.after = after;
-    this.items.applyTo(id, { type: 'pauseAfterChunk' });
-    return true;
-  }
-
-  /** Takes a pause after this chunk back; false when the upload ended meanwhile. */
-  private keepGoing(id: number): boolean {
-    const worker = this.workers.get(id);
-    if (!worker?.upload?.keepGoing()) return false;
-    worker.after = null;
-    this.items.applyTo(id, { type: 'resume' });
-    return true;
   }
 
   /**
@@ -489,10 +374,6 @@ export class UploadQueue implements Disposable {
     await Promise.all(waits);
   }
 
-  private settleMsFor(item: UploadItem): number {
-    return this.options.settleMsFor?.(item) ?? settleWindowFor(item.size, DEFAULT_SETTLE_MS);
-  }
-
   private setPause(pause: QueuePause | null): void {
     this.options.appState.setQueuePause(pause);
     this.statusEmitter.fire(this.status());
@@ -513,18 +394,22 @@ export class UploadQueue implements Disposable {
     const store = this.options.store;
     const now = this.clock.wall();
     const free = this.concurrency - this.workers.size;
-    const written = [...this.beingWritten].filter(([, { checkAt }]) => checkAt > now).map(([id]) => id);
+    const written = this.writers.waiting(now);
     if (free > 0) {
-      const accounts = this.options.readyAccounts();
-      const folders = this.options.pausedFolders?.() ?? [];
-      const skip = [...this.workers.keys(), ...written];
-      for (const item of store.runnable(now, skip, accounts, free, folders)) {
+      const runnable = store.runnable({
+        now,
+        limit: free,
+        accounts: this.options.readyAccounts(),
+        skipIds: [...this.workers.keys(), ...written.ids],
+        skipFolders: this.options.pausedFolders?.() ?? [],
+      });
+      for (const item of runnable) {
         const client = this.options.clientFor(item.accountId);
         if (!client) continue;
         this.launch(item.state.kind === 'paused' ? this.items.apply(item, { type: 'resume' }) : item, client);
       }
     }
-    const next = Math.min(store.nextWake(now) ?? Infinity, ...written.map((id) => this.beingWritten.get(id)!.checkAt));
+    const next = Math.min(store.nextWake(now) ?? Infinity, written.nextCheck);
     if (Number.isFinite(next)) this.wakeAt(next);
     this.settleIdle();
   }
@@ -548,33 +433,13 @@ export class UploadQueue implements Disposable {
     );
   }
 
-  /**
-   * Whether a process still holds the item's file open for writing (a
-   * recorder between two flushes, past the settle window): then it stays
-   * queued, saying so, and is looked at again in WRITER_RECHECK_MS.
-   */
-  private async stillWritten(item: UploadItem, signal: AbortSignal): Promise<boolean> {
-    const writer = await (this.options.writers ?? noWriterProbe).writerOf(
-      item.path,
-      this.beingWritten.get(item.id)?.writer,
-    );
-    // paused, cancelled or stopped meanwhile: the command moves the state
-    if (signal.aborted) return true;
-    if (writer === null) {
-      this.beingWritten.delete(item.id);
-      return false;
-    }
-    this.beingWritten.set(item.id, { writer, checkAt: this.clock.wall() + WRITER_RECHECK_MS });
-    this.items.apply(item, { type: 'wait', reason: 'beingWritten' });
-    return true;
-  }
-
   /** Starts a worker on `item`, as the store holds it now. */
   private launch(item: UploadItem, client: MediaApiClient): void {
     const id = item.id;
-    const worker: Worker = { controller: new AbortController(), done: Promise.resolve(), upload: null, after: null };
+    const worker = new UploadWorker(item, client, this.context);
     this.workers.set(id, worker);
-    worker.done = this.work(item, client, worker)
+    worker.done = worker
+      .run()
       .catch((error: unknown) => {
         // its stop could not be saved for lack of room: the row stays as it was (requeueStopped)
         if (!this.outOfSpace(error)) throw error;
@@ -586,74 +451,5 @@ export class UploadQueue implements Disposable {
         // now could start it again, still queued (stopped while its file's writers were looked for)
         if (!worker.controller.signal.aborted) this.pump();
       });
-  }
-
-  private async work(stored: UploadItem, client: MediaApiClient, worker: Worker): Promise<void> {
-    const id = stored.id;
-    const signal = worker.controller.signal;
-    if (isFinal(stored)) return;
-    const upload = (worker.upload = new ChunkedUpload(stored, {
-      client,
-      store: this.options.store,
-      limiter: this.options.limiter,
-      clock: this.clock,
-      fileSizeLimit: this.options.fileSizeLimitFor(stored.accountId),
-      chunksPerFile: this.chunksPerFile,
-      skipIfOnService: this.options.skipIfOnService?.(stored) ?? false,
-      withSlot: (slotSignal, run) => this.slots.run(slotSignal, run),
-      onProgress: (progress, committed) => this.items.progress(stored, progress, committed),
-    }));
-    const interrupt: UploadEvent = { type: 'interrupt' };
-    try {
-      if (stored.state.kind === 'queued' && (await this.stillWritten(stored, signal))) return;
-      this.items.apply(stored, { type: 'start', totalBytes: stored.size, ackedBytes: ackedBytes(stored) });
-      const outcome = await upload.send(signal);
-      if (outcome.kind !== 'sent') {
-        // drained (a pause after this chunk) or restarting: back in line, or paused if a pause waited
-        this.items.applyTo(id, worker.after ?? interrupt);
-        return;
-      }
-      if (!outcome.existing && upload.hasMetadata()) {
-        this.items.applyTo(id, { type: 'bytesSent' });
-        await upload.applyMetadata(outcome.fileId, signal);
-      }
-      // done with its file id (straight from the last answer when there were no details to send), one event, and
-      // what the listeners write of it (the folder's index, the followed file): one commit
-      this.options.store.batch(() => {
-        const { fileId, existing } = outcome;
-        const succeed: UploadEvent = { type: 'succeed', fileId, now: this.clock.wall(), ...(existing && { existing }) };
-        const done = this.items.applyTo(id, { type: 'bytesSent' }, succeed);
-        this.uploadedEmitter.fire({ item: done, file: outcome.file, replacedStale: outcome.replacedStale ?? false });
-      });
-    } catch (error) {
-      // nothing can be saved: the item stays as last saved, and goes on once the disk has room
-      if (this.outOfSpace(error)) return;
-      const current = this.options.store.get(id);
-      if (!current) return;
-      if (signal.aborted) {
-        // pause and cancel already moved the state; quit and global pause put the item back in line
-        if (signal.reason === 'stop') this.items.apply(current, worker.after ?? interrupt);
-        return;
-      }
-      if (error instanceof ApiError && error.isAuthProblem) {
-        this.items.apply(current, worker.after ?? interrupt);
-        return;
-      }
-      const now = this.clock.wall();
-      const failed = this.items.apply(
-        current,
-        error instanceof FileChangedError
-          ? { type: 'changed', problem: problemOf(error), now, settleMs: this.settleMsFor(current) }
-          : {
-              type: 'fail',
-              problem: problemOf(error),
-              retryable: isRetryableFailure(error),
-              now,
-              random: this.random(),
-            },
-      );
-      // a pause the person asked for while the chunk failed still holds, over the retry
-      if (worker.after?.type === 'pause') this.items.apply(failed, worker.after);
-    }
   }
 }

@@ -2,57 +2,31 @@ import { z } from 'zod';
 import {
   FINAL_UPLOAD_KINDS,
   UNFINISHED_KINDS,
-  UploadItemSchema,
-  UploadMetadataSchema,
-  UploadStateSchema,
   type UploadItem,
-  type UploadMetadata,
   type UploadState,
   type UploadStateKind,
 } from '../../src-shared/model/upload-state.js';
-import type { Visibility } from '../../src-shared/model/visibility.js';
 import type { FileIdentity } from '../common/file-fingerprint.js';
 import { spellingsOf } from '../common/path-spellings.js';
 import { statementCache, type Db, type Sql } from '../storage/database.js';
-import { parseJsonOrUndefined } from '../common/parse-json.js';
+import { newItem, parseRow, stateColumns, visibilityColumn, type NewUpload, type UploadRow } from './upload-rows.js';
 
-export interface NewUpload {
-  accountId: string;
-  path: string;
-  fileName: string;
-  identity: FileIdentity;
-  visibility: Visibility | null;
-  metadata: UploadMetadata;
-  folderId: number | null;
-  chunkSize: number;
-}
-
-interface Row {
-  id: number;
-  account_id: string;
-  path: string;
-  file_name: string;
-  size: number;
-  mtime_ms: number;
-  fingerprint: string;
-  /** 1 public, 0 private, null the service's default */
-  visibility: number | null;
-  metadata: string;
-  folder_id: number | null;
-  state: string;
-  dzuuid: string | null;
-  chunk_size: number;
-  acked_chunks: string;
-  restarts: number;
-  final_sent: number;
-  file_id: string | null;
-  stale_file_ids: string;
-  created_at: number;
-  updated_at: number;
-}
+export type { NewUpload } from './upload-rows.js';
 
 /** UNFINISHED_KINDS as an SQL list: named in the query, the kind index serves it. */
 const UNFINISHED_SQL = UNFINISHED_KINDS.map((kind) => `'${kind}'`).join(', ');
+
+/** Which items UploadStore.runnable answers. */
+export interface RunnableQuery {
+  now: number;
+  limit: number;
+  /** the accounts that can upload (signed in, their token not refused); the items of any other wait without a turn */
+  accounts: readonly string[];
+  /** items left out: running, or their file held open for writing */
+  skipIds?: readonly number[];
+  /** watched folders paused: their items are left out */
+  skipFolders?: readonly number[];
+}
 
 /**
  * The persistent upload queue: one `upload_items` row per upload. Every write
@@ -92,7 +66,7 @@ export class UploadStore {
       input.identity.size,
       input.identity.mtimeMs,
       input.identity.fingerprint,
-      input.visibility === null ? null : Number(input.visibility === 'public'),
+      visibilityColumn(input.visibility),
       JSON.stringify(input.metadata),
       input.folderId,
       JSON.stringify({ kind: 'queued' } satisfies UploadState),
@@ -101,28 +75,7 @@ export class UploadStore {
       now,
     );
     // the row as it was written, not read back: its metadata as a read would see it
-    return {
-      id: Number(lastInsertRowid),
-      accountId: input.accountId,
-      path: input.path,
-      fileName: input.fileName,
-      size: input.identity.size,
-      mtimeMs: input.identity.mtimeMs,
-      fingerprint: input.identity.fingerprint,
-      visibility: input.visibility,
-      metadata: UploadMetadataSchema.parse(input.metadata),
-      folderId: input.folderId,
-      state: { kind: 'queued' },
-      dzuuid: null,
-      chunkSize: input.chunkSize,
-      ackedChunks: [],
-      restarts: 0,
-      finalSent: false,
-      fileId: null,
-      staleFileIds: [],
-      createdAt: now,
-      updatedAt: now,
-    };
+    return newItem(Number(lastInsertRowid), input, now);
   }
 
   get(id: number): UploadItem | undefined {
@@ -139,8 +92,9 @@ export class UploadStore {
     return this.parseRows(this.sql(`SELECT * FROM upload_items WHERE kind IN (${UNFINISHED_SQL}) ORDER BY id`).all());
   }
 
-  /** Items of one kind in queue order, at most `limit` (the failures a diagnostics report lists, the newest first). */
-  ofKind(kind: UploadStateKind, limit = -1, order: 'oldest' | 'newest' = 'oldest'): UploadItem[] {
+  /** Items of one kind in queue order, or the `newest` few (the failures a diagnostics report lists). */
+  ofKind(kind: UploadStateKind, { newest }: { newest?: number } = {}): UploadItem[] {
+    const [order, limit] = newest === undefined ? ['oldest', -1] : ['newest', newest];
     const direction = order === 'oldest' ? 'ASC' : 'DESC';
     return this.parseRows(
       this.sql(`SELECT * FROM upload_items WHERE kind = ? ORDER BY id ${direction} LIMIT ?`).all(kind, limit),
@@ -180,22 +134,13 @@ export class UploadStore {
   }
 
   /**
-   * Up to `limit` items that may start now, oldest first: queued, due for a
-   * retry, or paused until a time that has passed, of one of `accounts` (those
-   * that can upload: signed in, their token not refused; the items of any
-   * other wait without taking a turn). Items of `skipIds` (running) and
-   * `skipFolders` (paused) are left out. The queued ones are read
-   * in id order from the kind index, the due ones in the order they fell due
-   * from the wake index (the `+` keeps SQLite from looking them up by kind
-   * instead): as many rows as are asked for, however long the queue.
+   * Up to `limit` items that may start at `now`, oldest first: queued, due for a
+   * retry, or paused until a time that has passed, of one of `accounts`. The
+   * queued ones are read in id order from the kind index, the due ones in the
+   * order they fell due from the wake index (the `+` keeps SQLite from looking
+   * them up by kind instead): as many rows as are asked for, however long the queue.
    */
-  runnable(
-    now: number,
-    skipIds: readonly number[],
-    accounts: readonly string[],
-    limit: number,
-    skipFolders: readonly number[] = [],
-  ): UploadItem[] {
+  runnable({ now, limit, accounts, skipIds = [], skipFolders = [] }: RunnableQuery): UploadItem[] {
     // the limit written into the SQL (a handful of statements, one per count of free slots): bound as a
     // parameter, it made SQLite take 110 µs instead of 20 for this query, at every pump
     const count = Math.max(0, Math.floor(limit));
@@ -477,53 +422,21 @@ export class UploadStore {
   }
 
   private parseRow(row: unknown): UploadItem | undefined {
-    return row === undefined ? undefined : this.parse(row as Row);
+    return row === undefined ? undefined : this.parse(row as UploadRow);
   }
 
   private parseRows(rows: unknown[]): UploadItem[] {
-    return (rows as Row[]).flatMap((row) => this.parse(row) ?? []);
+    return (rows as UploadRow[]).flatMap((row) => this.parse(row) ?? []);
   }
 
-  private parse(row: Row): UploadItem | undefined {
-    const parsed = UploadItemSchema.safeParse({
-      id: row.id,
-      accountId: row.account_id,
-      path: row.path,
-      fileName: row.file_name,
-      size: row.size,
-      mtimeMs: row.mtime_ms,
-      fingerprint: row.fingerprint,
-      visibility: row.visibility === null ? null : row.visibility === 1 ? 'public' : 'private',
-      metadata: parseJsonOrUndefined(row.metadata),
-      folderId: row.folder_id,
-      state: UploadStateSchema.safeParse(parseJsonOrUndefined(row.state)).data,
-      dzuuid: row.dzuuid,
-      chunkSize: row.chunk_size,
-      ackedChunks: parseJsonOrUndefined(row.acked_chunks),
-      restarts: row.restarts,
-      finalSent: row.final_sent === 1,
-      fileId: row.file_id,
-      staleFileIds: parseJsonOrUndefined(row.stale_file_ids),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-    });
-    if (!parsed.success) {
-      this.onBadRow(row.id, z.prettifyError(parsed.error));
-      return undefined;
-    }
-    return parsed.data;
+  private parse(row: UploadRow): UploadItem | undefined {
+    const parsed = parseRow(row);
+    if ('item' in parsed) return parsed.item;
+    this.onBadRow(row.id, parsed.problem);
+    return undefined;
   }
 }
 
 export function isFinal(item: UploadItem): boolean {
   return FINAL_UPLOAD_KINDS.has(item.state.kind);
-}
-
-/** The indexed columns of a state: its kind, when it wakes by itself, and when it finished (done, cancelled). */
-function stateColumns(state: UploadState, now: number) {
-  return {
-    kind: state.kind,
-    wakeAt: state.kind === 'retrying' ? state.retryAt : state.kind === 'paused' ? state.until : null,
-    finishedAt: state.kind === 'done' ? state.finishedAt : state.kind === 'cancelled' ? now : null,
-  };
 }

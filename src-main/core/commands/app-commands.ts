@@ -60,7 +60,7 @@ export function appCommands(core: CommandContext): HandlersOf<'settings' | 'conv
 async function diagnostics(core: CommandContext): Promise<{ fileName: string; json: string }> {
   const { engine, options } = core;
   const counts = engine.uploads.counts();
-  const failed = engine.uploads.ofKind('failed', 50, 'newest').reverse();
+  const failed = engine.uploads.ofKind('failed', { newest: 50 }).reverse();
   const report = {
     createdAt: new Date(core.clock.wall()).toISOString(),
     app: options.info,

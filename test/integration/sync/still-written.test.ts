@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeState } from '../../../src-main/cli/cli-output.js';
 import { ProcWriterProbe } from '../../../src-main/uploads/file-writers.js';
-import { WRITER_RECHECK_MS } from '../../../src-main/uploads/upload-queue.js';
+import { WRITER_RECHECK_MS } from '../../../src-main/uploads/writer-waits.js';
 import { sha256File, sha256Url } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { holdOpen, type OpenWriter } from '../../helpers/open-writer.js';

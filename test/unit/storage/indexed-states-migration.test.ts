@@ -69,7 +69,7 @@ it('an update finds the queue as the version before left it: every item keeps it
     (id) => skipped.push(id),
   );
   const ids = (items: { id: number }[]) => items.map((item) => item.id);
-  expect(ids(store.runnable(NOW, [], ['a1'], 10))).toEqual([1, 3]);
+  expect(ids(store.runnable({ now: NOW, limit: 10, accounts: ['a1'] }))).toEqual([1, 3]);
   expect(store.nextWake(NOW)).toBe(NOW + 5_000);
   expect(ids(store.ofKind('uploading'))).toEqual([6]);
   expect(store.counts()).toEqual({ queued: 1, retrying: 2, paused: 2, uploading: 1, done: 1, failed: 1 });

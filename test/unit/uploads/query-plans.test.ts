@@ -108,7 +108,10 @@ describe('the queries run per event use an index, with 100,000 finished items', 
   }
 
   it('the queue: what may start, the next wake-up, an item, its path, its file id', () => {
-    expectIndexed(() => uploads.runnable(NOW, [3, 4], ['a1'], 3), ['upload_items_kind', 'upload_items_wake']);
+    expectIndexed(
+      () => uploads.runnable({ now: NOW, limit: 3, accounts: ['a1'], skipIds: [3, 4] }),
+      ['upload_items_kind', 'upload_items_wake'],
+    );
     expectIndexed(() => uploads.nextWake(NOW), ['upload_items_wake']);
     expectIndexed(() => uploads.get(HISTORY + 5), ['INTEGER PRIMARY KEY']);
     expectIndexed(() => uploads.findUnfinishedByPath('/photos/new-3.jpg'), ['upload_items_path']);
@@ -119,7 +122,7 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => uploads.changedSince(old), ['upload_items_path']);
     expectIndexed(() => uploads.doneBefore(old.path, HISTORY + 1), ['upload_items_path']);
     expectIndexed(() => uploads.ofKind('uploading'), ['upload_items_kind']);
-    expectIndexed(() => uploads.ofKind('failed', 50, 'newest'), ['upload_items_kind']);
+    expectIndexed(() => uploads.ofKind('failed', { newest: 50 }), ['upload_items_kind']);
   });
 
   it('the counts the tray and the status read, and whether there is work left', () => {
