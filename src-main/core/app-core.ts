@@ -15,7 +15,7 @@ import {
   type RateLimitView,
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
-import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
+import { englishText, message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { fieldReasons } from '../../src-shared/model/field-reasons.js';
@@ -26,73 +26,22 @@ import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableStore, Emitter } from '../common/disposable.js';
-import type { FileLog } from '../common/file-log.js';
 import { CoreLanguage } from '../common/i18n.js';
-import type { ShutdownPort } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
 import { RemoteImports } from '../imports/remote-imports.js';
+import type { AppCoreOptions } from './app-core-options.js';
 import { accountCommands } from './commands/account-commands.js';
 import { appCommands } from './commands/app-commands.js';
 import type { CommandContext, Handlers } from './commands/command-context.js';
 import { serviceCommands } from './commands/service-commands.js';
 import { uploadCommands } from './commands/upload-commands.js';
-import type { LocalDemoServer } from './demo-server.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
-import type { NetworkCostPort, PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
 import { QueuePolicy } from './queue-policy.js';
-import { WhenDoneRunner, type WhenDoneOptions } from './when-done-runner.js';
-
-export interface AppCoreOptions {
-  engine: Engine;
-  settings: SettingsStore;
-  shell: ShellPorts;
-  info: { version: string; shell: 'electron' | 'headless'; dataDir: string };
-  /** how tokens are kept, in English (TokenVault.description) */
-  tokenStorage: string;
-  /** the same as a catalog message (TokenVault.descriptionText) */
-  tokenStorageText?: Message;
-  /**
-   * The app's log: its folder reaches the UI (app:info, app:openLogsFolder),
-   * its last lines the diagnostics export, and a command that fails for a
-   * reason that is not the service's answer is written to it.
-   */
-  log?: FileLog;
-  /** the bundled reference server of "Try it locally" (localDemoServer); absent: no demo */
-  demo?: LocalDemoServer;
-  /** where the daemon writes files a page sends before they are queued (`POST /drop`); absent: pages send none */
-  droppedFilesDir?: string;
-  /** the desktop app's own updates; absent in the headless daemon */
-  updates?: UpdatesPort;
-  clock?: Clock;
-  /** successes within this window are one notification (5 s) */
-  notificationMergeMs?: number;
-  /** between two polls of a pending import (10 s) */
-  importPollMs?: number;
-  /** whether the computer runs on battery, for "Pause while on battery"; absent: never */
-  power?: PowerSourcePort;
-  /** whether the connection is metered, for "On a metered connection"; absent: never */
-  network?: NetworkCostPort;
-  /** what "When done" can do in this shell; absent: uploads:setWhenDone is refused */
-  whenDone?: WhenDoneOptions;
-  /** the zone the upload schedule's windows are read in (the system's, asked at each edge) */
-  timeZone?: () => string;
-  /** the upload schedule's longest wait between two looks at the wall clock (60 s) */
-  scheduleMaxSleepMs?: number;
-  /**
-   * The system's locales, best first, for the core's language when the
-   * `language` setting is `system` (Electron: `app.getLocale()`; headless:
-   * `processLocales()`); absent: English.
-   */
-  systemLocales?: () => readonly string[];
-  /** check every answer and event against the contract before it leaves (outgoing-check.ts; default: in tests) */
-  checkOutgoing?: boolean;
-  /** the app's stop: the core lets go of the engine in its `core` phase, after the transports */
-  shutdown?: ShutdownPort;
-}
+import { WhenDoneRunner } from './when-done-runner.js';
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
   name: N;

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppCore, type AppCoreOptions, type CoreEvent } from '../../src-main/core/app-core.js';
+import { AppCore, type CoreEvent } from '../../src-main/core/app-core.js';
+import type { AppCoreOptions } from '../../src-main/core/app-core-options.js';
 import { Engine } from '../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../src-main/core/ports.js';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
