@@ -4,7 +4,10 @@ import { DisposableStore } from '../common/disposable.js';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
+import { contractClient } from '../../src-shared/ipc/contract-client.js';
+import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import { AppCore } from '../core/app-core.js';
+import { coreTransport } from '../core/core-transport.js';
 import { localDemoServer } from '../core/demo-server.js';
 import { Engine, type EngineOptions } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
@@ -93,6 +96,8 @@ export class DesktopApp {
   private log: FileLog | null = null;
   private engine: Engine | null = null;
   private core: AppCore | null = null;
+  /** the core's contract, as the window's pages and the tray use it */
+  private contract: MediaSyncBridge | null = null;
   private window: WindowController | null = null;
   private tray: TrayController | null = null;
   private power: PowerGuard | null = null;
@@ -294,6 +299,7 @@ export class DesktopApp {
       shutdown,
     });
     this.core = core;
+    this.contract = contractClient(coreTransport(core));
     await core.start();
     if (this.quit.state.kind !== 'starting') return;
     // `media-sync upload` and `queue` from a terminal go through the app's queue
@@ -376,6 +382,8 @@ export class DesktopApp {
     this.tray = new TrayController({
       electron,
       core,
+      contract: this.contract!,
+      log,
       queue: engine.queue,
       uploads: engine.uploads,
       folders: engine.folderStatus,
@@ -488,9 +496,7 @@ export class DesktopApp {
    * an AppImage that was moved, or an app that was updated, must still start.
    */
   private async syncLoginItem(): Promise<void> {
-    const settings = await this.core!.handle('settings:get', {});
-    if (!settings.ok) return;
-    const { launchAtLogin } = settings.value as { launchAtLogin: boolean };
+    const { launchAtLogin } = await this.contract!.invoke('settings:get', {});
     await this.loginItems.set(launchAtLogin).catch((error: unknown) => {
       this.log?.warn(`Could not update the login item: ${error instanceof Error ? error.message : String(error)}`);
     });

@@ -52,7 +52,7 @@ describe('the local demo server ("Try it locally")', () => {
   async function signInToDemo(demo: LocalDemoServer): Promise<{ id: string; baseUrl: string }> {
     const app = await openApp(demo);
     try {
-      return await callCore<{ id: string; baseUrl: string }>(app.core, 'account:startDemo');
+      return await callCore(app.core, 'account:startDemo', {});
     } finally {
       await app.close();
     }
@@ -63,19 +63,15 @@ describe('the local demo server ("Try it locally")', () => {
     const engine = await Engine.open({ dataDir: data.path });
     const core = createAppCore(engine, data.path, { demo });
     try {
-      const first = await core.handle('account:startDemo', {});
-      expect(first).toMatchObject({ ok: true, value: { username: 'demo', blocked: null } });
-      const { id, baseUrl } = (first.ok ? first.value : {}) as { id: string; baseUrl: string };
+      const first = await callCore(core, 'account:startDemo', {});
+      expect(first).toMatchObject({ username: 'demo', blocked: null });
+      const { id, baseUrl } = first;
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-      expect(await core.handle('account:summary', { accountId: id })).toMatchObject({
-        ok: true,
-        value: { username: 'demo' },
-      });
+      expect(await callCore(core, 'account:summary', { accountId: id })).toMatchObject({ username: 'demo' });
 
       await demo.stop();
-      const again = await core.handle('account:startDemo', {});
-      expect(again).toMatchObject({ ok: true, value: { baseUrl, id } });
-      expect(await core.handle('account:list', {})).toMatchObject({ ok: true, value: [{ baseUrl }] });
+      expect(await callCore(core, 'account:startDemo', {})).toMatchObject({ baseUrl, id });
+      expect(await callCore(core, 'account:list', {})).toMatchObject([{ baseUrl }]);
     } finally {
       await core.dispose();
       await engine.close();
@@ -87,10 +83,7 @@ describe('the local demo server ("Try it locally")', () => {
     const log = memoryLog();
     const app = await openApp(demoServer(log));
     try {
-      expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({
-        ok: true,
-        value: { username: 'demo' },
-      });
+      expect(await callCore(app.core, 'account:summary', { accountId: id })).toMatchObject({ username: 'demo' });
       expect(log.lines).toEqual([`INFO The local demo server is back at ${baseUrl} for the demo account.`]);
     } finally {
       await app.close();
@@ -119,7 +112,7 @@ describe('the local demo server ("Try it locally")', () => {
         `WARN The local demo server's port ${port} is taken by another program: it now runs at ${account!.baseUrl}, and the demo account moved there.`,
       ]);
       expect(await readFile(join(data.path, 'demo-server', 'port'), 'utf8')).toBe(new URL(account!.baseUrl).port);
-      expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({ ok: true });
+      await callCore(app.core, 'account:summary', { accountId: id });
       await waitFor(() => (app.engine.uploads.list()[0]?.state.kind === 'done' ? true : undefined), 20_000, 'done');
     } finally {
       await app.close();

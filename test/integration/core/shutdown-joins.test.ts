@@ -77,7 +77,7 @@ describe('the stop, as the parts of the app join it', () => {
     const demo = localDemoServer(data.path, undefined, shutdown);
     const core = createAppCore(engine, data.path, { demo, shutdown });
     await core.start();
-    demoUrl = (await callCore<{ baseUrl: string }>(core, 'account:startDemo')).baseUrl;
+    demoUrl = (await callCore(core, 'account:startDemo', {})).baseUrl;
     await serveOwnerSocket(core, data.path, undefined, shutdown);
     expect(await socketAnswers(ownerSocketPath(data.path))).toBe(true);
     expect(await httpAnswers(demoUrl)).toBe(true);
