@@ -64,7 +64,7 @@ const boundaries = [
             {
               // src-server/private-files.ts imports nothing of the server: the app's data folder is made private by it too
               regex: '(^|/)src-server/(?!private-files\\.js$)',
-              message: 'Only src-main/core/demo-server.ts starts the reference server; the rest talks HTTP to it.',
+              message: 'Only src-main/demo starts the reference server; the rest talks HTTP to it.',
             },
           ],
         },
@@ -73,7 +73,7 @@ const boundaries = [
   },
   {
     // "Try it locally": the one place the app starts the bundled reference server in-process
-    files: ['src-main/core/demo-server.ts'],
+    files: ['src-main/demo/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ELECTRON, SHELLS] }] },
   },
   {
@@ -110,9 +110,11 @@ const SRC_MAIN_LAYERS = {
   uploads: ['common', 'api-client', 'storage', 'sync/stability.ts'],
   sync: ['common', 'storage', 'uploads'],
   core: ['common', 'api-client', 'storage', 'imports', 'conversions', 'uploads', 'sync'],
-  cli: ['common', 'system', 'storage', 'core'],
-  headless: ['common', 'system', 'storage', 'core'],
-  electron: ['common', 'system', 'storage', 'core'],
+  // "Try it locally": the one folder that loads src-server (dynamically), given to the core as its DemoServerPort
+  demo: ['common'],
+  cli: ['common', 'system', 'storage', 'core', 'demo'],
+  headless: ['common', 'system', 'storage', 'core', 'demo'],
+  electron: ['common', 'system', 'storage', 'core', 'demo'],
 };
 const EVERYONES = ['core/ports.ts'];
 

@@ -3,7 +3,7 @@ import { readSettings, type Settings } from '../../src-shared/model/settings.js'
 import { Shutdown } from '../common/shutdown.js';
 import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
-import { localDemoServer } from '../core/demo-server.js';
+import { localDemoServer } from '../demo/local-demo-server.js';
 import { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';

@@ -2,9 +2,15 @@ import type { Message } from '../../src-shared/i18n/message.js';
 import type { Clock } from '../common/clock.js';
 import type { FileLog } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
-import type { LocalDemoServer } from './demo-server.js';
 import type { Engine } from './engine.js';
-import type { NetworkCostPort, PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
+import type {
+  DemoServerPort,
+  NetworkCostPort,
+  PowerSourcePort,
+  SettingsStore,
+  ShellPorts,
+  UpdatesPort,
+} from './ports.js';
 import type { WhenDoneOptions } from './when-done-runner.js';
 
 export interface AppCoreOptions {
@@ -22,8 +28,8 @@ export interface AppCoreOptions {
    * reason that is not the service's answer is written to it.
    */
   log?: FileLog;
-  /** the bundled reference server of "Try it locally" (localDemoServer); absent: no demo */
-  demo?: LocalDemoServer;
+  /** the bundled reference server of "Try it locally" (src-main/demo); absent: no demo */
+  demo?: DemoServerPort;
   /** where the daemon writes files a page sends before they are queued (`POST /drop`); absent: pages send none */
   droppedFilesDir?: string;
   /** the desktop app's own updates; absent in the headless daemon */

@@ -8,7 +8,7 @@ import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
-import { localDemoServer } from '../core/demo-server.js';
+import { localDemoServer } from '../demo/local-demo-server.js';
 import { Engine, type EngineOptions } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';

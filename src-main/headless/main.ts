@@ -9,7 +9,7 @@ import { Shutdown } from '../common/shutdown.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
-import { localDemoServer } from '../core/demo-server.js';
+import { localDemoServer } from '../demo/local-demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
 import { Engine, type EngineOptions } from '../core/engine.js';
 import { DATABASE_FILE } from '../storage/database.js';

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Log } from '../../../src-main/common/file-log.js';
-import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/demo-server.js';
+import type { DemoServerPort } from '../../../src-main/core/ports.js';
+import { localDemoServer } from '../../../src-main/demo/local-demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
@@ -13,7 +14,7 @@ import { startTestServer } from '../../helpers/test-server.js';
 
 describe('the local demo server ("Try it locally")', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
-  const demos: LocalDemoServer[] = [];
+  const demos: DemoServerPort[] = [];
   let blocker: Server | undefined;
 
   beforeEach(async () => {
@@ -27,14 +28,14 @@ describe('the local demo server ("Try it locally")', () => {
     await data.remove();
   });
 
-  function demoServer(log?: Log): LocalDemoServer {
+  function demoServer(log?: Log): DemoServerPort {
     const demo = localDemoServer(data.path, log);
     demos.push(demo);
     return demo;
   }
 
   /** An app start on the data folder: the engine, then the core (which starts what it must), as the shells do. */
-  async function openApp(demo: LocalDemoServer) {
+  async function openApp(demo: DemoServerPort) {
     const engine = await Engine.open({ dataDir: data.path });
     const core = createAppCore(engine, data.path, { demo });
     await core.start();
@@ -49,7 +50,7 @@ describe('the local demo server ("Try it locally")', () => {
     };
   }
 
-  async function signInToDemo(demo: LocalDemoServer): Promise<{ id: string; baseUrl: string }> {
+  async function signInToDemo(demo: DemoServerPort): Promise<{ id: string; baseUrl: string }> {
     const app = await openApp(demo);
     try {
       return await callCore(app.core, 'account:startDemo', {});

@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Shutdown } from '../../../src-main/common/shutdown.js';
-import { localDemoServer } from '../../../src-main/core/demo-server.js';
+import { localDemoServer } from '../../../src-main/demo/local-demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { ownerSocketPath } from '../../../src-main/core/owner-socket-path.js';
 import { serveOwnerSocket } from '../../../src-main/core/owner-socket.js';

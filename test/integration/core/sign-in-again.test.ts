@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/demo-server.js';
+import type { DemoServerPort } from '../../../src-main/core/ports.js';
+import { localDemoServer } from '../../../src-main/demo/local-demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
@@ -21,7 +22,7 @@ const SETTLE_MS = 200;
 describe('signing out, and in again', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
   let disk: Awaited<ReturnType<typeof tempDir>>;
-  let demo: LocalDemoServer;
+  let demo: DemoServerPort;
   let open: { engine: Engine; core: ReturnType<typeof createAppCore> } | undefined;
   let server: TestServer | undefined;
 
