@@ -1,13 +1,9 @@
 import { basename, resolve, sep } from 'node:path';
-import { z } from 'zod';
 import {
-  IPC_COMMANDS,
   IPC_EVENTS,
   toUploadItemView,
   type AccountView,
   type AppIntent,
-  type IpcCommandName,
-  type IpcError,
   type IpcEventName,
   type IpcEventPayload,
   type IpcResult,
@@ -18,10 +14,8 @@ import {
 import { englishText, message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/conversion-follow.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
-import { fieldReasons } from '../../src-shared/model/field-reasons.js';
 import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
-import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
@@ -30,11 +24,8 @@ import { CoreLanguage } from '../common/i18n.js';
 import { Throttle } from '../common/throttle.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { AppCoreOptions } from './app-core-options.js';
-import { accountCommands } from './commands/account-commands.js';
-import { appCommands } from './commands/app-commands.js';
 import type { CommandContext, Handlers } from './commands/command-context.js';
-import { serviceCommands } from './commands/service-commands.js';
-import { uploadCommands } from './commands/upload-commands.js';
+import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
 import { NotificationCenter } from './notification-center.js';
@@ -137,13 +128,7 @@ export class AppCore {
     this.applySettings();
     const { engine, clock } = this;
     this.whenDone = options.whenDone && new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log });
-    const context = this.commandContext();
-    this.handlers = {
-      ...accountCommands(context),
-      ...uploadCommands(context),
-      ...serviceCommands(context),
-      ...appCommands(context),
-    };
+    this.handlers = commandHandlers(this.commandContext());
     this.watchEngine();
     if (options.updates) {
       this.subscriptions.add(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
@@ -174,34 +159,7 @@ export class AppCore {
    * throws; a malformed request changes nothing and gets a VALIDATION_ERROR.
    */
   async handle(name: string, raw: unknown): Promise<IpcResult<unknown>> {
-    if (!Object.hasOwn(IPC_COMMANDS, name)) {
-      return failure({ code: 'UNKNOWN_COMMAND', message: `There is no command "${name}".`, requestId: null });
-    }
-    const command = IPC_COMMANDS[name as IpcCommandName];
-    // a request is JSON's object of fields: Electron's structured clone also carries Maps, Dates,
-    // typed arrays and Errors, which a z.object would take as an empty object and run the command
-    if (!isPlainObject(raw ?? {})) {
-      const message = `Invalid request for ${name}: expected an object of fields.`;
-      return failure({ code: 'VALIDATION_ERROR', message, requestId: null });
-    }
-    const request = command.request.safeParse(raw ?? {});
-    if (!request.success) {
-      const message = `Invalid request for ${name}: ${z.prettifyError(request.error).replace(/\n/g, ' ')}`;
-      return failure({ code: 'VALIDATION_ERROR', message, requestId: null });
-    }
-    try {
-      const handler = this.handlers[name as IpcCommandName] as (request: unknown) => Promise<unknown>;
-      return {
-        ok: true,
-        value: outgoing(command.response, await handler(request.data), `the answer to ${name}`, this.checkOutgoing),
-      };
-    } catch (error) {
-      // the service's refusals and the core's own are answers the UI shows; the rest is written down with its stack
-      if (!(error instanceof ApiError || error instanceof CoreError)) {
-        this.options.log?.error(`The command ${name} failed.`, error);
-      }
-      return failure(toIpcError(error));
-    }
+    return runCommand(this.handlers, name, raw, { log: this.options.log, checkOutgoing: this.checkOutgoing });
   }
 
   /**
@@ -443,31 +401,4 @@ export class AppCore {
     this.progress.clear();
     if (batch.length > 0) this.emit('uploads:progress', batch);
   }
-}
-
-function failure(error: IpcError): IpcResult<never> {
-  return { ok: false, error };
-}
-
-/** What crosses the boundary for a failure: message and request id, never a stack or a token. */
-export function toIpcError(error: unknown): IpcError {
-  if (error instanceof ApiError) {
-    const { code, message, requestId, text } = error;
-    const fields = code === 'VALIDATION_ERROR' ? fieldReasons(error.details) : undefined;
-    return { code, message, requestId, ...(text ? { text } : {}), ...(fields ? { fields } : {}) };
-  }
-  if (error instanceof CoreError) {
-    return { code: error.code, message: error.message, requestId: null, ...(error.text ? { text: error.text } : {}) };
-  }
-  if (error instanceof z.ZodError) {
-    const text = message('core.errors.internal');
-    return { code: 'INTERNAL_ERROR', message: englishText(text), requestId: null, text };
-  }
-  return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error), requestId: null };
-}
-
-function isPlainObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
