@@ -19,7 +19,7 @@ import type { UploadItem, UploadState } from '../../src-shared/model/upload-stat
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
-import { DisposableStore, Emitter } from '../common/disposable.js';
+import { DisposableBase, Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
 import { Throttle } from '../common/throttle.js';
 import { RemoteImports } from '../imports/remote-imports.js';
@@ -53,7 +53,7 @@ const DAY_MS = 24 * 60 * 60_000;
  * contract's types (views that leave out what must not leave: a token, a file
  * password) and, in tests, checked against the contract (outgoing-check.ts).
  */
-export class AppCore {
+export class AppCore extends DisposableBase {
   readonly notifications: NotificationCenter;
   /** the language of what the core shows by itself (the tray, OS notifications): follows the setting */
   readonly language: CoreLanguage;
@@ -61,8 +61,7 @@ export class AppCore {
   private readonly engine: Engine;
   private readonly clock: Clock;
   private settingsValue: Settings;
-  private readonly emitter = new Emitter<CoreEvent>();
-  private readonly subscriptions = new DisposableStore();
+  private readonly emitter = this.register(new Emitter<CoreEvent>());
   private readonly progress = new Map<number, UploadState>();
   private readonly progressThrottle: Throttle;
   /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
@@ -70,23 +69,24 @@ export class AppCore {
   private readonly lastBlocked = new Map<string, string | null>();
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
-  private readonly intents = new IntentInbox();
+  private readonly intents = this.register(new IntentInbox());
   private readonly policy: QueuePolicy;
   private readonly whenDone: WhenDoneRunner | undefined;
   /** every contract event, already parsed */
   readonly onDidEmit = this.emitter.event;
 
   constructor(private readonly options: AppCoreOptions) {
+    super();
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
     this.checkOutgoing = options.checkOutgoing ?? CHECK_OUTGOING;
-    this.progressThrottle = new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock);
+    this.progressThrottle = this.register(new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock));
     const { settings, dropped } = readSettings(options.settings.read());
     this.settingsValue = settings;
     if (dropped.length > 0) {
       options.log?.warn(`Settings that could not be read took their defaults: ${dropped.join(', ')}.`);
     }
-    this.language = new CoreLanguage(options.systemLocales);
+    this.language = this.register(new CoreLanguage(options.systemLocales));
     this.language.apply(this.settingsValue.language);
     this.notifications = new NotificationCenter({
       clock: this.clock,
@@ -94,47 +94,54 @@ export class AppCore {
       isEnabled: (kind) => this.settingsValue.notifications[kind],
       mergeMs: options.notificationMergeMs,
     });
-    this.imports = new RemoteImports({
-      clientFor: (id) => this.engine.client(id),
-      clock: this.clock,
-      pollMs: options.importPollMs,
-      onCompleted: (job, file, accountId) => {
-        this.notifications.importCompleted(job.name, file?.urls.page ?? null);
-        // the imported file's conversion is followed like an upload's
-        if (job.file_id) {
-          this.engine.conversions.follow({
-            accountId,
-            fileId: job.file_id,
-            name: job.name,
-            jobId: job.id,
-            watchUrl: file?.urls.watch ?? null,
-            mime: file?.mime ?? null,
-          });
-        }
-      },
-      onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
-    });
-    this.policy = new QueuePolicy({
-      engine: this.engine,
-      settings: () => this.settingsValue,
-      power: options.power,
-      network: options.network,
-      clock: this.clock,
-      timeZone: options.timeZone,
-      scheduleMaxSleepMs: options.scheduleMaxSleepMs,
-      log: options.log,
-      onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
-    });
+    // what waits to be merged is said before the core stops
+    this.register(() => (this.notifications.flush(), this.notifications.dispose()));
+    this.imports = this.register(
+      new RemoteImports({
+        clientFor: (id) => this.engine.client(id),
+        clock: this.clock,
+        pollMs: options.importPollMs,
+        onCompleted: (job, file, accountId) => {
+          this.notifications.importCompleted(job.name, file?.urls.page ?? null);
+          // the imported file's conversion is followed like an upload's
+          if (job.file_id) {
+            this.engine.conversions.follow({
+              accountId,
+              fileId: job.file_id,
+              name: job.name,
+              jobId: job.id,
+              watchUrl: file?.urls.watch ?? null,
+              mime: file?.mime ?? null,
+            });
+          }
+        },
+        onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
+      }),
+    );
+    this.policy = this.register(
+      new QueuePolicy({
+        engine: this.engine,
+        settings: () => this.settingsValue,
+        power: options.power,
+        network: options.network,
+        clock: this.clock,
+        timeZone: options.timeZone,
+        scheduleMaxSleepMs: options.scheduleMaxSleepMs,
+        log: options.log,
+        onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
+      }),
+    );
     this.applySettings();
     const { engine, clock } = this;
-    this.whenDone = options.whenDone && new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log });
+    this.whenDone =
+      options.whenDone && this.register(new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log }));
     this.handlers = commandHandlers(this.commandContext());
     this.watchEngine();
     if (options.updates) {
-      this.subscriptions.add(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
+      this.register(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
     }
     if (options.shutdown) {
-      this.subscriptions.add(options.shutdown.onWillShutdown('core', (e) => e.join(this.dispose(), 'the core')));
+      this.register(options.shutdown.onWillShutdown('core', (e) => e.join(this.dispose(), 'the core')));
     }
   }
 
@@ -178,19 +185,6 @@ export class AppCore {
    */
   async openFiles(paths: string[], options: { workingDirectory?: string } = {}): Promise<AppIntent> {
     return this.intents.add(await queueOpenedFiles(this.engine, paths, options.workingDirectory));
-  }
-
-  async dispose(): Promise<void> {
-    this.progressThrottle.dispose();
-    this.policy.dispose();
-    this.whenDone?.dispose();
-    this.imports.dispose();
-    this.intents.dispose();
-    this.subscriptions.dispose();
-    this.notifications.flush();
-    this.notifications.dispose();
-    this.language.dispose();
-    this.emitter.dispose();
   }
 
   private emit<N extends IpcEventName>(name: N, payload: unknown): void {
@@ -393,7 +387,7 @@ export class AppCore {
       this.options.log?.onDidFailToWrite((error) => this.engine.dataDisk.report(error, this.options.log!.dir)) ??
         (() => undefined),
     ])
-      this.subscriptions.add(subscription);
+      this.register(subscription);
   }
 
   private emitProgress(): void {

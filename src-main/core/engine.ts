@@ -5,7 +5,7 @@ import { ApiError } from '../api-client/api-error.js';
 import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
 import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
+import { DisposableBase, Emitter, type Disposable, type Event } from '../common/disposable.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
@@ -100,7 +100,7 @@ const SILENT: Log = { info: () => undefined, warn: () => undefined, error: () =>
  * Knows nothing of Electron, HTTP transports or terminals: the CLI, the
  * headless daemon and the desktop app all drive this.
  */
-export class Engine {
+export class Engine extends DisposableBase {
   readonly accounts: AccountStore;
   readonly folders: FolderStore;
   readonly index: SyncIndex;
@@ -120,18 +120,17 @@ export class Engine {
   /** accounts with no token stored, whose token is MEDIA_SYNC_TOKEN's */
   private readonly environmentTokens = new Set<string>();
   private readonly log: Log;
-  private readonly subscriptions = new DisposableStore();
   private proxyUrl: string | null;
-  private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
+  private readonly accountStateEmitter = this.register(new Emitter<{ accountId: string; state: SchedulerState }>());
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
   readonly onDidChangeAccountState = this.accountStateEmitter.event;
-  private readonly accountsEmitter = new Emitter<void>();
+  private readonly accountsEmitter = this.register(new Emitter<void>());
   /** an account signed in or out */
   readonly onDidChangeAccounts = this.accountsEmitter.event;
-  private readonly wakeEmitter = new Emitter<void>();
+  private readonly wakeEmitter = this.register(new Emitter<void>());
   /** the machine woke up or came back online (`wake()`): what depends on the wall clock looks again */
   readonly onDidWake = this.wakeEmitter.event;
-  private readonly dataDiskEmitter = new Emitter<void>();
+  private readonly dataDiskEmitter = this.register(new Emitter<void>());
   /** `dataDiskFull()` may have changed: the disk filled up or has room again, or more files wait (at most twice a second) */
   readonly onDidChangeDataDisk: Event<void> = this.dataDiskEmitter.event;
 
@@ -141,6 +140,9 @@ export class Engine {
     private readonly options: EngineOptions,
     private readonly clock: Clock,
   ) {
+    super();
+    // closed last, once nothing writes to it any more
+    this.register(() => db.close());
     this.proxyUrl = options.proxyUrl ?? null;
     const now = () => clock.wall();
     const log = (this.log = options.log ?? SILENT);
@@ -151,7 +153,18 @@ export class Engine {
       log.warn(`Skipped upload #${id}: its saved row could not be read (${problem}).`),
     );
     this.limiter = new BandwidthLimiter(options.bandwidthBytesPerSecond ?? null, clock);
-    this.dataDisk = new DataDisk({ dataDir: options.dataDir, clock, probeMs: options.dataDiskProbeMs, log });
+    this.dataDisk = this.register(
+      new DataDisk({ dataDir: options.dataDir, clock, probeMs: options.dataDiskProbeMs, log }),
+    );
+    // the accounts' clients close once the queue has stopped (their uploads committed in place)
+    this.register(async () => {
+      for (const { client, subscription } of this.clients.values()) {
+        subscription.dispose();
+        client.scheduler.dispose();
+        await client.close();
+      }
+      this.clients.clear();
+    });
     this.queue = new UploadQueue({
       store: this.uploads,
       appState: new AppStateStore(db),
@@ -176,6 +189,10 @@ export class Engine {
         return settleWindowFor(item.size, own ? own * 1000 : (options.settleMs ?? DEFAULT_SETTLE_MS));
       },
     });
+    this.register(async () => {
+      await this.queue.stop();
+      this.queue.dispose();
+    });
     this.sync = new SyncService({
       folders: this.folders,
       index: this.index,
@@ -190,10 +207,11 @@ export class Engine {
       fileSystemOf: options.fileSystemOf,
       log: (message) => log.warn(message),
     });
+    this.register(() => this.sync.close());
     // more files waiting for room change only the count the queue's status shows: told at most twice a second
-    const waitingChanged = this.subscriptions.add(new Throttle(() => this.dataDiskEmitter.fire(), 500, clock));
-    this.subscriptions.add(this.dataDisk.onDidChange(() => this.dataDiskEmitter.fire()));
-    this.subscriptions.add(this.sync.onDidChangeWaiting(() => waitingChanged.schedule()));
+    const waitingChanged = this.register(new Throttle(() => this.dataDiskEmitter.fire(), 500, clock));
+    this.register(this.dataDisk.onDidChange(() => this.dataDiskEmitter.fire()));
+    this.register(this.sync.onDidChangeWaiting(() => waitingChanged.schedule()));
     this.folderStatus = new FolderStatusService({
       folders: this.folders,
       files: new FolderFiles(db),
@@ -208,6 +226,7 @@ export class Engine {
       },
       clock,
     });
+    this.register(this.folderStatus);
     this.conversions = new ConversionFollower({
       store: new ConversionStore(db, (fileId, problem) =>
         log.warn(`Skipped the followed file ${fileId}: its saved row could not be read (${problem}).`),
@@ -216,16 +235,18 @@ export class Engine {
       clock,
       policy: options.followPolicy,
     });
+    this.register(this.conversions);
     this.pruning = new FinishedPruning({
       store: this.uploads,
       clock,
       beforeRemove: (items) => this.sync.keepUploaded(items),
     });
-    this.subscriptions.add(
+    this.register(this.pruning);
+    this.register(
       this.pruning.onDidRemove((removed) => log.info(`Removed ${removed} finished uploads from the queue.`)),
     );
-    this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
-    this.subscriptions.add(
+    this.register(this.queue.onDidChangeItem((item) => this.logUpload(item)));
+    this.register(
       this.queue.onDidUpload(({ item, file, replacedStale }) => {
         if (item.state.kind !== 'done') return;
         if (replacedStale)
@@ -241,9 +262,7 @@ export class Engine {
       }),
     );
     if (options.shutdown) {
-      this.subscriptions.add(
-        options.shutdown.onWillShutdown('engine', (e) => e.join(this.close(), 'the upload engine')),
-      );
+      this.register(options.shutdown.onWillShutdown('engine', (e) => e.join(this.close(), 'the upload engine')));
     }
   }
 
@@ -422,26 +441,9 @@ export class Engine {
     return { since: full.since, waiting: queued + this.sync.waitingForRoom };
   }
 
-  async close(): Promise<void> {
-    this.subscriptions.dispose();
-    this.pruning.dispose();
-    this.conversions.dispose();
-    this.folderStatus.dispose();
-    await this.sync.close();
-    await this.queue.stop();
-    this.queue.dispose();
-    for (const { client, subscription } of this.clients.values()) {
-      subscription.dispose();
-      client.scheduler.dispose();
-      await client.close();
-    }
-    this.clients.clear();
-    this.accountStateEmitter.dispose();
-    this.accountsEmitter.dispose();
-    this.wakeEmitter.dispose();
-    this.dataDiskEmitter.dispose();
-    this.dataDisk.dispose();
-    this.db.close();
+  /** Stops everything it made, newest first: the queue (its progress committed) before the database closes. */
+  close(): Promise<void> {
+    return this.dispose();
   }
 
   private async disconnect(accountId: string): Promise<void> {
