@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DisposableStore } from '../common/disposable.js';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
@@ -9,16 +9,14 @@ import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
 import { localDemoServer } from '../demo/local-demo-server.js';
-import { Engine, type EngineOptions } from '../core/engine.js';
+import type { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';
-import { DATABASE_FILE } from '../storage/database.js';
-import { databaseProblem } from '../storage/database-problem.js';
-import { describeRepair, repairDatabase } from '../storage/database-repair.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { APP_ID } from './app-identity.js';
-import type { ElectronModule } from './electron-module.js';
+import type { DesktopAppOptions } from './desktop-app-options.js';
+import { openEngine } from './open-engine.js';
 import { pickFolder } from './folder-picker.js';
 import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js';
 import { createLoginItems, type LoginItems } from './login-items.js';
@@ -28,44 +26,16 @@ import { QueueProgressTracker } from './queue-progress.js';
 import { windowMayClose } from './quit-lifecycle.js';
 import { QuitRunner } from './quit-runner.js';
 import { chooseNativeBinding, logsFolder, nativeModuleProblem, runtimePaths } from './runtime-paths.js';
-import { SafeStorageVault, type KeyValueStore } from './safe-storage-vault.js';
+import { SafeStorageVault } from './safe-storage-vault.js';
 import { isAllowedExternal } from './security.js';
 import { softly } from './softly.js';
 import { TaskbarProgress } from './taskbar-progress.js';
 import { TrayController } from './tray-controller.js';
-import { UpdateService, type UpdaterPort } from './update-service.js';
+import { UpdateService } from './update-service.js';
 import { WindowController } from './window-controller.js';
 
 /** The store behind settings and the token vault: electron-store in the app, a Map-like object in tests. */
-export interface DesktopStore extends KeyValueStore {
-  get(key: string, defaultValue?: unknown): unknown;
-}
-
-export interface DesktopAppOptions {
-  /** the `electron` module, or a stand-in that behaves like it */
-  electron: ElectronModule;
-  createStore(): DesktopStore;
-  /** electron-updater's updater for this platform; created only in a packaged app */
-  createUpdater(): UpdaterPort;
-  argv: readonly string[];
-  env: Record<string, string | undefined>;
-  platform: NodeJS.Platform;
-  /** `process.execPath` */
-  execPath: string;
-  homeDir: string;
-  cwd: string;
-  /** the folder of the bundled main.js; the renderer and the preload are found from it */
-  mainDir: string;
-  /** `process.resourcesPath` */
-  resourcesPath: string;
-  /**
-   * `process`: SIGTERM and SIGINT quit like Cmd+Q; an uncaught error is
-   * logged (Electron would show a raw stack trace in a dialog, mid-upload)
-   */
-  process: Pick<NodeJS.Process, 'on' | 'removeListener'>;
-  /** how long a quit may take before the app exits anyway (5 s) */
-  quitTimeoutMs?: number;
-}
+export type { DesktopAppOptions, DesktopStore } from './desktop-app-options.js';
 
 /** The tray, the taskbar's progress and the power blocker follow the queue at most this often. */
 const SHELL_REFRESH_MS = 1_000;
@@ -221,7 +191,7 @@ export class DesktopApp {
       for (const line of attempt.tightened) log.warn(line);
       // last: the database and the demo server's files are in that folder
       this.shutdown.onWillShutdown('release', () => attempt.lock.release());
-      const engine = await this.openEngine(log, {
+      const engine = await openEngine(this.options.electron.dialog, log, {
         dataDir,
         vault,
         envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
@@ -313,44 +283,6 @@ export class DesktopApp {
     this.pending = { links: [], files: [] };
     this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
     await this.syncLoginItem();
-  }
-
-  /**
-   * The engine on the data folder's database. A damaged one is said in a
-   * dialog whose button keeps it aside and starts a fresh database
-   * (storage/database-repair.ts), only when the person presses it; what was
-   * kept is said next. Null when they choose to quit instead.
-   */
-  private async openEngine(log: FileLog, options: EngineOptions): Promise<Engine | null> {
-    const { dialog } = this.options.electron;
-    for (;;) {
-      try {
-        return await Engine.open(options);
-      } catch (error) {
-        const problem = databaseProblem(error, join(options.dataDir, DATABASE_FILE));
-        if (problem?.kind !== 'damaged') throw problem ?? error;
-        log.error(problem.message);
-        const { response } = await dialog.showMessageBox({
-          type: 'error',
-          title: 'Media Sync cannot start',
-          message: problem.summary,
-          detail: problem.advice,
-          buttons: ['Keep a copy aside and start with a fresh database', 'Quit'],
-          defaultId: 1,
-          cancelId: 1,
-        });
-        if (response !== 0) return null;
-        const report = describeRepair(repairDatabase(options.dataDir, { nativeBinding: options.nativeBinding }));
-        log.warn(report);
-        await dialog.showMessageBox({
-          type: 'info',
-          title: 'Media Sync',
-          message: 'Media Sync has a fresh database.',
-          detail: report,
-          buttons: ['OK'],
-        });
-      }
-    }
   }
 
   /** The window, the tray and the power blocker, once the core runs. */
