@@ -24,7 +24,7 @@ import { CoreLanguage } from '../common/i18n.js';
 import { Throttle } from '../common/throttle.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { AppCoreOptions } from './app-core-options.js';
-import type { CommandContext, Handlers } from './commands/command-context.js';
+import type { CommandContext, Handlers } from './commands/handlers.js';
 import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
@@ -294,7 +294,7 @@ export class AppCore extends DisposableBase {
     return this.settingsValue;
   }
 
-  /** What the commands use of the core (commands/command-context.ts). */
+  /** What the commands use of the core (commands/handlers.ts). */
   private commandContext(): CommandContext {
     return {
       engine: this.engine,

@@ -7,7 +7,7 @@ import { CoreError } from '../common/core-error.js';
 import type { Log } from '../common/file-log.js';
 import { accountCommands } from './commands/account-commands.js';
 import { appCommands } from './commands/app-commands.js';
-import type { CommandContext, Handlers } from './commands/command-context.js';
+import type { CommandContext, Handlers } from './commands/handlers.js';
 import { conversionCommands } from './commands/conversion-commands.js';
 import { fileCommands } from './commands/file-commands.js';
 import { folderCommands } from './commands/folder-commands.js';

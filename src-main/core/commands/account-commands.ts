@@ -1,6 +1,6 @@
 import { message } from '../../../src-shared/i18n/message.js';
 import { CoreError } from '../../common/core-error.js';
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** The accounts, and "Try it locally". */
 export function accountCommands(

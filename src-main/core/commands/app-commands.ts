@@ -1,7 +1,7 @@
 import { englishText, message } from '../../../src-shared/i18n/message.js';
 import type { UpdateStatus } from '../../../src-shared/model/update-status.js';
 import { CoreError } from '../../common/core-error.js';
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** What a shell with no updates of its own answers: the daemon is updated with its package. */
 const NO_UPDATES: UpdateStatus = {

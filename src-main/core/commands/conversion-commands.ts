@@ -1,4 +1,4 @@
-import type { CommandContext, HandlersOf } from './command-context.js';
+import type { CommandContext, HandlersOf } from './handlers.js';
 
 /** The followed conversions of uploaded and imported files (the Activity panel). */
 export function conversionCommands(core: Pick<CommandContext, 'engine'>): HandlersOf<'conversions'> {

@@ -1,7 +1,7 @@
 import { message } from '../../../src-shared/i18n/message.js';
 import { CoreError } from '../../common/core-error.js';
 import { listSubfolders } from '../folder-listing.js';
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** The watched folders. */
 export function folderCommands(

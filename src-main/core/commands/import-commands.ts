@@ -1,5 +1,5 @@
 import type { RemoteJob } from '../../../src-shared/api/index.js';
-import type { CommandContext, HandlersOf } from './command-context.js';
+import type { CommandContext, HandlersOf } from './handlers.js';
 
 /** The account's remote imports: a job a page has seen is followed until it ends (notifications, its file's conversion). */
 export function importCommands(core: Pick<CommandContext, 'imports' | 'client'>): HandlersOf<'imports'> {

@@ -1,4 +1,4 @@
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** The activity feed's notifications. */
 export function notificationCommands(core: Pick<CommandContext, 'notifications'>): HandlersOf<'notifications'> {

@@ -1,4 +1,4 @@
-import type { CommandContext, HandlersOf } from './command-context.js';
+import type { CommandContext, HandlersOf } from './handlers.js';
 
 /** The settings: saved, and applied at once by the core. */
 export function settingsCommands(core: Pick<CommandContext, 'settings' | 'updateSettings'>): HandlersOf<'settings'> {

@@ -2,7 +2,7 @@ import { message } from '../../../src-shared/i18n/message.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
 import { CoreError } from '../../common/core-error.js';
 import { checkUploadPath } from '../opened-files.js';
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** The upload queue: what is in it, and what a person does to it. */
 export function uploadCommands(
