@@ -1,4 +1,5 @@
 // @ts-check
+import { dirname, relative, resolve } from 'node:path';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -63,7 +64,7 @@ const boundaries = [
             {
               // src-server/private-files.ts imports nothing of the server: the app's data folder is made private by it too
               regex: '(^|/)src-server/(?!private-files\\.js$)',
-              message: 'Only src-main/core/demo-server.ts starts the reference server; the rest talks HTTP to it.',
+              message: 'Only src-main/demo starts the reference server; the rest talks HTTP to it.',
             },
           ],
         },
@@ -72,7 +73,7 @@ const boundaries = [
   },
   {
     // "Try it locally": the one place the app starts the bundled reference server in-process
-    files: ['src-main/core/demo-server.ts'],
+    files: ['src-main/demo/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [ELECTRON, SHELLS] }] },
   },
   {
@@ -92,6 +93,63 @@ const boundaries = [
     },
   },
 ];
+
+/**
+ * Which folder of src-main may import which (docs/ARCHITECTURE.md, Folders of
+ * src-main): each folder its own files and those listed. The ports
+ * (core/ports.ts: interfaces and their no-op defaults) are everyone's, so a
+ * lower folder asks for what a higher one provides without importing it.
+ */
+const SRC_MAIN_LAYERS = {
+  common: [],
+  system: ['common'],
+  storage: ['common', 'system'],
+  'api-client': ['common'],
+  imports: ['common', 'api-client'],
+  conversions: ['common', 'api-client', 'storage'],
+  uploads: ['common', 'api-client', 'storage', 'sync/stability.ts'],
+  sync: ['common', 'storage', 'uploads'],
+  core: ['common', 'api-client', 'storage', 'imports', 'conversions', 'uploads', 'sync'],
+  // "Try it locally": the one folder that loads src-server (dynamically), given to the core as its DemoServerPort
+  demo: ['common'],
+  cli: ['common', 'system', 'storage', 'core', 'demo'],
+  headless: ['common', 'system', 'storage', 'core', 'demo'],
+  electron: ['common', 'system', 'storage', 'core', 'demo'],
+};
+const EVERYONES = ['core/ports.ts'];
+
+/** media-sync/layers: an import of src-main that SRC_MAIN_LAYERS does not allow its folder. */
+const layers = {
+  meta: {
+    type: 'problem',
+    messages: {
+      layer: 'src-main/{{from}} may not import src-main/{{to}} (docs/ARCHITECTURE.md, Folders of src-main).',
+    },
+  },
+  create(context) {
+    const root = resolve(import.meta.dirname, 'src-main');
+    const folderOf = (path) => relative(root, path).split('/');
+    const [from] = folderOf(context.filename);
+    const allowed = SRC_MAIN_LAYERS[from];
+    if (!allowed) return {};
+    const check = (node) => {
+      const spec = node?.type === 'Literal' && typeof node.value === 'string' ? node.value : null;
+      if (!spec?.startsWith('.')) return;
+      const target = resolve(dirname(context.filename), spec).replace(/\.js$/, '.ts');
+      const parts = folderOf(target);
+      if (parts[0] === '..' || parts[0] === from) return;
+      const file = parts.join('/');
+      if ([...allowed, ...EVERYONES].some((entry) => entry === parts[0] || entry === file)) return;
+      context.report({ node, messageId: 'layer', data: { from, to: parts.length > 1 ? parts[0] : file } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
 
 /**
  * Every file that renders UI: each user-facing string comes from the message
@@ -191,5 +249,10 @@ export default tseslint.config(
     files: TRANSLATED_FILES,
     plugins: { 'media-sync': { rules: { 'no-literal-string': noLiteralString } } },
     rules: { 'media-sync/no-literal-string': 'error' },
+  },
+  {
+    files: ['src-main/**/*.ts'],
+    plugins: { 'media-sync-layers': { rules: { layers } } },
+    rules: { 'media-sync-layers/layers': 'error' },
   },
 );

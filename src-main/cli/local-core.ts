@@ -3,7 +3,7 @@ import { readSettings, type Settings } from '../../src-shared/model/settings.js'
 import { Shutdown } from '../common/shutdown.js';
 import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
-import { localDemoServer } from '../core/demo-server.js';
+import { localDemoServer } from '../demo/local-demo-server.js';
 import { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';
@@ -11,7 +11,26 @@ import { JsonSettingsStore } from '../storage/json-settings-store.js';
 import type { DataFolderLock } from '../storage/data-folder-lock.js';
 import { openTokenVault } from '../storage/keyring-token-vault.js';
 import { systemTrash } from '../system/freedesktop-trash.js';
-import type { OpenContractOptions } from './open-contract.js';
+import type { CliIo } from './cli-output.js';
+
+/** What a core of a command's own runs, and with which limits. */
+export interface LocalCoreOptions {
+  dataDir: string;
+  io: CliIo;
+  /**
+   * What a core of this command's own starts: `queue` runs the upload queue
+   * (upload), `sync` the queue and the watched folders (watch), and either
+   * answers other commands on the owner socket meanwhile; `nothing` answers
+   * this command alone (the rest: a core that starts nothing reads the
+   * database and talks to the service when asked)
+   */
+  runs: 'queue' | 'sync' | 'nothing';
+  /** the command talks to the service: a core of its own starts the demo account's local server first */
+  reachesService: boolean;
+  /** this command line's limits, over the saved settings, when it runs the queue itself */
+  bandwidthBytesPerSecond?: number;
+  chunkSizeBytes?: number;
+}
 
 /**
  * The core of a command that holds the data folder: the engine and AppCore
@@ -27,7 +46,7 @@ import type { OpenContractOptions } from './open-contract.js';
  */
 export async function openLocalCore(
   lock: DataFolderLock,
-  options: OpenContractOptions,
+  options: LocalCoreOptions,
 ): Promise<{ transport: ContractTransport; close(): Promise<void> }> {
   const { dataDir, io } = options;
   const shutdown = new Shutdown();

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { contractClient, type ContractTransport } from '../../src-shared/ipc/contract-client.js';
 import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
-import type { CliIo } from './cli-output.js';
+import type { LocalCoreOptions } from './local-core.js';
 import { OwnerSocketTransport } from './owner-transport.js';
 
 /**
@@ -18,24 +18,9 @@ export interface CliContract extends MediaSyncBridge {
   close(): Promise<void>;
 }
 
-export interface OpenContractOptions {
-  dataDir: string;
+export interface OpenContractOptions extends LocalCoreOptions {
   /** the command's name, for the sentence that refuses it */
   command: string;
-  io: CliIo;
-  /**
-   * What a core of this command's own starts: `queue` runs the upload queue
-   * (upload), `sync` the queue and the watched folders (watch), and either
-   * answers other commands on the owner socket meanwhile; `nothing` answers
-   * this command alone (the rest: a core that starts nothing reads the
-   * database and talks to the service when asked)
-   */
-  runs: 'queue' | 'sync' | 'nothing';
-  /** the command talks to the service: a core of its own starts the demo account's local server first */
-  reachesService: boolean;
-  /** this command line's limits, over the saved settings, when it runs the queue itself */
-  bandwidthBytesPerSecond?: number;
-  chunkSizeBytes?: number;
 }
 
 /** How long a command waits for an owner that answers on no socket: one starting up, or a short command. */

@@ -45,3 +45,35 @@ export class DisposableStore implements Disposable {
     for (const item of this.items.splice(0).reverse()) item.dispose();
   }
 }
+
+/** What an owner undoes: a Disposable (whose dispose may be async), or a function. */
+export type Undoable = { dispose(): unknown } | (() => unknown);
+
+/**
+ * An owner of what it makes (VS Code's `Disposable._register`): each thing is
+ * registered as it is made, and `dispose()` undoes them newest first, each
+ * awaited before the one made before it (the queue stops before the
+ * database it writes closes). What is registered after that is undone at once.
+ */
+export abstract class DisposableBase {
+  private readonly undos: Array<() => unknown> = [];
+  private disposing: Promise<void> | null = null;
+
+  protected register<T extends Undoable>(item: T): T {
+    const undo = undoOf(item);
+    if (this.disposing) void this.disposing.then(undo);
+    else this.undos.push(undo);
+    return item;
+  }
+
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      for (const undo of this.undos.splice(0).reverse()) await undo();
+    })();
+    return this.disposing;
+  }
+}
+
+function undoOf(item: Undoable): () => unknown {
+  return typeof item === 'function' ? item : () => item.dispose();
+}

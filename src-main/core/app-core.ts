@@ -1,13 +1,9 @@
 import { basename, resolve, sep } from 'node:path';
-import { z } from 'zod';
 import {
-  IPC_COMMANDS,
   IPC_EVENTS,
   toUploadItemView,
   type AccountView,
   type AppIntent,
-  type IpcCommandName,
-  type IpcError,
   type IpcEventName,
   type IpcEventPayload,
   type IpcResult,
@@ -15,84 +11,28 @@ import {
   type RateLimitView,
   type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
-import { englishText, message, type Message } from '../../src-shared/i18n/message.js';
+import { englishText, message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/follow-row.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
-import { fieldReasons } from '../../src-shared/model/field-reasons.js';
 import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
-import { ApiError } from '../api-client/api-error.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
-import { DisposableStore, Emitter } from '../common/disposable.js';
-import type { FileLog } from '../common/file-log.js';
+import { DisposableBase, Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
-import type { ShutdownPort } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
 import { RemoteImports } from '../imports/remote-imports.js';
-import { accountCommands } from './commands/account-commands.js';
-import { appCommands } from './commands/app-commands.js';
-import type { CommandContext, Handlers } from './commands/command-context.js';
-import { serviceCommands } from './commands/service-commands.js';
-import { uploadCommands } from './commands/upload-commands.js';
-import type { LocalDemoServer } from './demo-server.js';
+import type { AppCoreOptions } from './app-core-options.js';
+import type { CommandContext, Handlers } from './commands/handlers.js';
+import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
 import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
-import type { NetworkCostPort, PowerSourcePort, SettingsStore, ShellPorts, UpdatesPort } from './ports.js';
 import { QueuePolicy } from './queue-policy.js';
-import { WhenDoneRunner, type WhenDoneOptions } from './when-done-runner.js';
-
-export interface AppCoreOptions {
-  engine: Engine;
-  settings: SettingsStore;
-  shell: ShellPorts;
-  info: { version: string; shell: 'electron' | 'headless'; dataDir: string };
-  /** how tokens are kept, in English (TokenVault.description) */
-  tokenStorage: string;
-  /** the same as a catalog message (TokenVault.descriptionText) */
-  tokenStorageText?: Message;
-  /**
-   * The app's log: its folder reaches the UI (app:info, app:openLogsFolder),
-   * its last lines the diagnostics export, and a command that fails for a
-   * reason that is not the service's answer is written to it.
-   */
-  log?: FileLog;
-  /** the bundled reference server of "Try it locally" (localDemoServer); absent: no demo */
-  demo?: LocalDemoServer;
-  /** where the daemon writes files a page sends before they are queued (`POST /drop`); absent: pages send none */
-  droppedFilesDir?: string;
-  /** the desktop app's own updates; absent in the headless daemon */
-  updates?: UpdatesPort;
-  clock?: Clock;
-  /** successes within this window are one notification (5 s) */
-  notificationMergeMs?: number;
-  /** between two polls of a pending import (10 s) */
-  importPollMs?: number;
-  /** whether the computer runs on battery, for "Pause while on battery"; absent: never */
-  power?: PowerSourcePort;
-  /** whether the connection is metered, for "On a metered connection"; absent: never */
-  network?: NetworkCostPort;
-  /** what "When done" can do in this shell; absent: uploads:setWhenDone is refused */
-  whenDone?: WhenDoneOptions;
-  /** the zone the upload schedule's windows are read in (the system's, asked at each edge) */
-  timeZone?: () => string;
-  /** the upload schedule's longest wait between two looks at the wall clock (60 s) */
-  scheduleMaxSleepMs?: number;
-  /**
-   * The system's locales, best first, for the core's language when the
-   * `language` setting is `system` (Electron: `app.getLocale()`; headless:
-   * `processLocales()`); absent: English.
-   */
-  systemLocales?: () => readonly string[];
-  /** check every answer and event against the contract before it leaves (outgoing-check.ts; default: in tests) */
-  checkOutgoing?: boolean;
-  /** the app's stop: the core lets go of the engine in its `core` phase, after the transports */
-  shutdown?: ShutdownPort;
-}
+import { WhenDoneRunner } from './when-done-runner.js';
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
   name: N;
@@ -113,7 +53,7 @@ const DAY_MS = 24 * 60 * 60_000;
  * contract's types (views that leave out what must not leave: a token, a file
  * password) and, in tests, checked against the contract (outgoing-check.ts).
  */
-export class AppCore {
+export class AppCore extends DisposableBase {
   readonly notifications: NotificationCenter;
   /** the language of what the core shows by itself (the tray, OS notifications): follows the setting */
   readonly language: CoreLanguage;
@@ -121,8 +61,7 @@ export class AppCore {
   private readonly engine: Engine;
   private readonly clock: Clock;
   private settingsValue: Settings;
-  private readonly emitter = new Emitter<CoreEvent>();
-  private readonly subscriptions = new DisposableStore();
+  private readonly emitter = this.register(new Emitter<CoreEvent>());
   private readonly progress = new Map<number, UploadState>();
   private readonly progressThrottle: Throttle;
   /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
@@ -130,23 +69,24 @@ export class AppCore {
   private readonly lastBlocked = new Map<string, string | null>();
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
-  private readonly intents = new IntentInbox();
+  private readonly intents = this.register(new IntentInbox());
   private readonly policy: QueuePolicy;
   private readonly whenDone: WhenDoneRunner | undefined;
   /** every contract event, already parsed */
   readonly onDidEmit = this.emitter.event;
 
   constructor(private readonly options: AppCoreOptions) {
+    super();
     this.engine = options.engine;
     this.clock = options.clock ?? systemClock;
     this.checkOutgoing = options.checkOutgoing ?? CHECK_OUTGOING;
-    this.progressThrottle = new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock);
+    this.progressThrottle = this.register(new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock));
     const { settings, dropped } = readSettings(options.settings.read());
     this.settingsValue = settings;
     if (dropped.length > 0) {
       options.log?.warn(`Settings that could not be read took their defaults: ${dropped.join(', ')}.`);
     }
-    this.language = new CoreLanguage(options.systemLocales);
+    this.language = this.register(new CoreLanguage(options.systemLocales));
     this.language.apply(this.settingsValue.language);
     this.notifications = new NotificationCenter({
       clock: this.clock,
@@ -154,53 +94,54 @@ export class AppCore {
       isEnabled: (kind) => this.settingsValue.notifications[kind],
       mergeMs: options.notificationMergeMs,
     });
-    this.imports = new RemoteImports({
-      clientFor: (id) => this.engine.client(id),
-      clock: this.clock,
-      pollMs: options.importPollMs,
-      onCompleted: (job, file, accountId) => {
-        this.notifications.importCompleted(job.name, file?.urls.page ?? null);
-        // the imported file's conversion is followed like an upload's
-        if (job.file_id) {
-          this.engine.conversions.follow({
-            accountId,
-            fileId: job.file_id,
-            name: job.name,
-            jobId: job.id,
-            watchUrl: file?.urls.watch ?? null,
-            mime: file?.mime ?? null,
-          });
-        }
-      },
-      onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
-    });
-    this.policy = new QueuePolicy({
-      engine: this.engine,
-      settings: () => this.settingsValue,
-      power: options.power,
-      network: options.network,
-      clock: this.clock,
-      timeZone: options.timeZone,
-      scheduleMaxSleepMs: options.scheduleMaxSleepMs,
-      log: options.log,
-      onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
-    });
+    // what waits to be merged is said before the core stops
+    this.register(() => (this.notifications.flush(), this.notifications.dispose()));
+    this.imports = this.register(
+      new RemoteImports({
+        clientFor: (id) => this.engine.client(id),
+        clock: this.clock,
+        pollMs: options.importPollMs,
+        onCompleted: (job, file, accountId) => {
+          this.notifications.importCompleted(job.name, file?.urls.page ?? null);
+          // the imported file's conversion is followed like an upload's
+          if (job.file_id) {
+            this.engine.conversions.follow({
+              accountId,
+              fileId: job.file_id,
+              name: job.name,
+              jobId: job.id,
+              watchUrl: file?.urls.watch ?? null,
+              mime: file?.mime ?? null,
+            });
+          }
+        },
+        onFailed: (job, reason) => this.notifications.importFailed(job.name, reason),
+      }),
+    );
+    this.policy = this.register(
+      new QueuePolicy({
+        engine: this.engine,
+        settings: () => this.settingsValue,
+        power: options.power,
+        network: options.network,
+        clock: this.clock,
+        timeZone: options.timeZone,
+        scheduleMaxSleepMs: options.scheduleMaxSleepMs,
+        log: options.log,
+        onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
+      }),
+    );
     this.applySettings();
     const { engine, clock } = this;
-    this.whenDone = options.whenDone && new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log });
-    const context = this.commandContext();
-    this.handlers = {
-      ...accountCommands(context),
-      ...uploadCommands(context),
-      ...serviceCommands(context),
-      ...appCommands(context),
-    };
+    this.whenDone =
+      options.whenDone && this.register(new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log }));
+    this.handlers = commandHandlers(this.commandContext());
     this.watchEngine();
     if (options.updates) {
-      this.subscriptions.add(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
+      this.register(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
     }
     if (options.shutdown) {
-      this.subscriptions.add(options.shutdown.onWillShutdown('core', (e) => e.join(this.dispose(), 'the core')));
+      this.register(options.shutdown.onWillShutdown('core', (e) => e.join(this.dispose(), 'the core')));
     }
   }
 
@@ -225,34 +166,7 @@ export class AppCore {
    * throws; a malformed request changes nothing and gets a VALIDATION_ERROR.
    */
   async handle(name: string, raw: unknown): Promise<IpcResult<unknown>> {
-    if (!Object.hasOwn(IPC_COMMANDS, name)) {
-      return failure({ code: 'UNKNOWN_COMMAND', message: `There is no command "${name}".`, requestId: null });
-    }
-    const command = IPC_COMMANDS[name as IpcCommandName];
-    // a request is JSON's object of fields: Electron's structured clone also carries Maps, Dates,
-    // typed arrays and Errors, which a z.object would take as an empty object and run the command
-    if (!isPlainObject(raw ?? {})) {
-      const message = `Invalid request for ${name}: expected an object of fields.`;
-      return failure({ code: 'VALIDATION_ERROR', message, requestId: null });
-    }
-    const request = command.request.safeParse(raw ?? {});
-    if (!request.success) {
-      const message = `Invalid request for ${name}: ${z.prettifyError(request.error).replace(/\n/g, ' ')}`;
-      return failure({ code: 'VALIDATION_ERROR', message, requestId: null });
-    }
-    try {
-      const handler = this.handlers[name as IpcCommandName] as (request: unknown) => Promise<unknown>;
-      return {
-        ok: true,
-        value: outgoing(command.response, await handler(request.data), `the answer to ${name}`, this.checkOutgoing),
-      };
-    } catch (error) {
-      // the service's refusals and the core's own are answers the UI shows; the rest is written down with its stack
-      if (!(error instanceof ApiError || error instanceof CoreError)) {
-        this.options.log?.error(`The command ${name} failed.`, error);
-      }
-      return failure(toIpcError(error));
-    }
+    return runCommand(this.handlers, name, raw, { log: this.options.log, checkOutgoing: this.checkOutgoing });
   }
 
   /**
@@ -271,19 +185,6 @@ export class AppCore {
    */
   async openFiles(paths: string[], options: { workingDirectory?: string } = {}): Promise<AppIntent> {
     return this.intents.add(await queueOpenedFiles(this.engine, paths, options.workingDirectory));
-  }
-
-  async dispose(): Promise<void> {
-    this.progressThrottle.dispose();
-    this.policy.dispose();
-    this.whenDone?.dispose();
-    this.imports.dispose();
-    this.intents.dispose();
-    this.subscriptions.dispose();
-    this.notifications.flush();
-    this.notifications.dispose();
-    this.language.dispose();
-    this.emitter.dispose();
   }
 
   private emit<N extends IpcEventName>(name: N, payload: unknown): void {
@@ -393,7 +294,7 @@ export class AppCore {
     return this.settingsValue;
   }
 
-  /** What the commands use of the core (commands/command-context.ts). */
+  /** What the commands use of the core (commands/handlers.ts). */
   private commandContext(): CommandContext {
     return {
       engine: this.engine,
@@ -486,7 +387,7 @@ export class AppCore {
       this.options.log?.onDidFailToWrite((error) => this.engine.dataDisk.report(error, this.options.log!.dir)) ??
         (() => undefined),
     ])
-      this.subscriptions.add(subscription);
+      this.register(subscription);
   }
 
   private emitProgress(): void {
@@ -494,31 +395,4 @@ export class AppCore {
     this.progress.clear();
     if (batch.length > 0) this.emit('uploads:progress', batch);
   }
-}
-
-function failure(error: IpcError): IpcResult<never> {
-  return { ok: false, error };
-}
-
-/** What crosses the boundary for a failure: message and request id, never a stack or a token. */
-export function toIpcError(error: unknown): IpcError {
-  if (error instanceof ApiError) {
-    const { code, message, requestId, text } = error;
-    const fields = code === 'VALIDATION_ERROR' ? fieldReasons(error.details) : undefined;
-    return { code, message, requestId, ...(text ? { text } : {}), ...(fields ? { fields } : {}) };
-  }
-  if (error instanceof CoreError) {
-    return { code: error.code, message: error.message, requestId: null, ...(error.text ? { text: error.text } : {}) };
-  }
-  if (error instanceof z.ZodError) {
-    const text = message('core.errors.internal');
-    return { code: 'INTERNAL_ERROR', message: englishText(text), requestId: null, text };
-  }
-  return { code: 'INTERNAL_ERROR', message: error instanceof Error ? error.message : String(error), requestId: null };
-}
-
-function isPlainObject(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PLAN_FILE_SIZE_LIMIT_BYTES, PLANS, type Account, type Plan } from '../../src-shared/api/index.js';
-import { ApiError } from '../api-client/api-error.js';
-import { MediaApiClient, normaliseBaseUrl, type MediaApiClientOptions } from '../api-client/media-api-client.js';
+import { MediaApiClient, normaliseBaseUrl } from '../api-client/media-api-client.js';
 import { RequestScheduler, type SchedulerState } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
-import { DisposableStore, Emitter, type Disposable, type Event } from '../common/disposable.js';
-import type { Log, SecretSink } from '../common/file-log.js';
-import type { ShutdownPort } from '../common/shutdown.js';
+import { DisposableBase, Emitter, type Disposable, type Event } from '../common/disposable.js';
+import type { Log } from '../common/file-log.js';
 import { Throttle } from '../common/throttle.js';
 import { message } from '../../src-shared/i18n/message.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
@@ -19,10 +17,8 @@ import { DATABASE_FILE, openDatabase, type Db } from '../storage/database.js';
 import { FolderStore } from '../storage/folder-store.js';
 import { ConversionFollower } from '../conversions/conversion-follower.js';
 import { ConversionStore } from '../conversions/conversion-store.js';
-import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import { FileTokenVault, type TokenVault } from '../storage/token-vault.js';
 import { DeclinedFiles } from '../sync/declined-files.js';
-import type { FileSystemProbe } from '../sync/file-system-kind.js';
 import { FolderFiles } from '../sync/folder-files.js';
 import type { AccountProblem } from '../sync/folder-state.js';
 import { FolderStatusService } from '../sync/folder-status-service.js';
@@ -30,67 +26,16 @@ import { SyncIndex } from '../sync/sync-index.js';
 import { SyncService } from '../sync/sync-service.js';
 import { DEFAULT_SETTLE_MS, settleWindowFor } from '../sync/stability.js';
 import { BandwidthLimiter } from '../uploads/bandwidth-limiter.js';
-import { ProcWriterProbe, type WriterProbe } from '../uploads/file-writers.js';
+import { ProcWriterProbe } from '../uploads/file-writers.js';
 import { FinishedPruning } from '../uploads/finished-pruning.js';
 import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
-import { ACTIVE_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
-import { NO_TRASH, type TrashPort } from './ports.js';
+import type { EngineOptions } from './engine-options.js';
+import { ACTIVE_KINDS } from '../../src-shared/model/upload-state.js';
+import { describeAccount, describeError, logAccountState, logUpload, nameAccount } from './engine-log.js';
+import { NO_TRASH } from './ports.js';
 
-export interface EngineOptions {
-  /** the app's data folder: database, credentials */
-  dataDir: string;
-  clock?: Clock;
-  vault?: TokenVault;
-  /** a token given by the environment (MEDIA_SYNC_TOKEN) for accounts with none stored */
-  envToken?: string;
-  chunkSize?: number;
-  concurrency?: number;
-  /** chunks of one file in flight (1–3) */
-  chunksPerFile?: number;
-  bandwidthBytesPerSecond?: number | null;
-  /** per-request limits of every API client (tests shorten them) */
-  client?: Pick<MediaApiClientOptions, 'timeouts' | 'noProgressTimeoutMs' | 'uploadHeadersTimeoutMs'>;
-  /** settle window of watched folders */
-  settleMs?: number;
-  /** how often a watched folder's path is looked at, gone or back (30 s); tests shorten it */
-  folderCheckMs?: number;
-  /** how often the free space of the app's own disk is looked at while it is full (5 s); tests shorten it */
-  dataDiskProbeMs?: number;
-  /** how often a folder checked by polling is looked at (60 s; Settings set it once the app runs) */
-  pollIntervalMs?: number;
-  /** which folders' file systems give no change events (statfs); a test marks a local folder as a network share */
-  fileSystemOf?: FileSystemProbe;
-  /** who holds a file open for writing (Linux's /proc by default); a test scripts it */
-  writers?: WriterProbe;
-  /** how uploaded files are followed until their conversion is final (10 s → 2 min, 24 h); tests shorten it */
-  followPolicy?: Partial<FollowPolicy>;
-  /**
-   * Where "Delete after upload" puts files: the shell's Trash (Electron's, or
-   * the freedesktop.org one: system/freedesktop-trash.ts). Without one,
-   * nothing is deleted: each file stays where it is, and the log says why.
-   */
-  trash?: TrashPort;
-  /** an http(s) proxy for API traffic (settings: proxy) */
-  proxyUrl?: string | null;
-  /** better-sqlite3's native module built for this runtime (Electron's ABI differs from Node's) */
-  nativeBinding?: string;
-  /**
-   * What the engine did and what went wrong, for the app's log: sign-ins,
-   * refused tokens, finished and failed uploads, unreadable rows, watcher
-   * errors. It is never handed a token (and a FileLog cuts out any anyway).
-   */
-  log?: Log;
-  /**
-   * Told every token the engine holds, before it is used: each one from the
-   * vault or the environment at open, and each one given to signIn before
-   * the request that checks it. A FileLog passed here cuts them out of
-   * every line, whatever their shape.
-   */
-  secrets?: SecretSink;
-  /** the app's stop: the engine closes in its `engine` phase */
-  shutdown?: ShutdownPort;
-}
+export type { EngineOptions } from './engine-options.js';
 
 const SILENT: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -100,7 +45,7 @@ const SILENT: Log = { info: () => undefined, warn: () => undefined, error: () =>
  * Knows nothing of Electron, HTTP transports or terminals: the CLI, the
  * headless daemon and the desktop app all drive this.
  */
-export class Engine {
+export class Engine extends DisposableBase {
   readonly accounts: AccountStore;
   readonly folders: FolderStore;
   readonly index: SyncIndex;
@@ -120,18 +65,17 @@ export class Engine {
   /** accounts with no token stored, whose token is MEDIA_SYNC_TOKEN's */
   private readonly environmentTokens = new Set<string>();
   private readonly log: Log;
-  private readonly subscriptions = new DisposableStore();
   private proxyUrl: string | null;
-  private readonly accountStateEmitter = new Emitter<{ accountId: string; state: SchedulerState }>();
+  private readonly accountStateEmitter = this.register(new Emitter<{ accountId: string; state: SchedulerState }>());
   /** an account's request budget, Retry-After gate or refused token changed (after every request) */
   readonly onDidChangeAccountState = this.accountStateEmitter.event;
-  private readonly accountsEmitter = new Emitter<void>();
+  private readonly accountsEmitter = this.register(new Emitter<void>());
   /** an account signed in or out */
   readonly onDidChangeAccounts = this.accountsEmitter.event;
-  private readonly wakeEmitter = new Emitter<void>();
+  private readonly wakeEmitter = this.register(new Emitter<void>());
   /** the machine woke up or came back online (`wake()`): what depends on the wall clock looks again */
   readonly onDidWake = this.wakeEmitter.event;
-  private readonly dataDiskEmitter = new Emitter<void>();
+  private readonly dataDiskEmitter = this.register(new Emitter<void>());
   /** `dataDiskFull()` may have changed: the disk filled up or has room again, or more files wait (at most twice a second) */
   readonly onDidChangeDataDisk: Event<void> = this.dataDiskEmitter.event;
 
@@ -141,6 +85,9 @@ export class Engine {
     private readonly options: EngineOptions,
     private readonly clock: Clock,
   ) {
+    super();
+    // closed last, once nothing writes to it any more
+    this.register(() => db.close());
     this.proxyUrl = options.proxyUrl ?? null;
     const now = () => clock.wall();
     const log = (this.log = options.log ?? SILENT);
@@ -151,7 +98,18 @@ export class Engine {
       log.warn(`Skipped upload #${id}: its saved row could not be read (${problem}).`),
     );
     this.limiter = new BandwidthLimiter(options.bandwidthBytesPerSecond ?? null, clock);
-    this.dataDisk = new DataDisk({ dataDir: options.dataDir, clock, probeMs: options.dataDiskProbeMs, log });
+    this.dataDisk = this.register(
+      new DataDisk({ dataDir: options.dataDir, clock, probeMs: options.dataDiskProbeMs, log }),
+    );
+    // the accounts' clients close once the queue has stopped (their uploads committed in place)
+    this.register(async () => {
+      for (const { client, subscription } of this.clients.values()) {
+        subscription.dispose();
+        client.scheduler.dispose();
+        await client.close();
+      }
+      this.clients.clear();
+    });
     this.queue = new UploadQueue({
       store: this.uploads,
       appState: new AppStateStore(db),
@@ -176,6 +134,10 @@ export class Engine {
         return settleWindowFor(item.size, own ? own * 1000 : (options.settleMs ?? DEFAULT_SETTLE_MS));
       },
     });
+    this.register(async () => {
+      await this.queue.stop();
+      this.queue.dispose();
+    });
     this.sync = new SyncService({
       folders: this.folders,
       index: this.index,
@@ -190,10 +152,11 @@ export class Engine {
       fileSystemOf: options.fileSystemOf,
       log: (message) => log.warn(message),
     });
+    this.register(() => this.sync.close());
     // more files waiting for room change only the count the queue's status shows: told at most twice a second
-    const waitingChanged = this.subscriptions.add(new Throttle(() => this.dataDiskEmitter.fire(), 500, clock));
-    this.subscriptions.add(this.dataDisk.onDidChange(() => this.dataDiskEmitter.fire()));
-    this.subscriptions.add(this.sync.onDidChangeWaiting(() => waitingChanged.schedule()));
+    const waitingChanged = this.register(new Throttle(() => this.dataDiskEmitter.fire(), 500, clock));
+    this.register(this.dataDisk.onDidChange(() => this.dataDiskEmitter.fire()));
+    this.register(this.sync.onDidChangeWaiting(() => waitingChanged.schedule()));
     this.folderStatus = new FolderStatusService({
       folders: this.folders,
       files: new FolderFiles(db),
@@ -208,6 +171,7 @@ export class Engine {
       },
       clock,
     });
+    this.register(this.folderStatus);
     this.conversions = new ConversionFollower({
       store: new ConversionStore(db, (fileId, problem) =>
         log.warn(`Skipped the followed file ${fileId}: its saved row could not be read (${problem}).`),
@@ -216,16 +180,18 @@ export class Engine {
       clock,
       policy: options.followPolicy,
     });
+    this.register(this.conversions);
     this.pruning = new FinishedPruning({
       store: this.uploads,
       clock,
       beforeRemove: (items) => this.sync.keepUploaded(items),
     });
-    this.subscriptions.add(
+    this.register(this.pruning);
+    this.register(
       this.pruning.onDidRemove((removed) => log.info(`Removed ${removed} finished uploads from the queue.`)),
     );
-    this.subscriptions.add(this.queue.onDidChangeItem((item) => this.logUpload(item)));
-    this.subscriptions.add(
+    this.register(this.queue.onDidChangeItem((item) => logUpload(this.log, item)));
+    this.register(
       this.queue.onDidUpload(({ item, file, replacedStale }) => {
         if (item.state.kind !== 'done') return;
         if (replacedStale)
@@ -241,9 +207,7 @@ export class Engine {
       }),
     );
     if (options.shutdown) {
-      this.subscriptions.add(
-        options.shutdown.onWillShutdown('engine', (e) => e.join(this.close(), 'the upload engine')),
-      );
+      this.register(options.shutdown.onWillShutdown('engine', (e) => e.join(this.close(), 'the upload engine')));
     }
   }
 
@@ -422,26 +386,9 @@ export class Engine {
     return { since: full.since, waiting: queued + this.sync.waitingForRoom };
   }
 
-  async close(): Promise<void> {
-    this.subscriptions.dispose();
-    this.pruning.dispose();
-    this.conversions.dispose();
-    this.folderStatus.dispose();
-    await this.sync.close();
-    await this.queue.stop();
-    this.queue.dispose();
-    for (const { client, subscription } of this.clients.values()) {
-      subscription.dispose();
-      client.scheduler.dispose();
-      await client.close();
-    }
-    this.clients.clear();
-    this.accountStateEmitter.dispose();
-    this.accountsEmitter.dispose();
-    this.wakeEmitter.dispose();
-    this.dataDiskEmitter.dispose();
-    this.dataDisk.dispose();
-    this.db.close();
+  /** Stops everything it made, newest first: the queue (its progress committed) before the database closes. */
+  close(): Promise<void> {
+    return this.dispose();
   }
 
   private async disconnect(accountId: string): Promise<void> {
@@ -467,63 +414,10 @@ export class Engine {
     // after every request: what the queue skips changes only when the token works again (or no longer does)
     const subscription = scheduler.onDidChangeState((state) => {
       if ((state.blocked === null) !== (logged.blocked === null)) this.queue.poke();
-      this.logAccountState(account.id, logged, state);
+      logAccountState(this.log, () => nameAccount(this.accounts.get(account.id), account.id), logged, state);
       logged = state;
       this.accountStateEmitter.fire({ accountId: account.id, state });
     });
     this.clients.set(account.id, { client, subscription });
   }
-
-  /** A refused token or a closed gate, once when it starts and once when it ends, not at every request. */
-  private logAccountState(
-    accountId: string,
-    before: Pick<SchedulerState, 'blocked' | 'gateReason'>,
-    now: SchedulerState,
-  ): void {
-    const who = () => {
-      const account = this.accounts.get(accountId);
-      return account ? describeAccount(account) : `account ${accountId}`;
-    };
-    if (now.blocked && now.blocked.code !== before.blocked?.code) {
-      const { message, code, requestId } = now.blocked;
-      this.log.warn(
-        `The server refused the token of ${who()}: ${describeProblem({ message, code, requestId })} Its uploads wait until it signs in again.`,
-      );
-    } else if (!now.blocked && before.blocked) {
-      this.log.info(`The token of ${who()} is accepted again; its uploads go on.`);
-    }
-    if (now.gateReason && now.gateReason !== before.gateReason) {
-      const seconds = Math.ceil(now.gateOpensInMs / 1000);
-      this.log.info(
-        now.gateReason === 'rate-limited'
-          ? `The service asked ${who()} to slow down: requests wait ${seconds} s.`
-          : `The service's API is switched off for ${who()}: requests wait ${seconds} s before trying again.`,
-      );
-    }
-  }
-
-  private logUpload(item: UploadItem): void {
-    if (item.state.kind === 'done') this.log.info(`Uploaded ${item.path} (file id ${item.state.fileId}).`);
-    if (item.state.kind === 'retrying' && item.state.changed) {
-      this.log.info(`${item.path} changed while it was uploading: it starts over once it has settled.`);
-    }
-    if (item.state.kind === 'failed') {
-      this.log.warn(`Upload of ${item.path} failed: ${describeProblem(item.state.reason)}`);
-    }
-  }
-}
-
-function describeAccount(account: AccountRecord): string {
-  return `${account.username ?? 'an account'} at ${account.baseUrl}`;
-}
-
-/** `message (CODE, request id …)`: what a person saw, and what support asks for. */
-function describeProblem(problem: { message: string; code: string | null; requestId: string | null }): string {
-  const labels = [problem.code, problem.requestId && `request id ${problem.requestId}`].filter(Boolean);
-  return labels.length > 0 ? `${problem.message} (${labels.join(', ')})` : problem.message;
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof ApiError) return describeProblem(error);
-  return error instanceof Error ? error.message : String(error);
 }

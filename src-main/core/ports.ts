@@ -146,3 +146,40 @@ export class MemorySettingsStore implements SettingsStore {
     this.saved = structuredClone(settings);
   }
 }
+
+/** What the demo server asks of the engine: its accounts, to move them when its port changed. */
+export interface DemoAccounts {
+  accounts: {
+    /** every account, signed out ones too */
+    all(): ReadonlyArray<{ id: string; baseUrl: string }>;
+    /** the accounts signed in */
+    list(): ReadonlyArray<{ id: string; baseUrl: string }>;
+  };
+  moveAccount(id: string, baseUrl: string): Promise<void>;
+}
+
+/**
+ * The bundled reference server of "Try it locally", as the shells and AppCore
+ * use it (src-main/demo/local-demo-server.ts: the one module that loads
+ * src-server, and only when the demo is used).
+ */
+export interface DemoServerPort {
+  /**
+   * Starts it (once) and answers its address and demo token:
+   * `account:startDemo` signs in with them. Should the remembered port be
+   * taken, it starts on a free one and the demo's accounts move there, a
+   * signed-out one too: signing in again then finds the same account.
+   */
+  start(engine: DemoAccounts): Promise<{ baseUrl: string; token: string }>;
+  /**
+   * Starts it when a signed-in account is its demo account, so that account
+   * answers after a restart; call it before anything talks to the accounts
+   * (AppCore.start does, before the queue). Should the remembered port be
+   * taken, it starts on a free one and moves the demo account there. Never
+   * throws: a demo server that cannot start is written to the log, and the
+   * account's requests then fail as for any server that is down.
+   */
+  startIfSignedIn(engine: DemoAccounts): Promise<void>;
+  /** stops it, if it runs; after the engine, so nothing is cut off mid-request */
+  stop(): Promise<void>;
+}

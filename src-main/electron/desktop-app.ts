@@ -1,21 +1,22 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { DisposableStore } from '../common/disposable.js';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
+import { contractClient } from '../../src-shared/ipc/contract-client.js';
+import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import { AppCore } from '../core/app-core.js';
-import { localDemoServer } from '../core/demo-server.js';
-import { Engine, type EngineOptions } from '../core/engine.js';
+import { coreTransport } from '../core/core-transport.js';
+import { localDemoServer } from '../demo/local-demo-server.js';
+import type { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';
-import { DATABASE_FILE } from '../storage/database.js';
-import { databaseProblem } from '../storage/database-problem.js';
-import { describeRepair, repairDatabase } from '../storage/database-repair.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { APP_ID } from './app-identity.js';
-import type { ElectronModule } from './electron-module.js';
+import type { DesktopAppOptions } from './desktop-app-options.js';
+import { openEngine } from './open-engine.js';
 import { pickFolder } from './folder-picker.js';
 import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js';
 import { createLoginItems, type LoginItems } from './login-items.js';
@@ -25,44 +26,16 @@ import { QueueProgressTracker } from './queue-progress.js';
 import { windowMayClose } from './quit-lifecycle.js';
 import { QuitRunner } from './quit-runner.js';
 import { chooseNativeBinding, logsFolder, nativeModuleProblem, runtimePaths } from './runtime-paths.js';
-import { SafeStorageVault, type KeyValueStore } from './safe-storage-vault.js';
+import { SafeStorageVault } from './safe-storage-vault.js';
 import { isAllowedExternal } from './security.js';
 import { softly } from './softly.js';
 import { TaskbarProgress } from './taskbar-progress.js';
 import { TrayController } from './tray-controller.js';
-import { UpdateService, type UpdaterPort } from './update-service.js';
+import { UpdateService } from './update-service.js';
 import { WindowController } from './window-controller.js';
 
 /** The store behind settings and the token vault: electron-store in the app, a Map-like object in tests. */
-export interface DesktopStore extends KeyValueStore {
-  get(key: string, defaultValue?: unknown): unknown;
-}
-
-export interface DesktopAppOptions {
-  /** the `electron` module, or a stand-in that behaves like it */
-  electron: ElectronModule;
-  createStore(): DesktopStore;
-  /** electron-updater's updater for this platform; created only in a packaged app */
-  createUpdater(): UpdaterPort;
-  argv: readonly string[];
-  env: Record<string, string | undefined>;
-  platform: NodeJS.Platform;
-  /** `process.execPath` */
-  execPath: string;
-  homeDir: string;
-  cwd: string;
-  /** the folder of the bundled main.js; the renderer and the preload are found from it */
-  mainDir: string;
-  /** `process.resourcesPath` */
-  resourcesPath: string;
-  /**
-   * `process`: SIGTERM and SIGINT quit like Cmd+Q; an uncaught error is
-   * logged (Electron would show a raw stack trace in a dialog, mid-upload)
-   */
-  process: Pick<NodeJS.Process, 'on' | 'removeListener'>;
-  /** how long a quit may take before the app exits anyway (5 s) */
-  quitTimeoutMs?: number;
-}
+export type { DesktopAppOptions, DesktopStore } from './desktop-app-options.js';
 
 /** The tray, the taskbar's progress and the power blocker follow the queue at most this often. */
 const SHELL_REFRESH_MS = 1_000;
@@ -93,6 +66,8 @@ export class DesktopApp {
   private log: FileLog | null = null;
   private engine: Engine | null = null;
   private core: AppCore | null = null;
+  /** the core's contract, as the window's pages and the tray use it */
+  private contract: MediaSyncBridge | null = null;
   private window: WindowController | null = null;
   private tray: TrayController | null = null;
   private power: PowerGuard | null = null;
@@ -216,7 +191,7 @@ export class DesktopApp {
       for (const line of attempt.tightened) log.warn(line);
       // last: the database and the demo server's files are in that folder
       this.shutdown.onWillShutdown('release', () => attempt.lock.release());
-      const engine = await this.openEngine(log, {
+      const engine = await openEngine(this.options.electron.dialog, log, {
         dataDir,
         vault,
         envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
@@ -294,6 +269,7 @@ export class DesktopApp {
       shutdown,
     });
     this.core = core;
+    this.contract = contractClient(coreTransport(core));
     await core.start();
     if (this.quit.state.kind !== 'starting') return;
     // `media-sync upload` and `queue` from a terminal go through the app's queue
@@ -307,44 +283,6 @@ export class DesktopApp {
     this.pending = { links: [], files: [] };
     this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
     await this.syncLoginItem();
-  }
-
-  /**
-   * The engine on the data folder's database. A damaged one is said in a
-   * dialog whose button keeps it aside and starts a fresh database
-   * (storage/database-repair.ts), only when the person presses it; what was
-   * kept is said next. Null when they choose to quit instead.
-   */
-  private async openEngine(log: FileLog, options: EngineOptions): Promise<Engine | null> {
-    const { dialog } = this.options.electron;
-    for (;;) {
-      try {
-        return await Engine.open(options);
-      } catch (error) {
-        const problem = databaseProblem(error, join(options.dataDir, DATABASE_FILE));
-        if (problem?.kind !== 'damaged') throw problem ?? error;
-        log.error(problem.message);
-        const { response } = await dialog.showMessageBox({
-          type: 'error',
-          title: 'Media Sync cannot start',
-          message: problem.summary,
-          detail: problem.advice,
-          buttons: ['Keep a copy aside and start with a fresh database', 'Quit'],
-          defaultId: 1,
-          cancelId: 1,
-        });
-        if (response !== 0) return null;
-        const report = describeRepair(repairDatabase(options.dataDir, { nativeBinding: options.nativeBinding }));
-        log.warn(report);
-        await dialog.showMessageBox({
-          type: 'info',
-          title: 'Media Sync',
-          message: 'Media Sync has a fresh database.',
-          detail: report,
-          buttons: ['OK'],
-        });
-      }
-    }
   }
 
   /** The window, the tray and the power blocker, once the core runs. */
@@ -376,6 +314,8 @@ export class DesktopApp {
     this.tray = new TrayController({
       electron,
       core,
+      contract: this.contract!,
+      log,
       queue: engine.queue,
       uploads: engine.uploads,
       folders: engine.folderStatus,
@@ -488,9 +428,7 @@ export class DesktopApp {
    * an AppImage that was moved, or an app that was updated, must still start.
    */
   private async syncLoginItem(): Promise<void> {
-    const settings = await this.core!.handle('settings:get', {});
-    if (!settings.ok) return;
-    const { launchAtLogin } = settings.value as { launchAtLogin: boolean };
+    const { launchAtLogin } = await this.contract!.invoke('settings:get', {});
     await this.loginItems.set(launchAtLogin).catch((error: unknown) => {
       this.log?.warn(`Could not update the login item: ${error instanceof Error ? error.message : String(error)}`);
     });

@@ -1,9 +1,11 @@
 import type { NativeImage, Notification, Tray } from 'electron';
-import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import { ContractError } from '../../src-shared/ipc/contract-client.js';
+import type { MediaSyncBridge, QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import type { MessageKey } from '../../src-shared/i18n/message.js';
 import { pauseUntil } from '../../src-shared/model/queue-pause.js';
 import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
 import { DisposableStore } from '../common/disposable.js';
+import type { Log } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import type { Engine } from '../core/engine.js';
@@ -25,6 +27,9 @@ export interface TrayControllerActions {
 export interface TrayControllerOptions {
   electron: ElectronModule;
   core: AppCore;
+  /** the core's contract: what a person does in the tray's menu goes through it, as from the window */
+  contract: MediaSyncBridge;
+  log: Log;
   queue: Pick<Engine['queue'], 'runningItems' | 'onDidUpload'>;
   /** the queue's counts, from the kind index: never its history */
   uploads: Pick<Engine['uploads'], 'count'>;
@@ -95,7 +100,7 @@ export class TrayController {
    * an update waiting, and the countdown's notification.
    */
   update(status: QueueStatus, progress?: QueueProgress): void {
-    const { core, queue, uploads, updates, actions } = this.options;
+    const { core, contract, queue, uploads, updates, actions } = this.options;
     const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
     const overview = {
@@ -113,8 +118,8 @@ export class TrayController {
       this.recent,
       {
         open: () => actions.showWindow(),
-        pause: (hours) => void core.handle('uploads:pauseAll', { until: pauseUntil(hours, Date.now()) }),
-        resume: () => void core.handle('uploads:resumeAll', {}),
+        pause: (hours) => this.run(contract.invoke('uploads:pauseAll', { until: pauseUntil(hours, Date.now()) })),
+        resume: () => this.run(contract.invoke('uploads:resumeAll', {})),
         openLink: (url) => actions.openExternal(url),
         quit: () => actions.quit(),
         whenDone: {
@@ -125,8 +130,8 @@ export class TrayController {
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
         folders: {
           statuses: this.options.folders.statuses(),
-          pause: (id) => void core.handle('folders:pause', { id }),
-          resume: (id) => void core.handle('folders:resume', { id }),
+          pause: (id) => this.run(contract.invoke('folders:pause', { id })),
+          resume: (id) => this.run(contract.invoke('folders:resume', { id })),
         },
       },
       core.language,
@@ -136,7 +141,21 @@ export class TrayController {
   }
 
   private chooseWhenDone(action: WhenDoneAction | null): void {
-    void this.options.core.handle('uploads:setWhenDone', { action: action ?? 'nothing' });
+    this.run(this.options.contract.invoke('uploads:setWhenDone', { action: action ?? 'nothing' }));
+  }
+
+  /**
+   * A command a person gave in the menu or a notification: a refusal is
+   * written to the log and shown as a notification, never dropped.
+   */
+  private run(command: Promise<unknown>): void {
+    command.catch((error: unknown) => {
+      const { electron, core, log } = this.options;
+      const reason = error instanceof Error ? error.message : String(error);
+      log.warn(`A command of the tray failed: ${reason}`);
+      const body = error instanceof ContractError && error.text ? core.language.translate(error.text) : reason;
+      new electron.Notification({ title: core.language.t('core.tray.actionFailed'), body }).show();
+    });
   }
 
   /** One notification per countdown: shown when it starts, closed when it ends or is cancelled. */

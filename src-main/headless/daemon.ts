@@ -9,6 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { PLAN_FILE_SIZE_LIMIT_BYTES } from '../../src-shared/api/index.js';
 import { formatGibibytes } from '../../src-shared/model/format.js';
+import { contractClient, ContractError } from '../../src-shared/ipc/contract-client.js';
 import type { IpcError, IpcResult, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import {
   DROP_PATH,
@@ -23,6 +24,7 @@ import {
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
+import { coreTransport } from '../core/core-transport.js';
 import { answerFrame } from '../core/contract-frames.js';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptions, type ConnectionLimits } from './connection-guard.js';
 import { acceptedHost, daemonHosts } from './daemon-hosts.js';
@@ -109,6 +111,7 @@ const OLD_SESSION_COOKIE = 'media_sync_session';
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? randomBytes(24).toString('base64url');
+  const contract = contractClient(coreTransport(options.core));
   options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
   const wss = new WebSocketServer({
@@ -238,12 +241,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       await rm(folder, { recursive: true, force: true });
       return refuse(400, 'VALIDATION_ERROR', `${name} is empty: there is nothing to upload.`);
     }
-    const queued = await options.core.handle('uploads:addPaths', { accountId, paths: [path] });
-    if (!queued.ok) {
+    try {
+      answer(200, { ok: true, value: await contract.invoke('uploads:addPaths', { accountId, paths: [path] }) });
+    } catch (error) {
       await rm(folder, { recursive: true, force: true });
-      return answer(400, queued);
+      if (!(error instanceof ContractError)) throw error;
+      answer(400, { ok: false, error: error.toIpcError() });
     }
-    answer(200, queued as IpcResult<UploadItemView[]>);
   }
 
   server.on('upgrade', (request, socket, head) => {

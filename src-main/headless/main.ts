@@ -6,8 +6,10 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
+import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import { AppCore } from '../core/app-core.js';
-import { localDemoServer } from '../core/demo-server.js';
+import { coreTransport } from '../core/core-transport.js';
+import { localDemoServer } from '../demo/local-demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
 import { Engine, type EngineOptions } from '../core/engine.js';
 import { DATABASE_FILE } from '../storage/database.js';
@@ -279,12 +281,12 @@ async function run(
   if (!daemon) return 1;
   // never an account yet (one signed out is the person's choice: the sign-in page then)
   if (engine.accounts.all().length === 0 && !values['no-demo']) {
-    const signedIn = await core.handle('account:startDemo', {});
-    if (signedIn.ok) {
+    try {
+      await contractClient(coreTransport(core)).invoke('account:startDemo', {});
       io.stderr.write('No account yet: signed in to the local demo server.\n');
       log.info('No account yet: signed in to the local demo server.');
-    } else {
-      log.warn(`No account yet, and the local demo server could not be used: ${signedIn.error.message}`);
+    } catch (error) {
+      log.warn(`No account yet, and the local demo server could not be used: ${(error as Error).message}`);
     }
   }
   // before the address is out: whoever read it may stop the daemon at once, and it stops in order

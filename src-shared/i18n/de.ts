@@ -1061,6 +1061,7 @@ export const de: Catalog = {
       cancel: 'Abbrechen',
       restartToUpdate: 'Neu starten und auf {{version}} aktualisieren',
       quit: 'Beenden',
+      actionFailed: 'Media Sync konnte das nicht tun',
       folder: {
         watching: '{{name}} — auf dem neuesten Stand',
         scanning_one: '{{name}} — wird durchsucht, {{count}} Datei gefunden',

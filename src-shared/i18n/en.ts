@@ -1055,6 +1055,8 @@ export const en = {
       cancel: 'Cancel',
       restartToUpdate: 'Restart to update to {{version}}',
       quit: 'Quit',
+      // a command of the tray's menu or of a notification the core refused: its reason is the body
+      actionFailed: 'Media Sync could not do that',
       // one line per watched folder: its name (the folder's own name) and its state
       folder: {
         watching: '{{name}} — up to date',

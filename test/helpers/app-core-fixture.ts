@@ -1,9 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppCore, type AppCoreOptions, type CoreEvent } from '../../src-main/core/app-core.js';
+import { AppCore, type CoreEvent } from '../../src-main/core/app-core.js';
+import type { AppCoreOptions } from '../../src-main/core/app-core-options.js';
 import { Engine } from '../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../src-main/core/ports.js';
+import { contractClient } from '../../src-shared/ipc/contract-client.js';
+import type {
+  IpcCommandName,
+  IpcRequest,
+  IpcResponse,
+  IpcResult,
+  UploadItemView,
+} from '../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
+import { coreTransport } from '../../src-main/core/core-transport.js';
 import { tempDir } from './engine-fixture.js';
 import { waitFor } from './local-http-server.js';
 import { startTestServer } from './test-server.js';
@@ -20,11 +30,22 @@ export function createAppCore(engine: Engine, dataDir: string, options: Partial<
   });
 }
 
-/** A command's answer from `core`, typed by the test; its error's message thrown. */
-export async function callCore<T>(core: AppCore, name: string, request: unknown = {}): Promise<T> {
-  const result = await core.handle(name, request);
-  if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-  return result.value as T;
+/** A command's answer from `core` through the typed contract, as a page gets it; a refusal rejects with its ContractError. */
+export function callCore<N extends IpcCommandName>(
+  core: AppCore,
+  name: N,
+  request: IpcRequest<N>,
+): Promise<IpcResponse<N>> {
+  return contractClient(coreTransport(core)).invoke(name, request);
+}
+
+/** A command's result as it crosses the boundary (`{ ok, value }` or `{ ok: false, error }`), for tests of refusals. */
+export function resultOf<N extends IpcCommandName>(
+  core: AppCore,
+  name: N,
+  request: IpcRequest<N>,
+): Promise<IpcResult<unknown>> {
+  return coreTransport(core).send(name, request);
 }
 
 /**
@@ -41,7 +62,7 @@ export async function untilFolder(
   try {
     return await waitFor(
       async () => {
-        last = (await callCore<FolderStatus[]>(core, 'folders:status')).find((status) => status.id === id);
+        last = (await callCore(core, 'folders:status', {})).find((status) => status.id === id);
         return last && check(last) ? last : undefined;
       },
       30_000,
@@ -53,10 +74,15 @@ export async function untilFolder(
 }
 
 /** A small file `name` written in `dir` and queued for `accountId` (uploads:addPaths): its item. */
-export async function addFileToQueue<T>(core: AppCore, accountId: string, dir: string, name: string): Promise<T> {
+export async function addFileToQueue(
+  core: AppCore,
+  accountId: string,
+  dir: string,
+  name: string,
+): Promise<UploadItemView> {
   const path = join(dir, name);
   await writeFile(path, `the content of ${name}`);
-  const [item] = await callCore<T[]>(core, 'uploads:addPaths', { accountId, paths: [path] });
+  const [item] = await callCore(core, 'uploads:addPaths', { accountId, paths: [path] });
   return item!;
 }
 
@@ -83,9 +109,7 @@ export async function openCoreFixture(prefix: string) {
     events,
     /** signs in to the reference server; the new account's id */
     async signIn(): Promise<string> {
-      const result = await core.handle('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-      if (!result.ok) throw new Error(result.error.message);
-      return (result.value as { id: string }).id;
+      return (await callCore(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })).id;
     },
     async close(): Promise<void> {
       await core.dispose();

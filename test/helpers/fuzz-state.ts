@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { AppCore } from '../../src-main/core/app-core.js';
+import { callCore } from './app-core-fixture.js';
 import type { Log } from '../../src-main/common/file-log.js';
 
 /** What a fuzz run must leave as it found it: an account, a watched folder, a waiting upload, changed settings. */
@@ -11,27 +12,21 @@ export interface SeededState {
   itemId: number;
 }
 
-async function must<T>(core: AppCore, name: string, request: unknown): Promise<T> {
-  const result = await core.handle(name, request);
-  if (!result.ok) throw new Error(`${name}: ${result.error.code} ${result.error.message}`);
-  return result.value as T;
-}
-
 /**
  * Signs in to the reference server and gives the app some state to lose: the
  * queue paused until resumed with one file waiting in it, an empty watched
  * folder and two settings away from their defaults.
  */
 export async function seedState(core: AppCore, server: { baseUrl: string; token: string }, dataDir: string) {
-  const account = await must<{ id: string }>(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token });
-  await must(core, 'settings:update', { concurrency: 2, notifications: { uploadsDone: false } });
-  await must(core, 'uploads:pauseAll', { until: null });
+  const account = await callCore(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token });
+  await callCore(core, 'settings:update', { concurrency: 2, notifications: { uploadsDone: false } });
+  await callCore(core, 'uploads:pauseAll', { until: null });
   const file = join(dataDir, 'waiting.mp4');
   await writeFile(file, Buffer.alloc(4096, 1));
-  const [item] = await must<Array<{ id: number }>>(core, 'uploads:addPaths', { accountId: account.id, paths: [file] });
+  const [item] = await callCore(core, 'uploads:addPaths', { accountId: account.id, paths: [file] });
   const folderPath = join(dataDir, 'watched');
   await mkdir(folderPath);
-  const folder = await must<{ id: number }>(core, 'folders:add', {
+  const folder = await callCore(core, 'folders:add', {
     accountId: account.id,
     path: folderPath,
     options: { uploadExisting: false },
@@ -48,8 +43,8 @@ export async function appState(core: AppCore): Promise<unknown> {
     'uploads:status',
     'folders:list',
     'notifications:list',
-  ];
-  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await must(core, name, {})])));
+  ] as const;
+  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, await callCore(core, name, {})])));
 }
 
 /**

@@ -1,7 +1,7 @@
 import { englishText, message } from '../../../src-shared/i18n/message.js';
 import type { UpdateStatus } from '../../../src-shared/model/update-status.js';
 import { CoreError } from '../../common/core-error.js';
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** What a shell with no updates of its own answers: the daemon is updated with its package. */
 const NO_UPDATES: UpdateStatus = {
@@ -12,21 +12,26 @@ const NO_UPDATES: UpdateStatus = {
 /** The lines of the log a diagnostics export carries. */
 const DIAGNOSTICS_LOG_LINES = 200;
 
-/** Settings, notifications, followed conversions, and the app itself: links, logs, updates, the folder picker. */
-export function appCommands(core: CommandContext): HandlersOf<'settings' | 'conversions' | 'notifications' | 'app'> {
-  const { engine, options } = core;
+/** What the app commands use of the core. */
+type AppContext = Pick<
+  CommandContext,
+  | 'engine'
+  | 'options'
+  | 'clock'
+  | 'notifications'
+  | 'intents'
+  | 'settings'
+  | 'accountViews'
+  | 'queueStatus'
+  | 'rateLimits'
+  | 'openLink'
+  | 'openFiles'
+>;
+
+/** The app itself: links and opened files, logs and diagnostics, updates, the folder picker. */
+export function appCommands(core: AppContext): HandlersOf<'app'> {
+  const { options } = core;
   return {
-    'settings:get': async () => core.settings(),
-    'settings:update': async (change) => core.updateSettings(change),
-
-    'conversions:list': async ({ limit }) => engine.conversions.list(limit),
-
-    'notifications:list': async () => core.notifications.list(),
-    'notifications:clear': async () => {
-      core.notifications.clear();
-      return OK;
-    },
-
     'app:rateLimits': async () => core.rateLimits(),
     'app:diagnostics': async () => diagnostics(core),
     'app:info': async () => ({ ...options.info, logsDir: options.log?.dir ?? null }),
@@ -57,7 +62,7 @@ export function appCommands(core: CommandContext): HandlersOf<'settings' | 'conv
  * recent failures and the log's last lines; never a token (FileLog.recent
  * scrubs each line again with every token known now).
  */
-async function diagnostics(core: CommandContext): Promise<{ fileName: string; json: string }> {
+async function diagnostics(core: AppContext): Promise<{ fileName: string; json: string }> {
   const { engine, options } = core;
   const counts = engine.uploads.counts();
   const failed = engine.uploads.ofKind('failed', { newest: 50 }).reverse();

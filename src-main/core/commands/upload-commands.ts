@@ -2,10 +2,12 @@ import { message } from '../../../src-shared/i18n/message.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
 import { CoreError } from '../../common/core-error.js';
 import { checkUploadPath } from '../opened-files.js';
-import { OK, type CommandContext, type HandlersOf } from './command-context.js';
+import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** The upload queue: what is in it, and what a person does to it. */
-export function uploadCommands(core: CommandContext): HandlersOf<'uploads'> {
+export function uploadCommands(
+  core: Pick<CommandContext, 'engine' | 'options' | 'whenDone' | 'emit' | 'client' | 'item' | 'view' | 'queueStatus'>,
+): HandlersOf<'uploads'> {
   const queue = core.engine.queue;
   // the item as the command left it, or as it was when the command had nothing to do
   const viewOf = async (id: number, changed: Promise<UploadItem | undefined>) =>

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import type { Notification, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import type { Notification } from '../../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../../src-shared/model/conversion-follow.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { makeTestVideo } from '../../helpers/ffmpeg.js';
 import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
@@ -69,9 +69,7 @@ describe('Ready to watch', () => {
   async function upload(core: AppCore, accountId: string, name: string, body: Buffer | string): Promise<number> {
     const path = join(files.path, name);
     await writeFile(path, body);
-    const result = await core.handle('uploads:addPaths', { accountId, paths: [path] });
-    if (!result.ok) throw new Error(result.error.message);
-    return (result.value as UploadItemView[])[0]!.id;
+    return (await callCore(core, 'uploads:addPaths', { accountId, paths: [path] }))[0]!.id;
   }
 
   const statusRequests = (fileId: string) =>
@@ -102,15 +100,14 @@ describe('Ready to watch', () => {
       expect(ready).toMatchObject({ title: 'Ready to watch: clip.mp4', link: `${server.fileHost}/${fileId}/watch` });
       // the upload's answer carried urls.watch: no GET /files/{id} was needed at the end
       expect(server.server.requestLog.entries().filter((e) => e.path === `/api/v1/files/${fileId}`)).toEqual([]);
-      const watchUrl = await app.core.handle('files:copyLink', { accountId: app.accountId, fileId, kind: 'watch' });
-      expect(watchUrl).toEqual({ ok: true, value: { url: ready.link } });
+      const watchUrl = await callCore(app.core, 'files:copyLink', { accountId: app.accountId, fileId, kind: 'watch' });
+      expect(watchUrl).toEqual({ url: ready.link });
 
       // the follow ended ready (a stage seen on the way depends on ffmpeg's speed), and the queue row says so
       const states = app.follows().filter((f) => f.fileId === fileId);
       expect(states[0]!.state).toMatchObject({ kind: 'following', conversion: null });
       expect(states.at(-1)!.state.kind).toBe('ready');
-      const rows = await app.core.handle('uploads:list', {});
-      const row = (rows.ok ? (rows.value as { items: UploadItemView[] }).items : []).find((i) => i.id === uploadId);
+      const row = (await callCore(app.core, 'uploads:list', {})).items.find((i) => i.id === uploadId);
       expect(row?.afterUpload).toMatchObject({ fileId, watchUrl: ready.link, state: { kind: 'ready' } });
 
       // the server's own log: no status request inside the Retry-After, one per poll (at least the shortest wait apart)
@@ -143,8 +140,8 @@ describe('Ready to watch', () => {
       await new Promise((resolve) => setTimeout(resolve, FAST_FOLLOW.maxDelayMs * 2));
       expect(app.notes('readyToWatch')).toEqual([]);
       expect(statusRequests(follow.fileId)).toEqual([]);
-      const listed = await app.core.handle('conversions:list', {});
-      expect(listed).toMatchObject({ ok: true, value: [{ fileId: follow.fileId, state: { kind: 'uploaded' } }] });
+      const listed = await callCore(app.core, 'conversions:list', {});
+      expect(listed).toMatchObject([{ fileId: follow.fileId, state: { kind: 'uploaded' } }]);
     } finally {
       await app.close();
       await data.remove();
@@ -157,12 +154,11 @@ describe('Ready to watch', () => {
     const data = await tempDir('media-sync-rtw-data-');
     const app = await openCore(data.path);
     try {
-      const created = await app.core.handle('imports:create', {
+      const created = await callCore(app.core, 'imports:create', {
         accountId: app.accountId,
         body: { urls: [`${source.origin}/imported.mp4`], name: 'Imported clip' },
       });
-      if (!created.ok) throw new Error(created.error.message);
-      const jobId = (created.value as Array<{ id: string }>)[0]!.id;
+      const jobId = created[0]!.id;
       const ready = await waitFor(() => app.notes('readyToWatch')[0], 60_000, 'the Ready to watch notification');
       const follow = app.follows().find((f) => f.jobId === jobId)!;
       expect(ready).toMatchObject({
@@ -195,8 +191,8 @@ describe('Ready to watch', () => {
     // the restarted engine waits at most its own longest wait (1 s here) for the poll planned an hour away
     const second = await openCore(data.path);
     try {
-      const saved = await second.core.handle('conversions:list', {});
-      expect(saved).toMatchObject({ ok: true, value: [{ fileId, state: { kind: 'following' } }] });
+      const saved = await callCore(second.core, 'conversions:list', {});
+      expect(saved).toMatchObject([{ fileId, state: { kind: 'following' } }]);
       const ready = await waitFor(() => second.notes('readyToWatch')[0], 60_000, 'the Ready to watch notification');
       expect(ready).toMatchObject({ title: 'Ready to watch: restart.mp4', link: `${server.fileHost}/${fileId}/watch` });
       await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -5,6 +5,8 @@ import { createFileLog } from '../../../src-main/common/file-log.js';
 import { AppCore, type CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP } from '../../../src-main/core/ports.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
+import { callCore } from '../../helpers/app-core-fixture.js';
 import { startHttpProxy } from '../../helpers/http-proxy.js';
 import { startLocalHttpServer, waitFor } from '../../helpers/local-http-server.js';
 import { fakeMp4, serve } from '../../helpers/media-fixtures.js';
@@ -52,13 +54,10 @@ describe('AppCore against the reference server', () => {
     await watched.remove();
   });
 
+  // the boundary itself: requests as any transport carries them, answers as they cross it
   const call = (name: string, request: unknown = {}) => core.handle(name, request);
-
-  async function signIn() {
-    const result = await call('account:signIn', { baseUrl: server.baseUrl, token: server.token });
-    if (!result.ok) throw new Error(result.error.message);
-    return result.value as { id: string };
-  }
+  const invoke = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(core, name, request);
+  const signIn = () => invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
 
   it("signs in with a token and never hands it back; a bad token gets the server's reason and request id", async () => {
     const bad = await call('account:signIn', { baseUrl: server.baseUrl, token: 'mfs_wrong' });
@@ -122,8 +121,7 @@ describe('AppCore against the reference server', () => {
     expect(notification).toMatchObject({ title: 'Uploaded', body: 'clip.mp4', kind: 'uploadsDone' });
     expect(notification.link).toMatch(new RegExp(`^${server.fileHost}/[A-Za-z0-9_-]+/file$`));
 
-    const files = await call('files:list', { accountId: account.id, perPage: 25 });
-    const file = (files.ok ? (files.value as { data: { id: string; visibility: string }[] }).data : [])[0]!;
+    const file = (await invoke('files:list', { accountId: account.id, perPage: 25 })).data[0]!;
     expect(file.visibility).toBe('public');
     expect(await call('files:copyLink', { accountId: account.id, fileId: file.id, kind: 'watch' })).toEqual({
       ok: true,
@@ -195,7 +193,7 @@ describe('AppCore against the reference server', () => {
       JSON.stringify([events, diagnostics, settings, await call('account:list')]) +
       Buffer.concat(stored).toString('latin1');
     expect(everything).not.toContain(server.token);
-    expect(diagnostics.ok && (diagnostics.value as { json: string }).json).toContain('"done": 1');
+    expect((await invoke('app:diagnostics', {})).json).toContain('"done": 1');
   });
 
   it('a settings file with one bad field loses that field only, and the log names it', async () => {
@@ -210,10 +208,11 @@ describe('AppCore against the reference server', () => {
       log,
     });
     try {
-      const settings = await other.handle('settings:get', {});
-      expect(settings).toMatchObject({
-        ok: true,
-        value: { concurrency: 5, bandwidthBytesPerSecond: null, language: 'de', pauseOnBattery: true },
+      expect(await callCore(other, 'settings:get', {})).toMatchObject({
+        concurrency: 5,
+        bandwidthBytesPerSecond: null,
+        language: 'de',
+        pauseOnBattery: true,
       });
       const lines = await log.recent(10);
       expect(lines).toHaveLength(1);
@@ -268,12 +267,10 @@ describe('AppCore against the reference server', () => {
       paths.push(join(watched.path, `page-${i}.mp4`));
       await writeFile(paths[i]!, `clip ${i}`);
     }
-    const added = await call('uploads:addPaths', { accountId: account.id, paths });
-    const ids = (added.ok ? (added.value as { id: number }[]) : []).map((item) => item.id);
-    const page = await call('uploads:list', { offset: 1, limit: 2 });
-    expect(page).toMatchObject({ ok: true, value: { total: 5 } });
-    const value = page.ok ? (page.value as { items: { id: number; fileName: string }[] }) : { items: [] };
-    expect(value.items.map((item) => [item.id, item.fileName])).toEqual([
+    const ids = (await invoke('uploads:addPaths', { accountId: account.id, paths })).map((item) => item.id);
+    const page = await invoke('uploads:list', { offset: 1, limit: 2 });
+    expect(page.total).toBe(5);
+    expect(page.items.map((item) => [item.id, item.fileName])).toEqual([
       [ids[1], 'page-1.mp4'],
       [ids[2], 'page-2.mp4'],
     ]);

@@ -5,7 +5,7 @@ import type { Dialog, OpenDialogReturnValue } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NO_DESKTOP } from '../../../src-main/core/ports.js';
 import { pickFolder } from '../../../src-main/electron/folder-picker.js';
-import { createAppCore, openCoreFixture, type CoreFixture } from '../../helpers/app-core-fixture.js';
+import { createAppCore, openCoreFixture, resultOf, type CoreFixture } from '../../helpers/app-core-fixture.js';
 
 /**
  * Choosing folders through the contract, on the real core: AppCore on a real
@@ -33,11 +33,11 @@ describe('AppCore: picking, browsing and adding folders', () => {
     await mkdir(join(disk.path, 'Videos', 'To upload'), { recursive: true });
     await writeFile(join(disk.path, 'clip.mp4'), 'a file');
 
-    expect(await core.handle('folders:browse', {})).toMatchObject({
+    expect(await resultOf(core, 'folders:browse', {})).toMatchObject({
       ok: true,
       value: { path: homedir(), home: homedir() },
     });
-    expect(await core.handle('folders:browse', { path: join(disk.path, 'Videos') })).toEqual({
+    expect(await resultOf(core, 'folders:browse', { path: join(disk.path, 'Videos') })).toEqual({
       ok: true,
       value: {
         path: join(disk.path, 'Videos'),
@@ -49,7 +49,7 @@ describe('AppCore: picking, browsing and adding folders', () => {
     });
 
     const file = join(disk.path, 'clip.mp4');
-    expect(await core.handle('folders:browse', { path: file })).toEqual({
+    expect(await resultOf(core, 'folders:browse', { path: file })).toEqual({
       ok: false,
       error: {
         code: 'NOT_A_FOLDER',
@@ -58,11 +58,11 @@ describe('AppCore: picking, browsing and adding folders', () => {
         text: { key: 'core.folderPath.isFile', values: { path: file } },
       },
     });
-    expect(await core.handle('folders:browse', { path: 'Videos' })).toMatchObject({
+    expect(await resultOf(core, 'folders:browse', { path: 'Videos' })).toMatchObject({
       ok: false,
       error: { code: 'FOLDER_PATH_NOT_ABSOLUTE', message: expect.stringContaining('“Videos” is not a full path.') },
     });
-    expect(await core.handle('folders:browse', { path: '' })).toMatchObject({
+    expect(await resultOf(core, 'folders:browse', { path: '' })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR' },
     });
@@ -79,21 +79,21 @@ describe('AppCore: picking, browsing and adding folders', () => {
       { path: 'Videos', code: 'FOLDER_PATH_NOT_ABSOLUTE', message: '“Videos” is not a full path.' },
     ];
     for (const { path, code, message } of refusals) {
-      expect(await core.handle('folders:add', { accountId, path })).toEqual({
+      expect(await resultOf(core, 'folders:add', { accountId, path })).toEqual({
         ok: false,
         error: { code, message: expect.stringContaining(message), requestId: null, text: expect.anything() },
       });
     }
-    expect(await core.handle('folders:list', {})).toEqual({ ok: true, value: [] });
+    expect(await resultOf(core, 'folders:list', {})).toEqual({ ok: true, value: [] });
     expect(events.filter((event) => event.name === 'folders:changed')).toEqual([]);
 
     await mkdir(join(disk.path, 'Videos'));
-    const added = await core.handle('folders:add', { accountId, path: `${disk.path}/Videos/` });
+    const added = await resultOf(core, 'folders:add', { accountId, path: `${disk.path}/Videos/` });
     expect(added).toMatchObject({ ok: true, value: { path: join(disk.path, 'Videos') } });
   });
 
   it('answers app:pickFolder with the desktop picker, and UNAVAILABLE where there is none', async () => {
-    expect(await core.handle('app:pickFolder', {})).toEqual({
+    expect(await resultOf(core, 'app:pickFolder', {})).toEqual({
       ok: false,
       error: {
         code: 'UNAVAILABLE',
@@ -114,11 +114,11 @@ describe('AppCore: picking, browsing and adding folders', () => {
       info: { version: '0.1.0', shell: 'electron', dataDir: data.path },
     });
     try {
-      expect(await desktop.handle('app:pickFolder', {})).toEqual({
+      expect(await resultOf(desktop, 'app:pickFolder', {})).toEqual({
         ok: true,
         value: { path: join(disk.path, 'Picked') },
       });
-      expect(await desktop.handle('app:pickFolder', {})).toEqual({ ok: true, value: { path: null } });
+      expect(await resultOf(desktop, 'app:pickFolder', {})).toEqual({ ok: true, value: { path: null } });
     } finally {
       await desktop.dispose();
     }

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_PENDING_INTENTS } from '../../../src-main/core/intent-inbox.js';
 import type { AppIntent } from '../../../src-shared/ipc/ipc-contract.js';
-import { openCoreFixture, type CoreFixture } from '../../helpers/app-core-fixture.js';
+import { callCore, openCoreFixture, resultOf, type CoreFixture } from '../../helpers/app-core-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 
 /**
@@ -29,11 +29,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
 
   afterEach(() => fixture.close());
 
-  async function take(): Promise<AppIntent[]> {
-    const result = await core.handle('app:takeIntents', {});
-    if (!result.ok) throw new Error(result.error.message);
-    return result.value as AppIntent[];
-  }
+  const take = (): Promise<AppIntent[]> => callCore(core, 'app:takeIntents', {});
 
   const available = () => events.filter((event) => event.name === 'app:intentsAvailable').map((e) => e.payload);
   const remoteRequests = () =>
@@ -43,7 +39,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
     await signIn();
     const address = 'https://videos.example.com/holiday.mp4';
     const link = `media-sync://import?url=${encodeURIComponent(address)}`;
-    const opened = await core.handle('app:openLink', { link });
+    const opened = await resultOf(core, 'app:openLink', { link });
     expect(opened).toEqual({ ok: true, value: { kind: 'import', id: 1, url: address } });
     expect(available()).toEqual([{ count: 1 }]);
 
@@ -65,7 +61,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
 
   it('answers a malformed link with the reason, and changes nothing', async () => {
     await signIn();
-    const result = await core.handle('app:openLink', {
+    const result = await resultOf(core, 'app:openLink', {
       link: `media-sync://import?url=${encodeURIComponent('ftp://media.example.com/v.mp4')}`,
     });
     expect(result).toEqual({
@@ -79,12 +75,12 @@ describe('AppCore: media-sync:// links and opened files', () => {
       },
     });
     expect(await take()).toHaveLength(1);
-    expect(await core.handle('app:openLink', { link: 'x'.repeat(70_000) })).toMatchObject({
+    expect(await resultOf(core, 'app:openLink', { link: 'x'.repeat(70_000) })).toMatchObject({
       ok: false,
       error: { code: 'VALIDATION_ERROR' },
     });
     expect(remoteRequests()).toEqual([]);
-    expect(await core.handle('uploads:list', {})).toEqual({ ok: true, value: { items: [], total: 0 } });
+    expect(await resultOf(core, 'uploads:list', {})).toEqual({ ok: true, value: { items: [], total: 0 } });
   });
 
   it('keeps the last 20 intents while no page takes them', async () => {
@@ -157,7 +153,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
 
   it('names the first five of many opened files and counts the rest', async () => {
     await signIn();
-    await core.handle('uploads:pauseAll', { until: null });
+    await resultOf(core, 'uploads:pauseAll', { until: null });
     const paths: string[] = [];
     for (let i = 1; i <= 7; i++) {
       paths.push(join(files.path, `clip-${i}.mp4`));
@@ -173,7 +169,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
 
   it('with no account signed in, says to sign in first and queues nothing', async () => {
     await writeFile(join(files.path, 'a.mp4'), 'a clip');
-    const result = await core.handle('app:openFiles', { paths: ['a.mp4'], workingDirectory: files.path });
+    const result = await resultOf(core, 'app:openFiles', { paths: ['a.mp4'], workingDirectory: files.path });
     const intent = result.ok ? result.value : result.error;
     expect(intent).toEqual({
       kind: 'filesNotQueued',

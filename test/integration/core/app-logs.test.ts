@@ -6,6 +6,8 @@ import { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { MemorySettingsStore, NO_DESKTOP, type ShellPorts } from '../../../src-main/core/ports.js';
 import { FileTokenVault } from '../../../src-main/storage/token-vault.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
+import { callCore, resultOf } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -62,7 +64,8 @@ describe('the log of the app, on the reference server', () => {
     throw new Error('the log files kept changing while read');
   }
 
-  const call = (name: string, request: unknown = {}) => core.handle(name, request);
+  const call = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => resultOf(core, name, request);
+  const invoke = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(core, name, request);
 
   beforeEach(async () => {
     server = await startTestServer({ conversions: false });
@@ -83,9 +86,7 @@ describe('the log of the app, on the reference server', () => {
       ok: false,
       error: { code: 'UNAUTHENTICATED' },
     });
-    const signedIn = await call('account:signIn', { baseUrl: server.baseUrl, token: canary });
-    const accountId = signedIn.ok ? (signedIn.value as { id: string }).id : '';
-    expect(accountId).not.toBe('');
+    const { id: accountId } = await invoke('account:signIn', { baseUrl: server.baseUrl, token: canary });
 
     const path = join(data.path, 'canary.mp4');
     await writeFile(path, 'a canary clip');
@@ -100,8 +101,7 @@ describe('the log of the app, on the reference server', () => {
     server.admin(['token', 'enable'], { token: canary });
     expect((await call('account:signIn', { baseUrl: server.baseUrl, token: canary })).ok).toBe(true);
 
-    const diagnostics = await call('app:diagnostics');
-    const json = diagnostics.ok ? (diagnostics.value as { json: string }).json : '';
+    const { json } = await invoke('app:diagnostics', {});
     const files = await logFiles();
     expect((await readdir(log.dir)).length).toBeGreaterThan(1);
     for (const secret of [canary, encodeURIComponent(canary), canary.slice(4), WRONG_TOKEN]) {
@@ -135,8 +135,7 @@ describe('the log of the app, on the reference server', () => {
     expect((await call('account:signIn', { baseUrl: server.baseUrl, token: WRONG_TOKEN })).ok).toBe(false);
     log.warn(`a server echoed ${WRONG_TOKEN}`);
     expect(await logFiles()).toContain('a server echoed [redacted]');
-    const signedIn = await call('account:signIn', { baseUrl: server.baseUrl, token: canary });
-    const accountId = signedIn.ok ? (signedIn.value as { id: string }).id : '';
+    const { id: accountId } = await invoke('account:signIn', { baseUrl: server.baseUrl, token: canary });
     await close();
 
     // a new start: the account's token comes from the vault (replaced by one of no known shape), another from the environment
@@ -154,16 +153,16 @@ describe('the log of the app, on the reference server', () => {
   it('gives the UI the log folder, opens it through the shell, and says so when the shell cannot', async () => {
     const shell: ShellPorts = { ...NO_DESKTOP, openLogsFolder: async () => void opened.push(log.dir) };
     await open(shell);
-    expect(await call('app:info')).toEqual({
+    expect(await call('app:info', {})).toEqual({
       ok: true,
       value: { version: '0.1.0', shell: 'electron', dataDir: data.path, logsDir: join(data.path, 'logs') },
     });
-    expect(await call('app:openLogsFolder')).toEqual({ ok: true, value: { ok: true } });
+    expect(await call('app:openLogsFolder', {})).toEqual({ ok: true, value: { ok: true } });
     expect(opened).toEqual([join(data.path, 'logs')]);
     await close();
 
     await open(NO_DESKTOP);
-    expect(await call('app:openLogsFolder')).toEqual({
+    expect(await call('app:openLogsFolder', {})).toEqual({
       ok: false,
       error: {
         code: 'UNAVAILABLE',
@@ -181,7 +180,7 @@ describe('the log of the app, on the reference server', () => {
       openLogsFolder: () => Promise.reject(new Error('spawn xdg-open ENOENT')),
     };
     await open(shell);
-    expect(await call('app:openLogsFolder')).toMatchObject({
+    expect(await call('app:openLogsFolder', {})).toMatchObject({
       ok: false,
       error: { code: 'INTERNAL_ERROR', message: 'spawn xdg-open ENOENT' },
     });

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Log } from '../../../src-main/common/file-log.js';
-import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/demo-server.js';
+import type { DemoServerPort } from '../../../src-main/core/ports.js';
+import { localDemoServer } from '../../../src-main/demo/local-demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
@@ -13,7 +14,7 @@ import { startTestServer } from '../../helpers/test-server.js';
 
 describe('the local demo server ("Try it locally")', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
-  const demos: LocalDemoServer[] = [];
+  const demos: DemoServerPort[] = [];
   let blocker: Server | undefined;
 
   beforeEach(async () => {
@@ -27,14 +28,14 @@ describe('the local demo server ("Try it locally")', () => {
     await data.remove();
   });
 
-  function demoServer(log?: Log): LocalDemoServer {
+  function demoServer(log?: Log): DemoServerPort {
     const demo = localDemoServer(data.path, log);
     demos.push(demo);
     return demo;
   }
 
   /** An app start on the data folder: the engine, then the core (which starts what it must), as the shells do. */
-  async function openApp(demo: LocalDemoServer) {
+  async function openApp(demo: DemoServerPort) {
     const engine = await Engine.open({ dataDir: data.path });
     const core = createAppCore(engine, data.path, { demo });
     await core.start();
@@ -49,10 +50,10 @@ describe('the local demo server ("Try it locally")', () => {
     };
   }
 
-  async function signInToDemo(demo: LocalDemoServer): Promise<{ id: string; baseUrl: string }> {
+  async function signInToDemo(demo: DemoServerPort): Promise<{ id: string; baseUrl: string }> {
     const app = await openApp(demo);
     try {
-      return await callCore<{ id: string; baseUrl: string }>(app.core, 'account:startDemo');
+      return await callCore(app.core, 'account:startDemo', {});
     } finally {
       await app.close();
     }
@@ -63,19 +64,15 @@ describe('the local demo server ("Try it locally")', () => {
     const engine = await Engine.open({ dataDir: data.path });
     const core = createAppCore(engine, data.path, { demo });
     try {
-      const first = await core.handle('account:startDemo', {});
-      expect(first).toMatchObject({ ok: true, value: { username: 'demo', blocked: null } });
-      const { id, baseUrl } = (first.ok ? first.value : {}) as { id: string; baseUrl: string };
+      const first = await callCore(core, 'account:startDemo', {});
+      expect(first).toMatchObject({ username: 'demo', blocked: null });
+      const { id, baseUrl } = first;
       expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
-      expect(await core.handle('account:summary', { accountId: id })).toMatchObject({
-        ok: true,
-        value: { username: 'demo' },
-      });
+      expect(await callCore(core, 'account:summary', { accountId: id })).toMatchObject({ username: 'demo' });
 
       await demo.stop();
-      const again = await core.handle('account:startDemo', {});
-      expect(again).toMatchObject({ ok: true, value: { baseUrl, id } });
-      expect(await core.handle('account:list', {})).toMatchObject({ ok: true, value: [{ baseUrl }] });
+      expect(await callCore(core, 'account:startDemo', {})).toMatchObject({ baseUrl, id });
+      expect(await callCore(core, 'account:list', {})).toMatchObject([{ baseUrl }]);
     } finally {
       await core.dispose();
       await engine.close();
@@ -87,10 +84,7 @@ describe('the local demo server ("Try it locally")', () => {
     const log = memoryLog();
     const app = await openApp(demoServer(log));
     try {
-      expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({
-        ok: true,
-        value: { username: 'demo' },
-      });
+      expect(await callCore(app.core, 'account:summary', { accountId: id })).toMatchObject({ username: 'demo' });
       expect(log.lines).toEqual([`INFO The local demo server is back at ${baseUrl} for the demo account.`]);
     } finally {
       await app.close();
@@ -119,7 +113,7 @@ describe('the local demo server ("Try it locally")', () => {
         `WARN The local demo server's port ${port} is taken by another program: it now runs at ${account!.baseUrl}, and the demo account moved there.`,
       ]);
       expect(await readFile(join(data.path, 'demo-server', 'port'), 'utf8')).toBe(new URL(account!.baseUrl).port);
-      expect(await app.core.handle('account:summary', { accountId: id })).toMatchObject({ ok: true });
+      await callCore(app.core, 'account:summary', { accountId: id });
       await waitFor(() => (app.engine.uploads.list()[0]?.state.kind === 'done' ? true : undefined), 20_000, 'done');
     } finally {
       await app.close();

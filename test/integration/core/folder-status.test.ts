@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
-import { createAppCore, untilFolder } from '../../helpers/app-core-fixture.js';
+import { callCore, createAppCore, resultOf, untilFolder } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -55,13 +55,9 @@ describe('AppCore: the status of each watched folder', () => {
     open = undefined;
   }
 
-  async function invoke(name: string, request: unknown): Promise<unknown> {
-    const result = await open!.core.handle(name, request);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.value;
-  }
+  const invoke = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(open!.core, name, request);
 
-  const statuses = async () => (await invoke('folders:status', {})) as FolderStatus[];
+  const statuses = () => invoke('folders:status', {});
   const statusOf = async (id: number) => (await statuses()).find((status) => status.id === id)!;
 
   const until = (id: number, what: string, check: (status: FolderStatus) => boolean) =>
@@ -71,14 +67,12 @@ describe('AppCore: the status of each watched folder', () => {
   async function signInAndWatch<const Names extends string[]>(
     ...names: Names
   ): Promise<{ [K in keyof Names]: { path: string; id: number } }> {
-    const { id: accountId } = (await invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
-      id: string;
-    };
+    const { id: accountId } = await invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     const watched: Array<{ path: string; id: number }> = [];
     for (const name of names) {
       const path = join(disk.path, name);
       await mkdir(path);
-      watched.push({ path, id: ((await invoke('folders:add', { accountId, path })) as { id: number }).id });
+      watched.push({ path, id: (await invoke('folders:add', { accountId, path })).id });
     }
     return watched as { [K in keyof Names]: { path: string; id: number } };
   }
@@ -189,7 +183,7 @@ describe('AppCore: the status of each watched folder', () => {
     expect(resumed.recent.map((file) => file.name)).toEqual(['held.jpg', 'first.jpg']);
     expect(await serverFileNames()).toEqual(['clip.jpg', 'first.jpg', 'held.jpg']);
 
-    expect(await open!.core.handle('folders:pause', { id: 99 })).toMatchObject({
+    expect(await resultOf(open!.core, 'folders:pause', { id: 99 })).toMatchObject({
       ok: false,
       error: { code: 'NOT_FOUND', message: 'There is no watched folder #99.' },
     });
@@ -201,7 +195,7 @@ describe('AppCore: the status of each watched folder', () => {
     const path = join(docs, 'notes.txt');
     await writeFile(path, 'the first draft');
     await until(id, 'the first draft uploaded', (status) => status.counts.uploaded === 1);
-    const list = async () => ((await invoke('uploads:list', {})) as { items: UploadItemView[] }).items;
+    const list = async () => (await invoke('uploads:list', {})).items;
     const [first] = await list();
     expect(first).toMatchObject({ state: { kind: 'done' }, changedSinceUpload: false });
 

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { NetworkManagerCost } from '../../../src-main/system/network-manager-cost.js';
-import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import { addFileToQueue, callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
@@ -101,9 +101,7 @@ describe('"On a metered connection" against the reference server and a stand-in 
     await network.start();
     core = createAppCore(engine, data.path, { network });
     await core.start();
-    accountId = (
-      await callCore<{ id: string }>(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })
-    ).id;
+    accountId = (await callCore(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })).id;
   });
 
   afterEach(async () => {
@@ -115,10 +113,10 @@ describe('"On a metered connection" against the reference server and a stand-in 
     await bus.close();
   });
 
-  const call = <T>(name: string, request: unknown = {}) => callCore<T>(core, name, request);
-  const addFile = (name: string) => addFileToQueue<UploadItemView>(core, accountId, data.path, name);
+  const call = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(core, name, request);
+  const addFile = (name: string) => addFileToQueue(core, accountId, data.path, name);
 
-  const status = () => call<QueueStatus>('uploads:status');
+  const status = () => call('uploads:status', {});
   const itemState = (id: number) => engine.queue.get(id)!.state.kind;
   const done = (id: number) => waitFor(() => (itemState(id) === 'done' ? true : undefined), 15_000, `upload #${id}`);
 

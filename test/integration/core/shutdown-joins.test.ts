@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Shutdown } from '../../../src-main/common/shutdown.js';
-import { localDemoServer } from '../../../src-main/core/demo-server.js';
+import { localDemoServer } from '../../../src-main/demo/local-demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import { ownerSocketPath } from '../../../src-main/core/owner-socket-path.js';
 import { serveOwnerSocket } from '../../../src-main/core/owner-socket.js';
@@ -77,7 +77,7 @@ describe('the stop, as the parts of the app join it', () => {
     const demo = localDemoServer(data.path, undefined, shutdown);
     const core = createAppCore(engine, data.path, { demo, shutdown });
     await core.start();
-    demoUrl = (await callCore<{ baseUrl: string }>(core, 'account:startDemo')).baseUrl;
+    demoUrl = (await callCore(core, 'account:startDemo', {})).baseUrl;
     await serveOwnerSocket(core, data.path, undefined, shutdown);
     expect(await socketAnswers(ownerSocketPath(data.path))).toBe(true);
     expect(await httpAnswers(demoUrl)).toBe(true);

@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { localDemoServer, type LocalDemoServer } from '../../../src-main/core/demo-server.js';
+import type { DemoServerPort } from '../../../src-main/core/ports.js';
+import { localDemoServer } from '../../../src-main/demo/local-demo-server.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import type { AccountView, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { addFileToQueue, callCore, createAppCore, untilFolder } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
@@ -21,7 +22,7 @@ const SETTLE_MS = 200;
 describe('signing out, and in again', () => {
   let data: Awaited<ReturnType<typeof tempDir>>;
   let disk: Awaited<ReturnType<typeof tempDir>>;
-  let demo: LocalDemoServer;
+  let demo: DemoServerPort;
   let open: { engine: Engine; core: ReturnType<typeof createAppCore> } | undefined;
   let server: TestServer | undefined;
 
@@ -53,9 +54,8 @@ describe('signing out, and in again', () => {
     open = undefined;
   }
 
-  const call = <T>(name: string, request: unknown = {}) => callCore<T>(open!.core, name, request);
-  const statusOf = async (id: number) =>
-    (await call<FolderStatus[]>('folders:status')).find((status) => status.id === id)!;
+  const call = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(open!.core, name, request);
+  const statusOf = async (id: number) => (await call('folders:status', {})).find((status) => status.id === id)!;
 
   const until = (id: number, what: string, check: (status: FolderStatus) => boolean) =>
     untilFolder(open!.core, id, what, check);
@@ -63,21 +63,20 @@ describe('signing out, and in again', () => {
   async function watch(accountId: string, name: string): Promise<{ id: number; path: string }> {
     const path = join(disk.path, name);
     await mkdir(path);
-    return { id: (await call<{ id: number }>('folders:add', { accountId, path })).id, path };
+    return { id: (await call('folders:add', { accountId, path })).id, path };
   }
 
-  const itemOf = async (path: string) =>
-    (await call<{ items: UploadItemView[] }>('uploads:list')).items.find((item) => item.path === path);
+  const itemOf = async (path: string) => (await call('uploads:list', {})).items.find((item) => item.path === path);
 
   it('takes its folders and queued files back: a file dropped while signed out is uploaded, across a restart', async () => {
     await startCore();
-    const first = await call<AccountView>('account:startDemo');
+    const first = await call('account:startDemo', {});
     const folder = await watch(first.id, 'Camera');
     await writeFile(join(folder.path, 'a.jpg'), 'the first photo');
     await until(folder.id, 'a.jpg uploaded', (status) => status.counts.uploaded === 1);
 
     await call('account:signOut', { accountId: first.id });
-    expect(await call('account:list')).toEqual([]);
+    expect(await call('account:list', {})).toEqual([]);
     await writeFile(join(folder.path, 'b.jpg'), 'a photo taken while signed out');
     const gone = await until(folder.id, 'its account signed out', (status) => status.state.kind === 'problem');
     expect(gone.state).toEqual({
@@ -93,7 +92,7 @@ describe('signing out, and in again', () => {
     await demo.stop();
     await startCore();
     expect((await statusOf(folder.id)).state).toMatchObject({ kind: 'problem', problem: 'accountGone' });
-    const again = await call<AccountView>('account:startDemo');
+    const again = await call('account:startDemo', {});
     expect(again).toMatchObject({ id: first.id, baseUrl: first.baseUrl, username: 'demo' });
     const back = await until(
       folder.id,
@@ -115,7 +114,7 @@ describe('signing out, and in again', () => {
     server = await startTestServer({ conversions: false });
     const annToken = server.newAccount('ann');
     await startCore();
-    const demoAccount = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    const demoAccount = await call('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     const folder = await watch(demoAccount.id, 'Photos');
     await writeFile(join(folder.path, 'a.jpg'), 'sent before the sign-out');
     await until(folder.id, 'a.jpg uploaded', (status) => status.counts.uploaded === 1);
@@ -130,7 +129,7 @@ describe('signing out, and in again', () => {
     const { server, annToken, demoAccount, folder, waiting } = await signedOutWithAFileWaiting();
 
     // another user of the same server is another account: the folder stays the signed-out one's
-    const ann = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: annToken });
+    const ann = await call('account:signIn', { baseUrl: server.baseUrl, token: annToken });
     expect(ann.id).not.toBe(demoAccount.id);
     expect((await statusOf(folder.id)).state).toMatchObject({ kind: 'problem', problem: 'accountGone' });
     // a folder of a signed-in account is not moved
@@ -139,7 +138,7 @@ describe('signing out, and in again', () => {
       'This account is not signed in',
     );
 
-    const moved = await call<{ accountId: string }>('folders:move', { id: folder.id, accountId: ann.id });
+    const moved = await call('folders:move', { id: folder.id, accountId: ann.id });
     expect(moved.accountId).toBe(ann.id);
     await until(folder.id, 'b.jpg uploaded to ann', (status) => status.counts.uploaded === 2);
     expect(await itemOf(waiting)).toMatchObject({ accountId: ann.id, folderId: folder.id, state: { kind: 'done' } });
@@ -153,8 +152,8 @@ describe('signing out, and in again', () => {
     const { server, annToken, folder } = await signedOutWithAFileWaiting();
 
     await call('folders:remove', { id: folder.id });
-    const ann = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: annToken });
-    const again = (await call<{ id: number }>('folders:add', { accountId: ann.id, path: folder.path })).id;
+    const ann = await call('account:signIn', { baseUrl: server.baseUrl, token: annToken });
+    const again = (await call('folders:add', { accountId: ann.id, path: folder.path })).id;
     // what the first account has is not on ann's: both files go
     await until(again, 'both files uploaded to ann', (status) => status.counts.uploaded === 2);
     const annFiles = await server.api('/files?per_page=100', { token: annToken });
@@ -166,14 +165,14 @@ describe('signing out, and in again', () => {
     server = await startTestServer({ conversions: false });
     const annToken = server.newAccount('ann');
     await startCore();
-    const demoAccount = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    const demoAccount = await call('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     await call('uploads:pauseAll', { until: null });
     // as many waiting files as the queue runs at once (3), each first in line
     for (const name of ['a.jpg', 'b.jpg', 'c.jpg']) await addFileToQueue(open!.core, demoAccount.id, disk.path, name);
     await call('account:signOut', { accountId: demoAccount.id });
-    await call('uploads:resumeAll');
-    const ann = await call<AccountView>('account:signIn', { baseUrl: server.baseUrl, token: annToken });
-    const theirs = await addFileToQueue<UploadItemView>(open!.core, ann.id, disk.path, 'ann.jpg');
+    await call('uploads:resumeAll', {});
+    const ann = await call('account:signIn', { baseUrl: server.baseUrl, token: annToken });
+    const theirs = await addFileToQueue(open!.core, ann.id, disk.path, 'ann.jpg');
     await waitFor(async () => (await itemOf(theirs.path))?.state.kind === 'done' || undefined, 30_000, 'ann.jpg up');
     for (const name of ['a.jpg', 'b.jpg', 'c.jpg']) {
       expect((await itemOf(join(disk.path, name)))?.state.kind).toBe('queued');

@@ -5,7 +5,7 @@ import { systemClock, type Clock } from '../../../src-main/common/clock.js';
 import { Emitter } from '../../../src-main/common/disposable.js';
 import { Engine } from '../../../src-main/core/engine.js';
 import type { PowerSourcePort } from '../../../src-main/core/ports.js';
-import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import type { ScheduleWindow } from '../../../src-shared/model/upload-schedule.js';
 import { addFileToQueue, callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
@@ -71,9 +71,7 @@ describe('the upload schedule and the battery against the reference server', () 
     events = [];
     core.onDidEmit((event) => events.push(event));
     await core.start();
-    accountId = (
-      await callCore<{ id: string }>(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })
-    ).id;
+    accountId = (await callCore(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token })).id;
   });
 
   afterEach(async () => {
@@ -84,8 +82,8 @@ describe('the upload schedule and the battery against the reference server', () 
     await files.remove();
   });
 
-  const call = <T>(name: string, request: unknown = {}) => callCore<T>(core, name, request);
-  const addFile = (name: string) => addFileToQueue<UploadItemView>(core, accountId, files.path, name);
+  const call = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(core, name, request);
+  const addFile = (name: string) => addFileToQueue(core, accountId, files.path, name);
 
   /** A window over this minute (wall clock of `clock`), ending at the next one, about 3 s from now. */
   function windowEndingSoon(action: ScheduleWindow['action']): { window: ScheduleWindow; edge: number } {
@@ -96,7 +94,7 @@ describe('the upload schedule and the battery against the reference server', () 
     return { window: { days: ALL_DAYS, from: hhmm(now), to: hhmm(edge), action }, edge };
   }
 
-  const status = () => call<QueueStatus>('uploads:status');
+  const status = () => call('uploads:status', {});
   const itemState = (id: number) => engine.queue.get(id)!.state.kind;
   const done = (id: number) => waitFor(() => (itemState(id) === 'done' ? true : undefined), 15_000, `upload #${id}`);
 
@@ -133,7 +131,7 @@ describe('the upload schedule and the battery against the reference server', () 
     const item = await addFile('mine.mp4');
 
     // resuming while nothing of the person's is paused leaves the schedule's hold
-    expect(await call('uploads:resumeAll')).toMatchObject({ pause: null, hold: { reason: 'schedule' } });
+    expect(await call('uploads:resumeAll', {})).toMatchObject({ pause: null, hold: { reason: 'schedule' } });
     expect(await call('uploads:pauseAll', { until: null })).toMatchObject({
       pause: { until: null },
       hold: { reason: 'schedule', until: edge },
@@ -144,7 +142,7 @@ describe('the upload schedule and the battery against the reference server', () 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(itemState(item.id)).toBe('queued');
 
-    await call('uploads:resumeAll');
+    await call('uploads:resumeAll', {});
     await done(item.id);
   });
 
@@ -152,7 +150,7 @@ describe('the upload schedule and the battery against the reference server', () 
     await call('settings:update', { chunkSizeBytes: 1_000_000, bandwidthBytesPerSecond: 1_000_000 });
     const path = join(files.path, 'long.mp4');
     await writeRandomFile(path, 8_000_000, 7);
-    const [item] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [path] });
+    const [item] = await call('uploads:addPaths', { accountId, paths: [path] });
     await waitFor(() => (itemState(item!.id) === 'uploading' ? true : undefined), 5_000, 'the upload to start');
 
     // 8 s of upload at 1 MB/s; the window starts in about 3 s, for one minute

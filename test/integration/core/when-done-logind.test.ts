@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Engine } from '../../../src-main/core/engine.js';
 import { logindPowerActions } from '../../../src-main/system/power-actions.js';
-import type { QueueStatus, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
+import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startPrivateBus, StandInLogind, type PrivateBus } from '../../helpers/private-dbus.js';
@@ -50,31 +50,27 @@ describe('"When done" through a stand-in logind on a private system bus', () => 
     });
     try {
       await core.start();
-      const call = async <T>(name: string, request: unknown = {}): Promise<T> => {
-        const result = await core.handle(name, request);
-        if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-        return result.value as T;
-      };
-      const { id: accountId } = await call<{ id: string }>('account:signIn', {
+      const call = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(core, name, request);
+      const { id: accountId } = await call('account:signIn', {
         baseUrl: server.baseUrl,
         token: server.token,
       });
       await call('uploads:pauseAll', { until: null });
       const path = join(data.path, 'last.mp4');
       await writeFile(path, 'the last file of the day');
-      const [item] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [path] });
-      const chosen = await call<QueueStatus>('uploads:setWhenDone', { action: 'sleep' });
+      const [item] = await call('uploads:addPaths', { accountId, paths: [path] });
+      const chosen = await call('uploads:setWhenDone', { action: 'sleep' });
       expect(chosen.whenDone).toEqual({ action: 'sleep', countdownEndsAt: null });
 
       await call('uploads:resumeAll', {});
       await waitFor(() => (logind.calls.length > 0 ? true : undefined), 15_000, 'logind to be asked');
       expect(engine.queue.get(item!.id)!.state.kind).toBe('done');
       expect(logind.calls).toEqual([{ member: 'Suspend', interactive: false }]);
-      await waitFor(async () => ((await call<QueueStatus>('uploads:status')).whenDone === null ? true : undefined));
+      await waitFor(async () => ((await call('uploads:status', {})).whenDone === null ? true : undefined));
       // for this run only: another upload finishing asks nothing more
       const again = join(data.path, 'another.mp4');
       await writeFile(again, 'one more');
-      const [next] = await call<UploadItemView[]>('uploads:addPaths', { accountId, paths: [again] });
+      const [next] = await call('uploads:addPaths', { accountId, paths: [again] });
       await waitFor(() => (engine.queue.get(next!.id)!.state.kind === 'done' ? true : undefined), 15_000, 'upload');
       await new Promise((resolve) => setTimeout(resolve, 600));
       expect(logind.calls).toHaveLength(1);

@@ -10,7 +10,7 @@ import { startDaemon, type Daemon } from '../../../src-main/headless/daemon.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import { WsResultSchema } from '../../../src-shared/ipc/ws-protocol.js';
 import { requestForEveryCommand, VOLATILE_COMMANDS, withoutRequestId } from '../../helpers/contract-requests.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { rawRequest } from '../../helpers/raw-http.js';
 import { waitFor } from '../../helpers/local-http-server.js';
@@ -109,7 +109,7 @@ describe('the headless daemon', () => {
       await engine.queue.pauseAll(null);
       const path = join(data.path, 'holiday.mp4');
       await writeFile(path, 'a paused upload');
-      await core.handle('uploads:addPaths', { accountId: account.id, paths: [path] });
+      await callCore(core, 'uploads:addPaths', { accountId: account.id, paths: [path] });
       const page = await fetch(withUi.url);
       // the app draws its rows itself, from the socket: the page is the build's, byte for byte
       expect(await page.text()).toBe(built);

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
 import { systemClock, type Clock } from '../../../src-main/common/clock.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import { createAppCore } from '../../helpers/app-core-fixture.js';
+import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
+import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { startTestServer, type TestServer } from '../../helpers/test-server.js';
@@ -41,11 +42,7 @@ describe('finished uploads removed from the queue after the set days', () => {
     await engine.close();
   }
 
-  async function call(name: string, request: unknown = {}): Promise<unknown> {
-    const result = await core.handle(name, request);
-    if (!result.ok) throw new Error(`${name}: ${result.error.message}`);
-    return result.value;
-  }
+  const call = <N extends IpcCommandName>(name: N, request: IpcRequest<N>) => callCore(core, name, request);
 
   /** Every file the folders saw looked at, and every upload that could run finished. */
   async function settled(): Promise<void> {
@@ -69,9 +66,7 @@ describe('finished uploads removed from the queue after the set days', () => {
   });
 
   it('removes what finished before, keeps what the folders sent, and uploads nothing again after a restart', async () => {
-    const { id: accountId } = (await call('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
-      id: string;
-    };
+    const { id: accountId } = await call('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     await writeFile(join(watched.path, 'old-1.jpg'), 'the first photo');
     await writeFile(join(watched.path, 'old-2.jpg'), 'the second photo');
     await call('folders:add', { accountId, path: watched.path });
@@ -83,8 +78,8 @@ describe('finished uploads removed from the queue after the set days', () => {
     await engine.queue.pauseAll(null);
     const declined = join(elsewhere.path, 'declined.jpg');
     await writeFile(declined, 'not this one');
-    const [queued] = (await call('uploads:addPaths', { accountId, paths: [declined] })) as [{ id: number }];
-    await call('uploads:cancel', { id: queued.id });
+    const [queued] = await call('uploads:addPaths', { accountId, paths: [declined] });
+    await call('uploads:cancel', { id: queued!.id });
     engine.queue.resumeAll();
     // three days later, one more
     shift = 3 * DAY;
@@ -138,15 +133,13 @@ describe('finished uploads removed from the queue after the set days', () => {
   });
 
   it('a day: at start, items finished more than a day ago go; the setting saved survives the restart', async () => {
-    const { id: accountId } = (await call('account:signIn', { baseUrl: server.baseUrl, token: server.token })) as {
-      id: string;
-    };
+    const { id: accountId } = await call('account:signIn', { baseUrl: server.baseUrl, token: server.token });
     await call('settings:update', { removeFinishedAfterDays: 1 });
     const path = join(elsewhere.path, 'photo.jpg');
     await writeFile(path, 'a photo');
     await call('uploads:addPaths', { accountId, paths: [path] });
     await settled();
-    const settings = await call('settings:get');
+    const settings = await call('settings:get', {});
     await close();
     shift = 2 * DAY;
     engine = await Engine.open({ dataDir: data.path, clock, settleMs: 100 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CoreLanguage, processLocales } from '../../../src-main/common/i18n.js';
 import { ApiError } from '../../../src-main/api-client/api-error.js';
-import { toIpcError } from '../../../src-main/core/app-core.js';
+import { ipcErrorOfThrown } from '../../../src-main/core/contract-boundary.js';
 import { checkFolderPath } from '../../../src-main/sync/folder-path.js';
 import { IpcErrorSchema } from '../../../src-shared/ipc/ipc-contract.js';
 
@@ -33,7 +33,7 @@ describe('the core’s language', () => {
 describe('the core’s own error sentences', () => {
   it('cross the contract in English with their catalog message, which German reads', async () => {
     const error = await checkFolderPath('Videos', { home: '/home/ada', platform: 'linux' }).catch((e: unknown) => e);
-    const sent = toIpcError(error);
+    const sent = ipcErrorOfThrown(error);
     expect(sent).toEqual({
       code: 'FOLDER_PATH_NOT_ABSOLUTE',
       message:
@@ -61,7 +61,7 @@ describe('the core’s own error sentences', () => {
       retryable: true,
     });
     expect(error.message).toBe('The server did not answer in time (headers).');
-    expect(toIpcError(error)).toEqual({
+    expect(ipcErrorOfThrown(error)).toEqual({
       code: 'TIMEOUT',
       message: 'The server did not answer in time (headers).',
       requestId: null,
@@ -69,6 +69,6 @@ describe('the core’s own error sentences', () => {
     });
     // a server's error has none
     const refused = new ApiError({ status: 403, code: 'FORBIDDEN', message: 'No.', retryable: false });
-    expect(toIpcError(refused)).toEqual({ code: 'FORBIDDEN', message: 'No.', requestId: null });
+    expect(ipcErrorOfThrown(refused)).toEqual({ code: 'FORBIDDEN', message: 'No.', requestId: null });
   });
 });

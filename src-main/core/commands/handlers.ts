@@ -16,7 +16,7 @@ import type { UploadItem } from '../../../src-shared/model/upload-state.js';
 import type { MediaApiClient } from '../../api-client/media-api-client.js';
 import type { Clock } from '../../common/clock.js';
 import type { RemoteImports } from '../../imports/remote-imports.js';
-import type { AppCoreOptions } from '../app-core.js';
+import type { AppCoreOptions } from '../app-core-options.js';
 import type { Engine } from '../engine.js';
 import type { IntentInbox } from '../intent-inbox.js';
 import type { NotificationCenter } from '../notification-center.js';

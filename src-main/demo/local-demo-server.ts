@@ -4,33 +4,7 @@ import { API_PREFIX } from '../../src-shared/api/index.js';
 import type { ReferenceServer } from '../../src-server/server.js';
 import type { Log } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
-import type { AccountRecord } from '../storage/account-store.js';
-import type { Engine } from './engine.js';
-
-/** What the demo server asks of the engine: its accounts, to move them when its port changed. */
-export type DemoAccounts = Pick<Engine, 'accounts' | 'moveAccount'>;
-
-/** The bundled reference server of "Try it locally", as the shells and AppCore use it. */
-export interface LocalDemoServer {
-  /**
-   * Starts it (once) and answers its address and demo token:
-   * `account:startDemo` signs in with them. Should the remembered port be
-   * taken, it starts on a free one and the demo's accounts move there, a
-   * signed-out one too: signing in again then finds the same account.
-   */
-  start(engine: DemoAccounts): Promise<{ baseUrl: string; token: string }>;
-  /**
-   * Starts it when a signed-in account is its demo account, so that account
-   * answers after a restart; call it before anything talks to the accounts
-   * (AppCore.start does, before the queue). Should the remembered port be
-   * taken, it starts on a free one and moves the demo account there. Never
-   * throws: a demo server that cannot start is written to the log, and the
-   * account's requests then fail as for any server that is down.
-   */
-  startIfSignedIn(engine: DemoAccounts): Promise<void>;
-  /** stops it, if it runs; after the engine, so nothing is cut off mid-request */
-  stop(): Promise<void>;
-}
+import type { DemoAccounts, DemoServerPort } from '../core/ports.js';
 
 /**
  * "Try it locally": the bundled reference server, started in this process on
@@ -40,10 +14,11 @@ export interface LocalDemoServer {
  * `http://127.0.0.1:<that port>/api/v1` is the demo account. Private targets
  * are allowed, so an import from a server on this machine works; that is why
  * it listens on loopback only. The server and its dependencies (fastify, …)
- * are loaded only when it starts. Given the app's stop, it stops in its
+ * are loaded only when it starts (a dynamic `import()`): an app that never
+ * uses the demo never loads them. Given the app's stop, it stops in its
  * `servers` phase, after the engine.
  */
-export function localDemoServer(appDataDir: string, log?: Log, shutdown?: ShutdownPort): LocalDemoServer {
+export function localDemoServer(appDataDir: string, log?: Log, shutdown?: ShutdownPort): DemoServerPort {
   const dir = join(appDataDir, 'demo-server');
   const portFile = join(dir, 'port');
   let running: Promise<ReferenceServer> | undefined;
@@ -74,7 +49,7 @@ export function localDemoServer(appDataDir: string, log?: Log, shutdown?: Shutdo
   };
 
   /** The remembered port, and the accounts among `accounts` at its address: the demo's. */
-  const demoAccounts = async (accounts: AccountRecord[]) => {
+  const demoAccounts = async (accounts: ReadonlyArray<{ id: string; baseUrl: string }>) => {
     const port = await rememberedPort();
     const address = port === 0 ? null : demoBaseUrl(port);
     return { port, address, demos: accounts.filter((account) => account.baseUrl === address) };
@@ -92,7 +67,7 @@ export function localDemoServer(appDataDir: string, log?: Log, shutdown?: Shutdo
       );
     });
 
-  const demo: LocalDemoServer = {
+  const demo: DemoServerPort = {
     async start(engine) {
       const server = await startMoving(engine, await demoAccounts(engine.accounts.all()));
       return { baseUrl: server.baseUrl, token: server.demoToken! };
