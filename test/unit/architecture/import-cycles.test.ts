@@ -1,34 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importsOf, sourceFiles } from '../../helpers/import-graph.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const SOURCE_FOLDERS = ['src-main', 'src-renderer', 'src-server', 'src-shared'];
-
-/** Every `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')` with a literal path. */
-const IMPORT =
-  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|[\s;])import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
-  });
-}
-
-/** The project files `file` imports (relative specifiers; `.js` is the compiled name of a `.ts`/`.tsx`). */
-export function importsOf(file: string, text: string, exists: (path: string) => boolean): string[] {
-  const found = new Set<string>();
-  for (const match of text.matchAll(IMPORT)) {
-    const specifier = match[1] ?? match[2] ?? match[3]!;
-    if (!specifier.startsWith('.')) continue;
-    const base = resolve(dirname(file), specifier).replace(/\.js$/, '');
-    const target = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find(exists);
-    if (target) found.add(target);
-  }
-  return [...found];
-}
 
 /** Each cycle once, as `a -> b -> … -> a`, starting at its alphabetically first file. */
 export function findCycles(graph: Map<string, string[]>): string[] {
