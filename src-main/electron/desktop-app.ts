@@ -6,8 +6,9 @@ import { Shutdown } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
-import { AppCore } from '../core/app-core.js';
+import type { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
+import { createCore, type CreatedCore, type ShellCoreOptions } from '../core/create-core.js';
 import { localDemoServer } from '../demo/local-demo-server.js';
 import type { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
@@ -15,8 +16,7 @@ import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { APP_ID } from './app-identity.js';
-import type { DesktopAppOptions } from './desktop-app-options.js';
-import { openEngine } from './open-engine.js';
+import type { DesktopAppOptions, DesktopStore } from './desktop-app-options.js';
 import { pickFolder } from './folder-picker.js';
 import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js';
 import { createLoginItems, type LoginItems } from './login-items.js';
@@ -25,6 +25,7 @@ import { ElectronPowerSource } from './power-source.js';
 import { QueueProgressTracker } from './queue-progress.js';
 import { windowMayClose } from './quit-lifecycle.js';
 import { QuitRunner } from './quit-runner.js';
+import { askToRepair } from './repair-dialog.js';
 import { chooseNativeBinding, logsFolder, nativeModuleProblem, runtimePaths } from './runtime-paths.js';
 import { SafeStorageVault } from './safe-storage-vault.js';
 import { isAllowedExternal } from './security.js';
@@ -178,6 +179,7 @@ export class DesktopApp {
     const store = this.options.createStore();
     const vault = new SafeStorageVault(this.options.electron.safeStorage, store, this.options.platform);
     const nativeBinding = chooseNativeBinding(paths.nativeBinding, existsSync);
+    let created: CreatedCore | null;
     try {
       // one data folder, one queue: `media-sync serve` or a CLI `watch` may already run this one
       const attempt = tryLockDataFolder(dataDir, { kind: 'desktop', url: null }, nativeBinding);
@@ -191,24 +193,29 @@ export class DesktopApp {
       for (const line of attempt.tightened) log.warn(line);
       // last: the database and the demo server's files are in that folder
       this.shutdown.onWillShutdown('release', () => attempt.lock.release());
-      const engine = await openEngine(this.options.electron.dialog, log, {
-        dataDir,
-        vault,
-        envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
-        nativeBinding,
+      created = await createCore({
+        engine: {
+          dataDir,
+          vault,
+          envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
+          nativeBinding,
+          // the OS's own Trash (gio's on Linux, the Finder's, the Recycle Bin), with its "put back"
+          trash: { trash: (path) => this.options.electron.shell.trashItem(path) },
+        },
         log,
-        secrets: log,
         shutdown: this.shutdown,
-        // the OS's own Trash (gio's on Linux, the Finder's, the Recycle Bin), with its "put back"
-        trash: { trash: (path) => this.options.electron.shell.trashItem(path) },
+        repair: (problem) => askToRepair(problem, dialog, log, { dataDir, nativeBinding }),
+        // a start still under way gives up at its next step once a quit began
+        shell: () => (this.quit.state.kind === 'starting' ? this.coreShell(log, store, vault, dataDir) : null),
       });
-      if (!engine) {
+      if (!created) {
         // the person chose to quit: the folder is free for `media-sync repair` at once
-        attempt.lock.release();
-        app.exit(1);
+        if (this.quit.state.kind === 'starting') {
+          attempt.lock.release();
+          app.exit(1);
+        }
         return;
       }
-      this.engine = engine;
     } catch (error) {
       // without this the app would sit in the background with no window and no tray
       const problem = nativeModuleProblem(error, location) ?? (error instanceof Error ? error.message : String(error));
@@ -217,8 +224,33 @@ export class DesktopApp {
       app.exit(1);
       return;
     }
+    const { core } = created;
+    this.engine = created.engine;
+    this.core = core;
+    this.contract = contractClient(coreTransport(core));
+    await created.start('all');
     if (this.quit.state.kind !== 'starting') return;
-    const engine = this.engine;
+    // `media-sync upload` and `queue` from a terminal go through the app's queue
+    await serveOwnerSocket(core, dataDir, log, this.shutdown).catch((error: unknown) => {
+      log.warn(`The command line cannot reach the app: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.startShell(paths.assetsDir);
+    this.updates?.start();
+    this.quit.ready();
+    const arrived = this.pending;
+    this.pending = { links: [], files: [] };
+    this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
+    await this.syncLoginItem();
+  }
+
+  /** The desktop's ports for the core: its shell, updates, power and network, the demo server. */
+  private async coreShell(
+    log: FileLog,
+    store: DesktopStore,
+    vault: SafeStorageVault,
+    dataDir: string,
+  ): Promise<ShellCoreOptions> {
+    const { app } = this.options.electron;
     const { shutdown } = this;
     const demo = localDemoServer(dataDir, log, shutdown);
     this.updates = new UpdateService({
@@ -239,8 +271,7 @@ export class DesktopApp {
     const network =
       this.options.platform === 'linux' ? new NetworkManagerCost({ env: this.options.env, log, shutdown }) : undefined;
     await network?.start();
-    const core = new AppCore({
-      engine,
+    return {
       power: powerSource,
       network,
       whenDone: {
@@ -265,24 +296,7 @@ export class DesktopApp {
       systemLocales: () => [app.getLocale()],
       demo,
       updates: this.updates,
-      log,
-      shutdown,
-    });
-    this.core = core;
-    this.contract = contractClient(coreTransport(core));
-    await core.start();
-    if (this.quit.state.kind !== 'starting') return;
-    // `media-sync upload` and `queue` from a terminal go through the app's queue
-    await serveOwnerSocket(core, dataDir, log, shutdown).catch((error: unknown) => {
-      log.warn(`The command line cannot reach the app: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    this.startShell(paths.assetsDir);
-    this.updates.start();
-    this.quit.ready();
-    const arrived = this.pending;
-    this.pending = { links: [], files: [] };
-    this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
-    await this.syncLoginItem();
+    };
   }
 
   /** The window, the tray and the power blocker, once the core runs. */
