@@ -38,8 +38,6 @@ export type CoreRuns = 'all' | { demo: boolean; queue: boolean; sync: boolean };
 export interface CreatedCore {
   /** the core; shells reach it through its contract (core-transport.ts) */
   core: AppCore;
-  /** the desktop's tray and taskbar read the queue from it still (docs/ARCHITECTURE.md) */
-  engine: Engine;
   /**
    * Starts what the shell needs: everything (`all`), or for a command of the
    * CLI the demo account's server (it talks to the service), the upload
@@ -64,7 +62,6 @@ export async function createCore(options: CreateCoreOptions): Promise<CreatedCor
   const core = new AppCore({ ...shell, engine, log, shutdown });
   return {
     core,
-    engine,
     async start(runs) {
       if (runs === 'all') return core.start();
       if (runs.demo) await shell.demo?.startIfSignedIn(engine);

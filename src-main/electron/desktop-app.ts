@@ -5,12 +5,11 @@ import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
-import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
+import type { AccountView, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import type { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
 import { createCore, type CreatedCore, type ShellCoreOptions } from '../core/create-core.js';
 import { localDemoServer } from '../demo/local-demo-server.js';
-import type { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
@@ -65,7 +64,6 @@ export class DesktopApp {
   private started: Promise<void> = Promise.resolve();
   private launch!: LaunchArgs;
   private log: FileLog | null = null;
-  private engine: Engine | null = null;
   private core: AppCore | null = null;
   /** the core's contract, as the window's pages and the tray use it */
   private contract: MediaSyncBridge | null = null;
@@ -74,6 +72,9 @@ export class DesktopApp {
   private power: PowerGuard | null = null;
   private taskbar: TaskbarProgress | null = null;
   private refresh: Throttle | null = null;
+  private refreshing: Promise<void> = Promise.resolve();
+  /** the accounts' service origins: their links open in the browser (security.ts) */
+  private fileHosts: string[] = [];
   private readonly progress = new QueueProgressTracker();
   private updates: UpdateService | null = null;
   private loginItems!: LoginItems;
@@ -225,10 +226,15 @@ export class DesktopApp {
       return;
     }
     const { core } = created;
-    this.engine = created.engine;
     this.core = core;
-    this.contract = contractClient(coreTransport(core));
+    const contract = contractClient(coreTransport(core));
+    this.contract = contract;
     await created.start('all');
+    // the services' origins, whose links open in the browser: kept as accounts sign in and out
+    const keepHosts = (accounts: AccountView[]) =>
+      (this.fileHosts = accounts.map((account) => new URL(account.baseUrl).origin));
+    this.disposables.add(contract.on('account:changed', keepHosts));
+    keepHosts(await contract.invoke('account:list', {}));
     if (this.quit.state.kind !== 'starting') return;
     // `media-sync upload` and `queue` from a terminal go through the app's queue
     await serveOwnerSocket(core, dataDir, log, this.shutdown).catch((error: unknown) => {
@@ -303,7 +309,6 @@ export class DesktopApp {
   private startShell(assetsDir: string): void {
     const { electron, platform, mainDir, env } = this.options;
     const core = this.core!;
-    const engine = this.engine!;
     const log = this.log!;
     const isRunning = () => this.quit.state.kind === 'running';
     const launch = this.launch;
@@ -320,7 +325,7 @@ export class DesktopApp {
         launch.files.length === 0,
       mayClose: () => windowMayClose(this.quit.state),
       isRunning,
-      fileHosts: () => this.fileHosts(),
+      fileHosts: () => this.fileHosts,
       openExternal: (url) => this.openExternal(url),
       openLogsFolder: () => this.openLogsFolder(),
       shutdown: this.shutdown,
@@ -330,9 +335,6 @@ export class DesktopApp {
       core,
       contract: this.contract!,
       log,
-      queue: engine.queue,
-      uploads: engine.uploads,
-      folders: engine.folderStatus,
       updates: this.updates,
       assetsDir,
       actions: {
@@ -352,7 +354,7 @@ export class DesktopApp {
           net,
           wake: (reason) => {
             log.info(`Woke the upload queue (${reason}).`);
-            engine.wake();
+            core.wake();
           },
         }),
       );
@@ -374,12 +376,28 @@ export class DesktopApp {
     this.refreshShell();
   }
 
+  /** One refresh at a time, in order: each reads the queue through the contract. */
   private refreshShell(): void {
-    const status = this.core!.queueStatus();
-    const { queue } = this.engine!;
-    const progress = this.progress.update(status, queue.listActive(), (id) => queue.get(id), performance.now());
+    this.refreshing = this.refreshing
+      .then(() => this.refreshShellOnce())
+      .catch((error: unknown) => {
+        if (this.quit.state.kind === 'running') this.log?.warn(`The tray could not show the queue: ${String(error)}`);
+      });
+  }
+
+  private async refreshShellOnce(): Promise<void> {
+    const contract = this.contract!;
+    const [status, overview, folders, accounts] = await Promise.all([
+      contract.invoke('uploads:status', {}),
+      contract.invoke('uploads:overview', { ended: this.progress.unsettled() }),
+      contract.invoke('folders:status', {}),
+      contract.invoke('account:list', {}),
+    ]);
+    if (this.quit.state.kind !== 'running') return;
+    const ended = new Map(overview.ended.map((item) => [item.id, item]));
+    const progress = this.progress.update(status, overview.unfinished, (id) => ended.get(id), performance.now());
     this.power?.update(status);
-    this.tray?.update(status, progress);
+    this.tray?.update({ status, overview, folders, accounts }, progress);
     this.taskbar?.show(progress);
     // while the bar shows, it moves (and the time left with it) once a second, item events or not
     if (progress.bar) this.refresh?.schedule();
@@ -450,12 +468,8 @@ export class DesktopApp {
 
   // ---- small helpers ------------------------------------------------------------------
 
-  private fileHosts(): string[] {
-    return this.engine?.accounts.list().map((account) => new URL(account.baseUrl).origin) ?? [];
-  }
-
   private async openExternal(url: string): Promise<void> {
-    if (isAllowedExternal(url, this.fileHosts())) await this.options.electron.shell.openExternal(url);
+    if (isAllowedExternal(url, this.fileHosts)) await this.options.electron.shell.openExternal(url);
   }
 
   private async installUpdate(): Promise<void> {

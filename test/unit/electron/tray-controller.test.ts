@@ -22,15 +22,12 @@ describe('the tray', () => {
     });
     const language = new CoreLanguage(() => ['en']);
     // the parts of the core the tray reads; its commands go through `contract`
-    const core = { language, accountViews: () => [], notifications: { onDidAdd: () => ({ dispose() {} }) } };
+    const core = { language, notifications: { onDidAdd: () => ({ dispose() {} }) } };
     const tray = new TrayController({
       electron: fake.module as unknown as ElectronModule,
       core: core as unknown as AppCore,
       contract: { invoke: () => Promise.reject(refusal), on: () => () => undefined },
       log: { info: () => undefined, warn: (text) => warnings.push(text), error: () => undefined },
-      queue: { runningItems: () => [], onDidUpload: () => ({ dispose() {} }) },
-      uploads: { count: () => 0 },
-      folders: { statuses: () => [] },
       updates: null,
       assetsDir: '/nowhere/assets',
       actions: { showWindow() {}, openExternal() {}, installUpdate() {}, quit() {} },
@@ -44,7 +41,7 @@ describe('the tray', () => {
       bandwidthBy: 'setting',
       whenDone: null,
     };
-    tray.update(status);
+    tray.update({ status, overview: { running: [], waiting: 0, failed: 0 }, folders: [], accounts: [] });
 
     menuItem(fake.tray?.menu, ['Pause uploads', 'Until resumed'])!.click!();
     await new Promise((resolve) => setImmediate(resolve));
