@@ -57,7 +57,7 @@ export async function openLocalCore(
     if (options.bandwidthBytesPerSecond !== undefined)
       overrides.bandwidthBytesPerSecond = options.bandwidthBytesPerSecond;
     if (options.chunkSizeBytes !== undefined) overrides.chunkSizeBytes = options.chunkSizeBytes;
-    const created = await createCore({
+    const { core, start } = await createCore({
       engine: {
         dataDir,
         vault,
@@ -77,8 +77,6 @@ export async function openLocalCore(
         demo: localDemoServer(dataDir, undefined, shutdown),
       }),
     });
-    // without a repair question and with the shell's ports always given, a core is always made
-    const { core, start } = created!;
     await start({ demo: options.reachesService, queue: options.runs !== 'nothing', sync: options.runs === 'sync' });
     if (options.runs !== 'nothing') await serveOwnerSocket(core, dataDir, undefined, shutdown);
     return {

@@ -53,6 +53,10 @@ export interface CreatedCore {
  * the AppCore over it, as the desktop app, `media-sync serve` and a CLI
  * command's own core build them.
  */
+export async function createCore(
+  options: CreateCoreOptions & { repair?: undefined; shell: () => ShellCoreOptions },
+): Promise<CreatedCore>;
+export async function createCore(options: CreateCoreOptions): Promise<CreatedCore | null>;
 export async function createCore(options: CreateCoreOptions): Promise<CreatedCore | null> {
   const { log, shutdown } = options;
   const engine = await openEngine({ ...options.engine, log, secrets: log, shutdown }, options.repair);

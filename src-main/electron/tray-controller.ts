@@ -26,8 +26,9 @@ export interface TrayControllerActions {
 
 export interface TrayControllerOptions {
   electron: ElectronModule;
-  core: AppCore;
-  /** the core's contract: what a person does in the tray's menu goes through it, as from the window */
+  /** the core's language, for the menu and the tooltip */
+  core: Pick<AppCore, 'language'>;
+  /** the core's contract: what the tray shows comes from it, and what a person does in its menu goes through it */
   contract: MediaSyncBridge;
   log: Log;
   /** the desktop's updates: "Restart to update" while one waits */
@@ -77,7 +78,7 @@ export class TrayController {
   private countdown: { endsAt: number; toast: Notification } | null = null;
 
   constructor(private readonly options: TrayControllerOptions) {
-    const { electron, core, contract, actions, shutdown } = options;
+    const { electron, contract, actions, shutdown } = options;
     shutdown.onWillShutdown('intake', () => this.disposables.dispose());
     shutdown.onWillShutdown('release', () => this.tray.destroy());
     this.tray = new electron.Tray(this.image('idle'));
@@ -90,7 +91,7 @@ export class TrayController {
       }),
     );
     this.disposables.add(
-      core.notifications.onDidAdd((notification) => {
+      contract.on('notifications:added', (notification) => {
         const toast = new electron.Notification({ title: notification.title, body: notification.body });
         toast.on('click', () => (notification.link ? actions.openExternal(notification.link) : actions.showWindow()));
         toast.show();

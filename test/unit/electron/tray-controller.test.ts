@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AppCore } from '../../../src-main/core/app-core.js';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { Shutdown } from '../../../src-main/common/shutdown.js';
 import type { ElectronModule } from '../../../src-main/electron/electron-module.js';
@@ -21,11 +20,9 @@ describe('the tray', () => {
       text: message('core.errors.noWhenDone'),
     });
     const language = new CoreLanguage(() => ['en']);
-    // the parts of the core the tray reads; its commands go through `contract`
-    const core = { language, notifications: { onDidAdd: () => ({ dispose() {} }) } };
     const tray = new TrayController({
       electron: fake.module as unknown as ElectronModule,
-      core: core as unknown as AppCore,
+      core: { language },
       contract: { invoke: () => Promise.reject(refusal), on: () => () => undefined },
       log: { info: () => undefined, warn: (text) => warnings.push(text), error: () => undefined },
       updates: null,
