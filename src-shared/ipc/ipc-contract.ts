@@ -381,7 +381,7 @@ export const IPC_COMMANDS = {
   ),
   'uploads:status': command(z.object({}), QueueStatusSchema),
   /** the queue summed up (the tray, the taskbar); `ended`: uploads seen unfinished before, looked up again */
-  'uploads:overview': command(z.object({ ended: z.array(ItemId).max(100_000).default([]) }), QueueOverviewSchema),
+  'uploads:overview': command(z.object({ ended: z.array(ItemId).default([]) }), QueueOverviewSchema),
   /** `afterChunk`: uploads with a chunk in flight finish it (committed) first, marked `pausing` meanwhile */
   'uploads:pauseAll': command(z.object({ until: PauseUntil, afterChunk: z.boolean().optional() }), QueueStatusSchema),
   'uploads:resumeAll': command(z.object({}), QueueStatusSchema),
