@@ -1,10 +1,9 @@
 import type { ContractTransport } from '../../src-shared/ipc/contract-client.js';
 import { readSettings, type Settings } from '../../src-shared/model/settings.js';
 import { Shutdown } from '../common/shutdown.js';
-import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
 import { localDemoServer } from '../demo/local-demo-server.js';
-import { Engine } from '../core/engine.js';
+import { createCore } from '../core/create-core.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { NO_DESKTOP, type SettingsStore } from '../core/ports.js';
 import { JsonSettingsStore } from '../storage/json-settings-store.js';
@@ -54,35 +53,32 @@ export async function openLocalCore(
   try {
     const vault = await openTokenVault({ dataDir, env: io.env });
     const settleMs = io.env['MEDIA_SYNC_SETTLE_MS'];
-    const engine = await Engine.open({
-      dataDir,
-      vault,
-      envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined,
-      // for tests and slow disks: how long a file must stay unchanged before it is uploaded
-      settleMs: settleMs ? Number(settleMs) : undefined,
-      trash: systemTrash(process.platform, io.env),
-      shutdown,
-    });
     const overrides: Partial<Settings> = {};
     if (options.bandwidthBytesPerSecond !== undefined)
       overrides.bandwidthBytesPerSecond = options.bandwidthBytesPerSecond;
     if (options.chunkSizeBytes !== undefined) overrides.chunkSizeBytes = options.chunkSizeBytes;
-    const core = new AppCore({
-      engine,
-      settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
-      shell: NO_DESKTOP,
-      info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
-      tokenStorage: vault.description,
-      tokenStorageText: vault.descriptionText,
+    const { core, start } = await createCore({
+      engine: {
+        dataDir,
+        vault,
+        envToken: io.env['MEDIA_SYNC_TOKEN'] || undefined,
+        // for tests and slow disks: how long a file must stay unchanged before it is uploaded
+        settleMs: settleMs ? Number(settleMs) : undefined,
+        trash: systemTrash(process.platform, io.env),
+      },
       shutdown,
+      shell: () => ({
+        settings: new CommandLineSettings(new JsonSettingsStore(dataDir), overrides),
+        shell: NO_DESKTOP,
+        info: { version: io.version ?? '0.0.0', shell: 'headless', dataDir },
+        tokenStorage: vault.description,
+        tokenStorageText: vault.descriptionText,
+        // the demo account's server lives in this process while the command runs (loaded only for it)
+        demo: localDemoServer(dataDir, undefined, shutdown),
+      }),
     });
-    // the demo account's server lives in this process while the command runs (loaded only for it)
-    if (options.reachesService) await localDemoServer(dataDir, undefined, shutdown).startIfSignedIn(engine);
-    if (options.runs !== 'nothing') {
-      engine.queue.start();
-      if (options.runs === 'sync') await engine.sync.start();
-      await serveOwnerSocket(core, dataDir, undefined, shutdown);
-    }
+    await start({ demo: options.reachesService, queue: options.runs !== 'nothing', sync: options.runs === 'sync' });
+    if (options.runs !== 'nothing') await serveOwnerSocket(core, dataDir, undefined, shutdown);
     return {
       transport: coreTransport(core),
       // the queue stops with it: chunks in flight are abandoned, every acknowledged one stays committed

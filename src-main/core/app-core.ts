@@ -161,6 +161,11 @@ export class AppCore extends DisposableBase {
     }
   }
 
+  /** The computer woke or came back online: the queue and the accounts' waits try again at once. */
+  wake(): void {
+    this.engine.wake();
+  }
+
   /**
    * Runs one command from a transport: `raw` is whatever arrived. Never
    * throws; a malformed request changes nothing and gets a VALIDATION_ERROR.
@@ -338,7 +343,7 @@ export class AppCore extends DisposableBase {
         else this.notifications.uploaded(item.fileName, file?.urls.page ?? null);
         if (item.state.kind !== 'done') return;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
-        this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, file: links });
+        this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, name: item.fileName, file: links });
       }),
       queue.onDidProgress(({ id, state }) => {
         this.progress.set(id, state);

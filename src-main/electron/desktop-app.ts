@@ -5,18 +5,17 @@ import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { Throttle } from '../common/throttle.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
-import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
-import { AppCore } from '../core/app-core.js';
+import type { AccountView, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
+import type { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
+import { createCore, type CreatedCore, type ShellCoreOptions } from '../core/create-core.js';
 import { localDemoServer } from '../demo/local-demo-server.js';
-import type { Engine } from '../core/engine.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
 import { describeOwner, tryLockDataFolder } from '../storage/data-folder-lock.js';
 import { NetworkManagerCost } from '../system/network-manager-cost.js';
 import { platformPowerActions } from '../system/power-actions.js';
 import { APP_ID } from './app-identity.js';
-import type { DesktopAppOptions } from './desktop-app-options.js';
-import { openEngine } from './open-engine.js';
+import type { DesktopAppOptions, DesktopStore } from './desktop-app-options.js';
 import { pickFolder } from './folder-picker.js';
 import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js';
 import { createLoginItems, type LoginItems } from './login-items.js';
@@ -25,6 +24,7 @@ import { ElectronPowerSource } from './power-source.js';
 import { QueueProgressTracker } from './queue-progress.js';
 import { windowMayClose } from './quit-lifecycle.js';
 import { QuitRunner } from './quit-runner.js';
+import { askToRepair } from './repair-dialog.js';
 import { chooseNativeBinding, logsFolder, nativeModuleProblem, runtimePaths } from './runtime-paths.js';
 import { SafeStorageVault } from './safe-storage-vault.js';
 import { isAllowedExternal } from './security.js';
@@ -64,7 +64,6 @@ export class DesktopApp {
   private started: Promise<void> = Promise.resolve();
   private launch!: LaunchArgs;
   private log: FileLog | null = null;
-  private engine: Engine | null = null;
   private core: AppCore | null = null;
   /** the core's contract, as the window's pages and the tray use it */
   private contract: MediaSyncBridge | null = null;
@@ -73,6 +72,9 @@ export class DesktopApp {
   private power: PowerGuard | null = null;
   private taskbar: TaskbarProgress | null = null;
   private refresh: Throttle | null = null;
+  private refreshing: Promise<void> = Promise.resolve();
+  /** the accounts' service origins: their links open in the browser (security.ts) */
+  private fileHosts: string[] = [];
   private readonly progress = new QueueProgressTracker();
   private updates: UpdateService | null = null;
   private loginItems!: LoginItems;
@@ -178,6 +180,7 @@ export class DesktopApp {
     const store = this.options.createStore();
     const vault = new SafeStorageVault(this.options.electron.safeStorage, store, this.options.platform);
     const nativeBinding = chooseNativeBinding(paths.nativeBinding, existsSync);
+    let created: CreatedCore | null;
     try {
       // one data folder, one queue: `media-sync serve` or a CLI `watch` may already run this one
       const attempt = tryLockDataFolder(dataDir, { kind: 'desktop', url: null }, nativeBinding);
@@ -191,24 +194,29 @@ export class DesktopApp {
       for (const line of attempt.tightened) log.warn(line);
       // last: the database and the demo server's files are in that folder
       this.shutdown.onWillShutdown('release', () => attempt.lock.release());
-      const engine = await openEngine(this.options.electron.dialog, log, {
-        dataDir,
-        vault,
-        envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
-        nativeBinding,
+      created = await createCore({
+        engine: {
+          dataDir,
+          vault,
+          envToken: this.options.env['MEDIA_SYNC_TOKEN'] || undefined,
+          nativeBinding,
+          // the OS's own Trash (gio's on Linux, the Finder's, the Recycle Bin), with its "put back"
+          trash: { trash: (path) => this.options.electron.shell.trashItem(path) },
+        },
         log,
-        secrets: log,
         shutdown: this.shutdown,
-        // the OS's own Trash (gio's on Linux, the Finder's, the Recycle Bin), with its "put back"
-        trash: { trash: (path) => this.options.electron.shell.trashItem(path) },
+        repair: (problem) => askToRepair(problem, dialog, log, { dataDir, nativeBinding }),
+        // a start still under way gives up at its next step once a quit began
+        shell: () => (this.quit.state.kind === 'starting' ? this.coreShell(log, store, vault, dataDir) : null),
       });
-      if (!engine) {
+      if (!created) {
         // the person chose to quit: the folder is free for `media-sync repair` at once
-        attempt.lock.release();
-        app.exit(1);
+        if (this.quit.state.kind === 'starting') {
+          attempt.lock.release();
+          app.exit(1);
+        }
         return;
       }
-      this.engine = engine;
     } catch (error) {
       // without this the app would sit in the background with no window and no tray
       const problem = nativeModuleProblem(error, location) ?? (error instanceof Error ? error.message : String(error));
@@ -217,8 +225,38 @@ export class DesktopApp {
       app.exit(1);
       return;
     }
+    const { core } = created;
+    this.core = core;
+    const contract = contractClient(coreTransport(core));
+    this.contract = contract;
+    await created.start('all');
+    // the services' origins, whose links open in the browser: kept as accounts sign in and out
+    const keepHosts = (accounts: AccountView[]) =>
+      (this.fileHosts = accounts.map((account) => new URL(account.baseUrl).origin));
+    this.disposables.add(contract.on('account:changed', keepHosts));
+    keepHosts(await contract.invoke('account:list', {}));
     if (this.quit.state.kind !== 'starting') return;
-    const engine = this.engine;
+    // `media-sync upload` and `queue` from a terminal go through the app's queue
+    await serveOwnerSocket(core, dataDir, log, this.shutdown).catch((error: unknown) => {
+      log.warn(`The command line cannot reach the app: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    this.startShell(paths.assetsDir);
+    this.updates?.start();
+    this.quit.ready();
+    const arrived = this.pending;
+    this.pending = { links: [], files: [] };
+    this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
+    await this.syncLoginItem();
+  }
+
+  /** The desktop's ports for the core: its shell, updates, power and network, the demo server. */
+  private async coreShell(
+    log: FileLog,
+    store: DesktopStore,
+    vault: SafeStorageVault,
+    dataDir: string,
+  ): Promise<ShellCoreOptions> {
+    const { app } = this.options.electron;
     const { shutdown } = this;
     const demo = localDemoServer(dataDir, log, shutdown);
     this.updates = new UpdateService({
@@ -239,8 +277,7 @@ export class DesktopApp {
     const network =
       this.options.platform === 'linux' ? new NetworkManagerCost({ env: this.options.env, log, shutdown }) : undefined;
     await network?.start();
-    const core = new AppCore({
-      engine,
+    return {
       power: powerSource,
       network,
       whenDone: {
@@ -265,31 +302,13 @@ export class DesktopApp {
       systemLocales: () => [app.getLocale()],
       demo,
       updates: this.updates,
-      log,
-      shutdown,
-    });
-    this.core = core;
-    this.contract = contractClient(coreTransport(core));
-    await core.start();
-    if (this.quit.state.kind !== 'starting') return;
-    // `media-sync upload` and `queue` from a terminal go through the app's queue
-    await serveOwnerSocket(core, dataDir, log, shutdown).catch((error: unknown) => {
-      log.warn(`The command line cannot reach the app: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    this.startShell(paths.assetsDir);
-    this.updates.start();
-    this.quit.ready();
-    const arrived = this.pending;
-    this.pending = { links: [], files: [] };
-    this.deliver({ links: [...this.launch.links, ...arrived.links], files: [...this.launch.files, ...arrived.files] });
-    await this.syncLoginItem();
+    };
   }
 
   /** The window, the tray and the power blocker, once the core runs. */
   private startShell(assetsDir: string): void {
     const { electron, platform, mainDir, env } = this.options;
     const core = this.core!;
-    const engine = this.engine!;
     const log = this.log!;
     const isRunning = () => this.quit.state.kind === 'running';
     const launch = this.launch;
@@ -306,7 +325,7 @@ export class DesktopApp {
         launch.files.length === 0,
       mayClose: () => windowMayClose(this.quit.state),
       isRunning,
-      fileHosts: () => this.fileHosts(),
+      fileHosts: () => this.fileHosts,
       openExternal: (url) => this.openExternal(url),
       openLogsFolder: () => this.openLogsFolder(),
       shutdown: this.shutdown,
@@ -316,9 +335,6 @@ export class DesktopApp {
       core,
       contract: this.contract!,
       log,
-      queue: engine.queue,
-      uploads: engine.uploads,
-      folders: engine.folderStatus,
       updates: this.updates,
       assetsDir,
       actions: {
@@ -338,7 +354,7 @@ export class DesktopApp {
           net,
           wake: (reason) => {
             log.info(`Woke the upload queue (${reason}).`);
-            engine.wake();
+            core.wake();
           },
         }),
       );
@@ -360,12 +376,28 @@ export class DesktopApp {
     this.refreshShell();
   }
 
+  /** One refresh at a time, in order: each reads the queue through the contract. */
   private refreshShell(): void {
-    const status = this.core!.queueStatus();
-    const { queue } = this.engine!;
-    const progress = this.progress.update(status, queue.listActive(), (id) => queue.get(id), performance.now());
+    this.refreshing = this.refreshing
+      .then(() => this.refreshShellOnce())
+      .catch((error: unknown) => {
+        if (this.quit.state.kind === 'running') this.log?.warn(`The tray could not show the queue: ${String(error)}`);
+      });
+  }
+
+  private async refreshShellOnce(): Promise<void> {
+    const contract = this.contract!;
+    const [status, overview, folders, accounts] = await Promise.all([
+      contract.invoke('uploads:status', {}),
+      contract.invoke('uploads:overview', { ended: this.progress.unsettled() }),
+      contract.invoke('folders:status', {}),
+      contract.invoke('account:list', {}),
+    ]);
+    if (this.quit.state.kind !== 'running') return;
+    const ended = new Map(overview.ended.map((item) => [item.id, item]));
+    const progress = this.progress.update(status, overview.unfinished, (id) => ended.get(id), performance.now());
     this.power?.update(status);
-    this.tray?.update(status, progress);
+    this.tray?.update({ status, overview, folders, accounts }, progress);
     this.taskbar?.show(progress);
     // while the bar shows, it moves (and the time left with it) once a second, item events or not
     if (progress.bar) this.refresh?.schedule();
@@ -436,12 +468,8 @@ export class DesktopApp {
 
   // ---- small helpers ------------------------------------------------------------------
 
-  private fileHosts(): string[] {
-    return this.engine?.accounts.list().map((account) => new URL(account.baseUrl).origin) ?? [];
-  }
-
   private async openExternal(url: string): Promise<void> {
-    if (isAllowedExternal(url, this.fileHosts())) await this.options.electron.shell.openExternal(url);
+    if (isAllowedExternal(url, this.fileHosts)) await this.options.electron.shell.openExternal(url);
   }
 
   private async installUpdate(): Promise<void> {

@@ -1,7 +1,7 @@
-import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import type { QueueStatus, UploadProgress } from '../../src-shared/ipc/ipc-contract.js';
 import { etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
 import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
-import { FINAL_UPLOAD_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
+import { FINAL_UPLOAD_KINDS } from '../../src-shared/model/upload-state.js';
 
 /** How the taskbar's bar shows: running, held (a pause, the schedule, the battery, a metered connection), or failed. */
 export type ProgressMode = 'normal' | 'paused' | 'error';
@@ -18,7 +18,7 @@ export interface QueueProgress {
 }
 
 /** Bytes of an item already with the service or on their way: all of a finished one, what moved of the rest. */
-function bytesDone(item: UploadItem): number {
+function bytesDone(item: UploadProgress): number {
   switch (item.state.kind) {
     case 'done':
     case 'finalizing':
@@ -31,7 +31,7 @@ function bytesDone(item: UploadItem): number {
 }
 
 /** Files and bytes of the uploads that are not final yet. */
-export function remainingOf(items: readonly UploadItem[]): Pick<QueueProgress, 'filesLeft' | 'bytesLeft'> {
+export function remainingOf(items: readonly UploadProgress[]): Pick<QueueProgress, 'filesLeft' | 'bytesLeft'> {
   let filesLeft = 0;
   let bytesLeft = 0;
   for (const item of items) {
@@ -69,8 +69,8 @@ export class QueueProgressTracker {
    */
   update(
     status: Pick<QueueStatus, 'pause' | 'hold'>,
-    active: readonly UploadItem[],
-    lookUp: (id: number) => UploadItem | undefined,
+    active: readonly UploadProgress[],
+    lookUp: (id: number) => UploadProgress | undefined,
     now: number,
   ): QueueProgress {
     const activeIds = new Set<number>();
@@ -103,8 +103,13 @@ export class QueueProgressTracker {
     return { bar: { fraction, mode }, filesLeft, bytesLeft, etaSeconds: eta };
   }
 
+  /** The uploads `update` may look up (uploads:overview's `ended`): those of the batch not done. */
+  unsettled(): number[] {
+    return [...this.batch].flatMap(([id, entry]) => (entry.settled === 'done' ? [] : [id]));
+  }
+
   /** An upload that left the unfinished ones: done or failed stays in the batch; cancelled or cleared leaves it. */
-  private settle(id: number, entry: BatchEntry, lookUp: (id: number) => UploadItem | undefined): boolean {
+  private settle(id: number, entry: BatchEntry, lookUp: (id: number) => UploadProgress | undefined): boolean {
     const item = lookUp(id);
     if (item?.state.kind === 'done' || item?.state.kind === 'failed') {
       entry.settled = item.state.kind;

@@ -1,6 +1,7 @@
 import type { NativeImage, Notification, Tray } from 'electron';
 import { ContractError } from '../../src-shared/ipc/contract-client.js';
-import type { MediaSyncBridge, QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import type { AccountView, MediaSyncBridge, QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import type { MessageKey } from '../../src-shared/i18n/message.js';
 import { pauseUntil } from '../../src-shared/model/queue-pause.js';
 import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
@@ -8,10 +9,9 @@ import { DisposableStore } from '../common/disposable.js';
 import type { Log } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
-import type { Engine } from '../core/engine.js';
 import type { UpdatesPort } from '../core/ports.js';
 import type { ElectronModule } from './electron-module.js';
-import { trayIconPath, trayMenuTemplate, trayState, type TrayKind } from './tray-menu.js';
+import { trayIconPath, trayMenuTemplate, trayState, type QueueOverview, type TrayKind } from './tray-menu.js';
 import { updateMenuItem } from './update-service.js';
 import { formatDuration } from '../../src-shared/model/format.js';
 import type { QueueProgress } from './queue-progress.js';
@@ -26,15 +26,11 @@ export interface TrayControllerActions {
 
 export interface TrayControllerOptions {
   electron: ElectronModule;
-  core: AppCore;
-  /** the core's contract: what a person does in the tray's menu goes through it, as from the window */
+  /** the core's language, for the menu and the tooltip */
+  core: Pick<AppCore, 'language'>;
+  /** the core's contract: what the tray shows comes from it, and what a person does in its menu goes through it */
   contract: MediaSyncBridge;
   log: Log;
-  queue: Pick<Engine['queue'], 'runningItems' | 'onDidUpload'>;
-  /** the queue's counts, from the kind index: never its history */
-  uploads: Pick<Engine['uploads'], 'count'>;
-  /** the watched folders' statuses, listed in the menu */
-  folders: Pick<Engine['folderStatus'], 'statuses'>;
   /** the desktop's updates: "Restart to update" while one waits */
   updates: Pick<UpdatesPort, 'status'> | null;
   assetsDir: string;
@@ -44,6 +40,15 @@ export interface TrayControllerOptions {
    * until `release`, the very end
    */
   shutdown: ShutdownPort;
+}
+
+/** What the tray shows, as the core's contract answers it (uploads:status, uploads:overview, folders:status, account:list). */
+export interface TrayView {
+  status: QueueStatus;
+  overview: QueueOverview;
+  folders: readonly FolderStatus[];
+  /** an account the service refused is the tray's error */
+  accounts: readonly AccountView[];
 }
 
 const COUNTDOWN_TEXT: Record<WhenDoneAction, MessageKey> = {
@@ -73,20 +78,20 @@ export class TrayController {
   private countdown: { endsAt: number; toast: Notification } | null = null;
 
   constructor(private readonly options: TrayControllerOptions) {
-    const { electron, core, queue, actions, shutdown } = options;
+    const { electron, contract, actions, shutdown } = options;
     shutdown.onWillShutdown('intake', () => this.disposables.dispose());
     shutdown.onWillShutdown('release', () => this.tray.destroy());
     this.tray = new electron.Tray(this.image('idle'));
     // Windows and macOS: a click on the icon opens the window (Linux trays only show the menu)
     this.tray.on('click', () => actions.showWindow());
     this.disposables.add(
-      queue.onDidUpload(({ item, file }) => {
-        this.recent.unshift({ name: item.fileName, link: file?.urls.page ?? null });
+      contract.on('uploads:uploaded', ({ name, file }) => {
+        this.recent.unshift({ name, link: file?.urls.page ?? null });
         this.recent.length = Math.min(this.recent.length, 5);
       }),
     );
     this.disposables.add(
-      core.notifications.onDidAdd((notification) => {
+      contract.on('notifications:added', (notification) => {
         const toast = new electron.Notification({ title: notification.title, body: notification.body });
         toast.on('click', () => (notification.link ? actions.openExternal(notification.link) : actions.showWindow()));
         toast.show();
@@ -96,18 +101,14 @@ export class TrayController {
 
   /**
    * Shows the queue's state: the icon, the tooltip (files, bytes and time
-   * left from `progress`), the menu with "When done", the recent uploads and
-   * an update waiting, and the countdown's notification.
+   * left from `progress`), the menu with "When done", the recent uploads,
+   * the watched folders and an update waiting, and the countdown's
+   * notification.
    */
-  update(status: QueueStatus, progress?: QueueProgress): void {
-    const { core, contract, queue, uploads, updates, actions } = this.options;
-    const blocked = core.accountViews().find((account) => account.blocked)?.blocked;
+  update({ status, overview, folders, accounts }: TrayView, progress?: QueueProgress): void {
+    const { core, contract, updates, actions } = this.options;
+    const blocked = accounts.find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
-    const overview = {
-      running: queue.runningItems(),
-      waiting: uploads.count(['queued', 'retrying']),
-      failed: uploads.count(['failed']),
-    };
     const state = trayState(status, overview, reason, core.language, progress);
     // only on a change of state: some Linux trays flicker when the image is set again
     if (state.kind !== this.kind) this.tray.setImage(this.image((this.kind = state.kind)));
@@ -129,7 +130,7 @@ export class TrayController {
         },
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
         folders: {
-          statuses: this.options.folders.statuses(),
+          statuses: folders,
           pause: (id) => this.run(contract.invoke('folders:pause', { id })),
           resume: (id) => this.run(contract.invoke('folders:resume', { id })),
         },

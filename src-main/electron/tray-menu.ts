@@ -1,10 +1,9 @@
 import type { MenuItemConstructorOptions } from 'electron';
 import { basename, join } from 'node:path';
-import type { QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
+import type { QueueOverview as CoreQueueOverview, QueueStatus } from '../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
 import { PAUSE_HOURS, type PauseHours } from '../../src-shared/model/queue-pause.js';
-import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { WhenDoneAction } from '../../src-shared/model/when-done.js';
 import { CoreLanguage } from '../common/i18n.js';
 import { remainingOf, type QueueProgress } from './queue-progress.js';
@@ -27,12 +26,7 @@ export interface TrayState {
 }
 
 /** The queue as the tray sums it up: the running items with their bytes, and how many wait or failed. */
-export interface QueueOverview {
-  running: UploadItem[];
-  /** queued, or waiting to retry */
-  waiting: number;
-  failed: number;
-}
+export type QueueOverview = Pick<CoreQueueOverview, 'running' | 'waiting' | 'failed'>;
 
 /** The core's language: `t` for the tray's sentences, `locale` for its sizes and times. */
 export type TrayLanguage = Pick<CoreLanguage, 't' | 'locale'>;

@@ -212,7 +212,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const name = safeFileName(url.searchParams.get('name') ?? '');
     if (!name) return refuse(400, 'VALIDATION_ERROR', 'The dropped file has no usable name.');
     const accountId = url.searchParams.get('account') ?? '';
-    const account = options.core.accountViews().find((candidate) => candidate.id === accountId);
+    const account = (await contract.invoke('account:list', {})).find((candidate) => candidate.id === accountId);
     if (!account) return refuse(400, 'NOT_SIGNED_IN', 'Choose a signed-in account for the dropped file.');
     const limit = Math.min(PLAN_FILE_SIZE_LIMIT_BYTES[account.plan], MAX_DROP_BYTES);
     const tooLarge = `${name} is larger than the ${formatGibibytes(limit)} the account's plan allows for one file.`;

@@ -7,13 +7,12 @@ import { parseArgs } from 'node:util';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
-import { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
 import { localDemoServer } from '../demo/local-demo-server.js';
 import { NO_DESKTOP } from '../core/ports.js';
-import { Engine, type EngineOptions } from '../core/engine.js';
+import { createCore } from '../core/create-core.js';
 import { DATABASE_FILE } from '../storage/database.js';
-import { databaseProblem } from '../storage/database-problem.js';
+import { databaseProblem, type DatabaseProblem } from '../storage/database-problem.js';
 import { describeRepair, repairDatabase } from '../storage/database-repair.js';
 import { openTokenVault } from '../storage/keyring-token-vault.js';
 import { serveOwnerSocket } from '../core/owner-socket.js';
@@ -135,52 +134,42 @@ export async function serve(args: string[], io: ServeIo): Promise<number> {
 }
 
 /**
- * The engine on the data folder's database. A damaged database stops the
- * start: the printed address shows the problem and a button to keep the
- * damaged file aside and start afresh (repair-page.ts), and the start goes
- * on once the person pressed it, on the page's port (the address it sends
- * them to); null when they stop `serve` instead.
+ * A damaged database stops the start: the printed address shows the problem
+ * and a button to keep the damaged file aside and start afresh
+ * (repair-page.ts), and the start goes on once the person pressed it, on the
+ * page's port (the address it sends them to); false when they stop `serve`
+ * instead.
  */
-async function openEngine(
-  options: EngineOptions & { log: FileLog },
-  port: number,
-  sessionKey: string,
-  io: ServeIo,
-): Promise<{ engine: Engine; port: number } | null> {
-  for (;;) {
-    try {
-      return { engine: await Engine.open(options), port };
-    } catch (error) {
-      const problem = databaseProblem(error, join(options.dataDir, DATABASE_FILE));
-      if (problem?.kind !== 'damaged') throw problem ?? error;
-      options.log.error(problem.message);
-      const page = await serveRepairPage({
-        port,
-        sessionKey,
-        problem,
-        repair: () => {
-          const report = describeRepair(repairDatabase(options.dataDir));
-          options.log.warn(report);
-          io.stderr.write(`${report}\n`);
-          return report;
-        },
-        log: options.log,
-      });
-      const stop = () => void page.close();
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      io.stderr.write(`Error: ${problem.message}\n`);
-      io.stdout.write(
-        `Media Sync cannot start: open ${page.url} to repair its database, or stop it and run media-sync repair.\n`,
-      );
-      const repaired = await page.done;
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      await page.close();
-      if (!repaired) return null;
-      port = page.port;
-    }
-  }
+async function askToRepair(
+  problem: DatabaseProblem,
+  { dataDir, sessionKey, log, io }: { dataDir: string; sessionKey: string; log: FileLog; io: ServeIo },
+  opened: { port: number },
+): Promise<boolean> {
+  const page = await serveRepairPage({
+    port: opened.port,
+    sessionKey,
+    problem,
+    repair: () => {
+      const report = describeRepair(repairDatabase(dataDir));
+      log.warn(report);
+      io.stderr.write(`${report}\n`);
+      return report;
+    },
+    log,
+  });
+  const stop = () => void page.close();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  io.stderr.write(`Error: ${problem.message}\n`);
+  io.stdout.write(
+    `Media Sync cannot start: open ${page.url} to repair its database, or stop it and run media-sync repair.\n`,
+  );
+  const repaired = await page.done;
+  process.off('SIGINT', stop);
+  process.off('SIGTERM', stop);
+  await page.close();
+  opened.port = page.port;
+  return repaired;
 }
 
 function parseServeArgs(args: string[]) {
@@ -223,43 +212,47 @@ async function run(
   const vault = await openTokenVault({ dataDir, env: io.env, log });
   const envToken = io.env['MEDIA_SYNC_TOKEN'] || undefined;
   const trash = systemTrash(process.platform, io.env);
-  const engineOptions = { dataDir, vault, envToken, log, secrets: log, shutdown, trash };
-  const opened = await openEngine(engineOptions, port, sessionKey, io);
-  if (!opened) return 1;
-  const { engine } = opened;
-  const demo = localDemoServer(dataDir, log, shutdown);
+  // the port the daemon starts on: the repair page's, once one was shown
+  const opened = { port };
   // files a page sends are written here before they are queued
   const dropDir = join(dataDir, 'dropped');
-  // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
-  const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
-  await power?.start();
-  // "On a metered connection": NetworkManager on Linux; elsewhere never metered (docs/desktop.md, Per platform)
-  const network = process.platform === 'linux' ? new NetworkManagerCost({ env: io.env, log, shutdown }) : undefined;
-  await network?.start();
   // "When done: quit Media Sync" stops the daemon the way SIGTERM does
   let quit: (reason: string) => void = () => undefined;
   const stopped = new Promise<string>((resolveStop) => (quit = resolveStop));
-  const core = new AppCore({
-    power,
-    network,
-    whenDone: {
-      power: platformPowerActions(process.platform, io.env),
-      quit: () => quit('the queue is done (When done: quit Media Sync)'),
-    },
-    engine,
-    settings: new JsonSettingsStore(dataDir),
-    shell: NO_DESKTOP,
-    info: { version: io.version, shell: 'headless', dataDir },
-    tokenStorage: vault.description,
-    tokenStorageText: vault.descriptionText,
-    // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
-    systemLocales: () => processLocales(io.env),
-    demo,
-    droppedFilesDir: dropDir,
+  const created = await createCore({
+    engine: { dataDir, vault, envToken, trash },
     log,
     shutdown,
+    repair: (problem) => askToRepair(problem, { dataDir, sessionKey, log, io }, opened),
+    shell: async () => {
+      // "Pause while on battery": sysfs on Linux; elsewhere the daemon cannot tell, and never pauses for it
+      const power = process.platform === 'linux' ? new LinuxPowerSource({ shutdown }) : undefined;
+      await power?.start();
+      // "On a metered connection": NetworkManager on Linux; elsewhere never metered (docs/desktop.md, Per platform)
+      const network = process.platform === 'linux' ? new NetworkManagerCost({ env: io.env, log, shutdown }) : undefined;
+      await network?.start();
+      return {
+        power,
+        network,
+        whenDone: {
+          power: platformPowerActions(process.platform, io.env),
+          quit: () => quit('the queue is done (When done: quit Media Sync)'),
+        },
+        settings: new JsonSettingsStore(dataDir),
+        shell: NO_DESKTOP,
+        info: { version: io.version, shell: 'headless', dataDir },
+        tokenStorage: vault.description,
+        tokenStorageText: vault.descriptionText,
+        // the daemon's own sentences (notification titles) follow its locale; a page shows them in its own
+        systemLocales: () => processLocales(io.env),
+        demo: localDemoServer(dataDir, log, shutdown),
+        droppedFilesDir: dropDir,
+      };
+    },
   });
-  await core.start();
+  if (!created) return 1;
+  const { core } = created;
+  await created.start('all');
   // `media-sync upload` and `queue` from a terminal go through this process's queue
   await serveOwnerSocket(core, dataDir, log, shutdown);
   // the port before any sign-in: taken, the start stops here with the reason (the stop undoes what started); and
@@ -280,7 +273,7 @@ async function run(
   const daemon = await startOnFreePort(start, { port: opened.port, chosen: portChosen }, io, log);
   if (!daemon) return 1;
   // never an account yet (one signed out is the person's choice: the sign-in page then)
-  if (engine.accounts.all().length === 0 && !values['no-demo']) {
+  if (created.neverSignedIn() && !values['no-demo']) {
     try {
       await contractClient(coreTransport(core)).invoke('account:startDemo', {});
       io.stderr.write('No account yet: signed in to the local demo server.\n');

@@ -141,6 +141,31 @@ export const QueueStatusSchema = z.object({
 });
 export type QueueStatus = z.infer<typeof QueueStatusSchema>;
 
+/** An upload as the tray and the taskbar follow its bytes: what moved (the running ones' progress included). */
+const UploadProgressSchema = UploadItemSchema.pick({
+  id: true,
+  fileName: true,
+  size: true,
+  chunkSize: true,
+  ackedChunks: true,
+  state: true,
+});
+export type UploadProgress = z.infer<typeof UploadProgressSchema>;
+
+/** The queue summed up for the desktop's tray and taskbar (uploads:overview); never its history. */
+export const QueueOverviewSchema = z.object({
+  /** the uploads not final, in queue order */
+  unfinished: z.array(UploadProgressSchema),
+  /** those being sent now */
+  running: z.array(UploadProgressSchema),
+  /** queued, or waiting to retry */
+  waiting: z.int().min(0),
+  failed: z.int().min(0),
+  /** those of the asked ids (`ended`) that are final now (done, failed, cancelled); absent: still unfinished, or removed */
+  ended: z.array(UploadProgressSchema),
+});
+export type QueueOverview = z.infer<typeof QueueOverviewSchema>;
+
 /**
  * What a notification says as catalog messages, so a page shows it in its
  * own language (a browser's may differ from the headless daemon's) and a
@@ -355,6 +380,8 @@ export const IPC_COMMANDS = {
     z.object({ items: z.array(UploadItemViewSchema), total: z.int().min(0) }),
   ),
   'uploads:status': command(z.object({}), QueueStatusSchema),
+  /** the queue summed up (the tray, the taskbar); `ended`: uploads seen unfinished before, looked up again */
+  'uploads:overview': command(z.object({ ended: z.array(ItemId).default([]) }), QueueOverviewSchema),
   /** `afterChunk`: uploads with a chunk in flight finish it (committed) first, marked `pausing` meanwhile */
   'uploads:pauseAll': command(z.object({ until: PauseUntil, afterChunk: z.boolean().optional() }), QueueStatusSchema),
   'uploads:resumeAll': command(z.object({}), QueueStatusSchema),
@@ -502,6 +529,8 @@ export const IPC_EVENTS = {
   'uploads:uploaded': z.object({
     id: ItemId,
     fileId: FileIdSchema,
+    /** the file's name (the tray's recent uploads) */
+    name: z.string(),
     file: z.object({ mime: z.string(), urls: z.object({ page: z.url(), watch: z.url() }) }).nullable(),
   }),
   'uploads:statusChanged': QueueStatusSchema,

@@ -34,6 +34,7 @@ export function requestForEveryCommand(context: {
     'uploads:addPaths': { accountId, paths: [join(dataDir, 'missing.mp4')] },
     'uploads:list': {},
     'uploads:status': {},
+    'uploads:overview': {},
     'uploads:pauseAll': { until: Date.UTC(2030, 0, 1) },
     'uploads:resumeAll': {},
     'uploads:pause': { id: 99 },

@@ -1,8 +1,19 @@
 import { message } from '../../../src-shared/i18n/message.js';
-import type { UploadItem } from '../../../src-shared/model/upload-state.js';
+import type { UploadProgress } from '../../../src-shared/ipc/ipc-contract.js';
+import { FINAL_UPLOAD_KINDS, type UploadItem } from '../../../src-shared/model/upload-state.js';
 import { CoreError } from '../../common/core-error.js';
 import { checkUploadPath } from '../opened-files.js';
 import { OK, type CommandContext, type HandlersOf } from './handlers.js';
+
+/** An upload's bytes as the tray and the taskbar follow them (UploadProgress), nothing more. */
+const progressOf = ({ id, fileName, size, chunkSize, ackedChunks, state }: UploadItem): UploadProgress => ({
+  id,
+  fileName,
+  size,
+  chunkSize,
+  ackedChunks,
+  state,
+});
 
 /** The upload queue: what is in it, and what a person does to it. */
 export function uploadCommands(
@@ -29,6 +40,17 @@ export function uploadCommands(
       return { items: items.map((item) => core.view(item)), total };
     },
     'uploads:status': async () => core.queueStatus(),
+    'uploads:overview': async ({ ended }) => ({
+      unfinished: queue.listActive().map(progressOf),
+      running: queue.runningItems().map(progressOf),
+      // from the kind index: never the queue's history
+      waiting: core.engine.uploads.count(['queued', 'retrying']),
+      failed: core.engine.uploads.count(['failed']),
+      ended: ended.flatMap((id) => {
+        const item = queue.get(id);
+        return item && FINAL_UPLOAD_KINDS.has(item.state.kind) ? [progressOf(item)] : [];
+      }),
+    }),
     'uploads:pauseAll': async ({ until, afterChunk }) => {
       await queue.pauseAll(until, { afterChunk });
       return core.queueStatus();

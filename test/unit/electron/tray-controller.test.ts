@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { AppCore } from '../../../src-main/core/app-core.js';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { Shutdown } from '../../../src-main/common/shutdown.js';
 import type { ElectronModule } from '../../../src-main/electron/electron-module.js';
@@ -21,16 +20,11 @@ describe('the tray', () => {
       text: message('core.errors.noWhenDone'),
     });
     const language = new CoreLanguage(() => ['en']);
-    // the parts of the core the tray reads; its commands go through `contract`
-    const core = { language, accountViews: () => [], notifications: { onDidAdd: () => ({ dispose() {} }) } };
     const tray = new TrayController({
       electron: fake.module as unknown as ElectronModule,
-      core: core as unknown as AppCore,
+      core: { language },
       contract: { invoke: () => Promise.reject(refusal), on: () => () => undefined },
       log: { info: () => undefined, warn: (text) => warnings.push(text), error: () => undefined },
-      queue: { runningItems: () => [], onDidUpload: () => ({ dispose() {} }) },
-      uploads: { count: () => 0 },
-      folders: { statuses: () => [] },
       updates: null,
       assetsDir: '/nowhere/assets',
       actions: { showWindow() {}, openExternal() {}, installUpdate() {}, quit() {} },
@@ -44,7 +38,7 @@ describe('the tray', () => {
       bandwidthBy: 'setting',
       whenDone: null,
     };
-    tray.update(status);
+    tray.update({ status, overview: { running: [], waiting: 0, failed: 0 }, folders: [], accounts: [] });
 
     menuItem(fake.tray?.menu, ['Pause uploads', 'Until resumed'])!.click!();
     await new Promise((resolve) => setImmediate(resolve));
