@@ -1,11 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
-import { runCli, startInProcessOwner, stopRunningClis } from '../../helpers/cli-process.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
+import { startInProcessOwner } from '../../helpers/cli-process.js';
 import { waitFor } from '../../helpers/local-http-server.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { cliSandbox } from '../../helpers/cli-sandbox.js';
 
 /**
  * `media-sync folders` beside a running owner (as beside the app or `serve`):
@@ -13,36 +12,20 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.js';
  * rescan by id; and on its own, what it says of folders nobody watches now.
  */
 describe('media-sync folders', { timeout: 120_000 }, () => {
-  let server: TestServer;
-  let home: Awaited<ReturnType<typeof tempDir>>;
-  let files: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeEach(async () => {
-    server = await startTestServer({ conversions: false });
-    home = await tempDir('media-sync-cli-folders-home-');
-    files = await tempDir('media-sync-cli-folders-files-');
-  });
-
-  afterEach(async () => {
-    await stopRunningClis();
-    await server.close();
-    await home.remove();
-    await files.remove();
-  });
-
-  const cli = (args: string[], input?: string) => runCli(args, { home: home.path, input, cwd: files.path });
+  const sandbox = cliSandbox('media-sync-cli-folders-');
+  const { cli } = sandbox;
 
   it('lists the folders with their state and counts beside the owner, and pauses, resumes and rescans one', async () => {
-    const owner = await startInProcessOwner(home.path);
+    const owner = await startInProcessOwner(sandbox.home.path);
     try {
-      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+      expect((await cli(['login', '--base-url', sandbox.server.baseUrl], sandbox.server.token)).code).toBe(0);
       expect(await cli(['folders'])).toMatchObject({
         code: 0,
         stdout: 'No folder is watched. Add one with: media-sync watch DIR\n',
       });
       const [account] = await owner.contract.invoke('account:list', {});
-      const photos = join(files.path, 'Photos');
-      const camera = join(files.path, 'Camera');
+      const photos = join(sandbox.files.path, 'Photos');
+      const camera = join(sandbox.files.path, 'Camera');
       await mkdir(photos);
       await mkdir(camera);
       const added = await owner.contract.invoke('folders:add', { accountId: account!.id, path: photos });
@@ -101,10 +84,10 @@ describe('media-sync folders', { timeout: 120_000 }, () => {
   });
 
   it('watch sets the settle window and polling (--settle, --poll); folders says the folder is checked by polling', async () => {
-    const owner = await startInProcessOwner(home.path);
+    const owner = await startInProcessOwner(sandbox.home.path);
     try {
-      expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
-      const recordings = join(files.path, 'Recordings');
+      expect((await cli(['login', '--base-url', sandbox.server.baseUrl], sandbox.server.token)).code).toBe(0);
+      const recordings = join(sandbox.files.path, 'Recordings');
       await mkdir(recordings);
       const watched = await cli(['watch', recordings, '--once', '--settle', 'recordings', '--poll']);
       expect(watched.code).toBe(0);

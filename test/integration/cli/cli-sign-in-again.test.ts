@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, startCli, startInProcessOwner, stopRunningClis } from '../../helpers/cli-process.js';
-import { tempDir, writeRandomFile } from '../../helpers/engine-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { startCli, startInProcessOwner } from '../../helpers/cli-process.js';
+import { writeRandomFile } from '../../helpers/engine-fixture.js';
 import { waitFor } from '../../helpers/local-http-server.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { cliSandbox } from '../../helpers/cli-sandbox.js';
 
 /**
  * `media-sync` after a `logout`: what waits for the signed-out account says
@@ -12,36 +12,20 @@ import { startTestServer, type TestServer } from '../../helpers/test-server.js';
  * folder of it moves there. The real CLI bundle, on its own data folder.
  */
 describe('media-sync after signing out', { timeout: 120_000 }, () => {
-  let server: TestServer;
-  let home: Awaited<ReturnType<typeof tempDir>>;
-  let files: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeEach(async () => {
-    server = await startTestServer({ conversions: false });
-    home = await tempDir('media-sync-cli-again-home-');
-    files = await tempDir('media-sync-cli-again-files-');
-  });
-
-  afterEach(async () => {
-    await stopRunningClis();
-    await server.close();
-    await home.remove();
-    await files.remove();
-  });
-
-  const cli = (args: string[], input?: string) => runCli(args, { home: home.path, input, cwd: files.path });
+  const sandbox = cliSandbox('media-sync-cli-again-');
+  const { cli } = sandbox;
   const filesOf = async (token: string) => {
-    const answer = await server.api('/files?per_page=100', { token });
+    const answer = await sandbox.server.api('/files?per_page=100', { token });
     return (JSON.parse(answer.body.toString()) as { data: Array<{ filename: string }> }).data.map((f) => f.filename);
   };
 
   it('uploads a file that waited for the signed-out account to the one signed in, and moves its folder there', async () => {
-    const annToken = server.newAccount('ann');
-    const clip = join(files.path, 'clip.mp4');
+    const annToken = sandbox.server.newAccount('ann');
+    const clip = join(sandbox.files.path, 'clip.mp4');
     await writeFile(clip, 'a clip queued before the sign-out');
-    const folder = join(files.path, 'Camera');
+    const folder = join(sandbox.files.path, 'Camera');
     await mkdir(folder);
-    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
+    expect((await cli(['login', '--base-url', sandbox.server.baseUrl], sandbox.server.token)).code).toBe(0);
     expect((await cli(['watch', folder, '--once', '--only-new'])).code).toBe(0);
     expect((await cli(['queue', 'pause'])).code).toBe(0);
     const paused = await cli(['upload', clip]);
@@ -52,30 +36,33 @@ describe('media-sync after signing out', { timeout: 120_000 }, () => {
     expect((await cli(['queue', 'resume'])).code).toBe(0);
     const listed = await cli(['folders']);
     expect(listed.stdout).toContain(
-      `its account is signed out: its files wait; sign in to demo at ${server.baseUrl} again (media-sync login --base-url ${server.baseUrl}), or move it to the signed-in account (media-sync folders move ID)`,
+      `its account is signed out: its files wait; sign in to demo at ${sandbox.server.baseUrl} again (media-sync login --base-url ${sandbox.server.baseUrl}), or move it to the signed-in account (media-sync folders move ID)`,
     );
 
-    expect((await cli(['login', '--base-url', server.baseUrl], annToken)).code).toBe(0);
+    expect((await cli(['login', '--base-url', sandbox.server.baseUrl], annToken)).code).toBe(0);
     const again = await cli(['upload', clip]);
     expect(again).toMatchObject({ code: 0, stdout: expect.stringMatching(/^clip\.mp4: done \S+ http:\/\/\S+\n$/) });
     expect(await filesOf(annToken)).toEqual(['clip.mp4']);
-    expect(await filesOf(server.token)).toEqual([]);
+    expect(await filesOf(sandbox.server.token)).toEqual([]);
 
     const moved = await cli(['folders', 'move', '1']);
-    expect(moved).toMatchObject({ code: 0, stdout: `#1 ${folder} now uploads to ann at ${server.baseUrl}.\n` });
+    expect(moved).toMatchObject({ code: 0, stdout: `#1 ${folder} now uploads to ann at ${sandbox.server.baseUrl}.\n` });
     expect((await cli(['folders'])).stdout).not.toContain('signed out');
   });
 
   it('an upload followed while its account is signed out says why it stops waiting, and keeps what was sent', async () => {
-    const owner = await startInProcessOwner(home.path);
+    const owner = await startInProcessOwner(sandbox.home.path);
     try {
       const { contract } = owner;
-      const account = await contract.invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+      const account = await contract.invoke('account:signIn', {
+        baseUrl: sandbox.server.baseUrl,
+        token: sandbox.server.token,
+      });
       // 1 MB chunks at 1 MB/s: the upload is still going when the account signs out
       await contract.invoke('settings:update', { bandwidthBytesPerSecond: 1_000_000, chunkSizeBytes: 1_000_000 });
-      const clip = join(files.path, 'long.mp4');
+      const clip = join(sandbox.files.path, 'long.mp4');
       await writeRandomFile(clip, 12_000_000, 5);
-      const upload = startCli(['upload', clip], { home: home.path, cwd: files.path });
+      const upload = startCli(['upload', clip], { home: sandbox.home.path, cwd: sandbox.files.path });
       await waitFor(
         async () => {
           const [item] = (await contract.invoke('uploads:list', {})).items;
@@ -88,7 +75,7 @@ describe('media-sync after signing out', { timeout: 120_000 }, () => {
       const ended = await upload.done;
       expect(ended.code).toBe(1);
       expect(ended.stderr).toContain(
-        `Error: The account was signed out while its files uploaded; they wait in its queue, with what they sent. Sign in to it again to go on (media-sync login --base-url ${server.baseUrl}).\n`,
+        `Error: The account was signed out while its files uploaded; they wait in its queue, with what they sent. Sign in to it again to go on (media-sync login --base-url ${sandbox.server.baseUrl}).\n`,
       );
       // stopped in place: back in line with its confirmed chunks, none of its attempts spent
       const [item] = (await contract.invoke('uploads:list', {})).items;

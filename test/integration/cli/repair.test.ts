@@ -1,10 +1,8 @@
 import Database from 'better-sqlite3';
 import { mkdir, open, readdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, stopRunningClis } from '../../helpers/cli-process.js';
-import { tempDir } from '../../helpers/engine-fixture.js';
-import { startTestServer, type TestServer } from '../../helpers/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { cliSandbox } from '../../helpers/cli-sandbox.js';
 
 const SETTINGS = `${JSON.stringify({ settings: { concurrency: 2 } })}\n`;
 
@@ -16,37 +14,21 @@ const SETTINGS = `${JSON.stringify({ settings: { concurrency: 2 } })}\n`;
  * the settings or the tokens.
  */
 describe('a damaged database and media-sync repair', { timeout: 120_000 }, () => {
-  let server: TestServer;
-  let home: Awaited<ReturnType<typeof tempDir>>;
-  let files: Awaited<ReturnType<typeof tempDir>>;
-
-  beforeEach(async () => {
-    server = await startTestServer({ conversions: false });
-    home = await tempDir('media-sync-repair-home-');
-    files = await tempDir('media-sync-repair-files-');
-  });
-
-  afterEach(async () => {
-    await stopRunningClis();
-    await server.close();
-    await home.remove();
-    await files.remove();
-  });
-
-  const cli = (args: string[], input?: string) => runCli(args, { home: home.path, input, cwd: files.path });
-  const database = () => join(home.path, 'media-sync.db');
+  const sandbox = cliSandbox('media-sync-repair-');
+  const { cli } = sandbox;
+  const database = () => join(sandbox.home.path, 'media-sync.db');
 
   /** An account, a watched folder whose two files are uploaded, and settings of the person's. */
   async function aPersonsDataFolder(): Promise<{ tokenFile: string }> {
-    expect((await cli(['login', '--base-url', server.baseUrl], server.token)).code).toBe(0);
-    const clips = join(files.path, 'clips');
+    expect((await cli(['login', '--base-url', sandbox.server.baseUrl], sandbox.server.token)).code).toBe(0);
+    const clips = join(sandbox.files.path, 'clips');
     await mkdir(clips);
     await writeFile(join(clips, 'a.mp4'), 'the first clip');
     await writeFile(join(clips, 'b.mp4'), 'the second clip');
     expect((await cli(['watch', 'clips', '--once'])).code).toBe(0);
-    await writeFile(join(home.path, 'settings.json'), SETTINGS);
-    const [tokenFile] = await readdir(join(home.path, 'credentials'));
-    return { tokenFile: join(home.path, 'credentials', tokenFile!) };
+    await writeFile(join(sandbox.home.path, 'settings.json'), SETTINGS);
+    const [tokenFile] = await readdir(join(sandbox.home.path, 'credentials'));
+    return { tokenFile: join(sandbox.home.path, 'credentials', tokenFile!) };
   }
 
   /** Writes garbage over the page where `table` starts (its only page, in a database this small). */
@@ -89,7 +71,7 @@ describe('a damaged database and media-sync repair', { timeout: 120_000 }, () =>
       expect(copy).toMatch(new RegExp(`^${database()}\\.damaged-`));
       expect(await readFile(copy!)).toEqual(damagedBytes);
       expect(repaired.stdout).toContain('Your settings and tokens were not touched.');
-      expect(await readFile(join(home.path, 'settings.json'), 'utf8')).toBe(SETTINGS);
+      expect(await readFile(join(sandbox.home.path, 'settings.json'), 'utf8')).toBe(SETTINGS);
       expect(await readFile(tokenFile, 'utf8')).toBe(token);
       // the fresh database opens; asked again, there is nothing to repair
       expect((await cli(['queue', 'ls'])).code).toBe(0);
@@ -116,12 +98,12 @@ describe('a damaged database and media-sync repair', { timeout: 120_000 }, () =>
     expect(account.code).toBe(0);
     expect(JSON.parse(account.stdout)).toMatchObject({ username: 'demo' });
     const folders = await cli(['folders', '--json']);
-    expect(JSON.parse(folders.stdout)).toMatchObject([{ path: join(files.path, 'clips') }]);
+    expect(JSON.parse(folders.stdout)).toMatchObject([{ path: join(sandbox.files.path, 'clips') }]);
     expect(await stat(tokenFile)).toBeTruthy();
     // nothing is sent twice: the index says both files are on the service
-    const before = server.server.uploadLog.entries().length;
+    const before = sandbox.server.server.uploadLog.entries().length;
     expect((await cli(['watch', 'clips', '--once'])).code).toBe(0);
-    expect(server.server.uploadLog.entries().length).toBe(before);
+    expect(sandbox.server.server.uploadLog.entries().length).toBe(before);
   });
 
   it('sets the watched folders to skip files already on the service when their index and the queue are lost', async () => {
@@ -135,10 +117,10 @@ describe('a damaged database and media-sync repair', { timeout: 120_000 }, () =>
       "Could not read the files in the watched folders' index and the uploads in the queue.",
     );
     expect(repaired.stdout).toContain('they now skip files already on the service');
-    const before = server.server.uploadLog.entries().length;
+    const before = sandbox.server.server.uploadLog.entries().length;
     expect((await cli(['watch', 'clips', '--once'])).code).toBe(0);
     // the two files are on the service by name and size: neither is sent again
-    expect(server.server.uploadLog.entries().length).toBe(before);
+    expect(sandbox.server.server.uploadLog.entries().length).toBe(before);
   });
 });
 
