@@ -43,6 +43,7 @@ const FILES = Number(process.env['BENCH_FILES'] ?? 3_000);
 const FILE_BYTES = 8 * 1024;
 const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const PROFILE_DIR = process.env['BENCH_PROFILE_DIR'];
 const BIN = join(import.meta.dirname, '../bin/media-sync.js');
 const POLL_MS = 100;
 const TICKS_PER_SECOND = 100;
@@ -138,7 +139,9 @@ async function startDaemon(name: string, history: number): Promise<Daemon> {
     await engine.close();
   }
   const env = { ...process.env, MEDIA_SYNC_HOME: dataDir, MEDIA_SYNC_TOKEN: '' };
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
+  // BENCH_PROFILE_DIR: the daemons write a CPU profile there when stopped (where a file's CPU goes, by stage)
+  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
