@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { DisposableStore } from '../common/disposable.js';
 import { createFileLog, type FileLog } from '../common/file-log.js';
 import { Shutdown } from '../common/shutdown.js';
-import { Throttle } from '../common/throttle.js';
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { AccountView, MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 import type { AppCore } from '../core/app-core.js';
@@ -19,26 +18,21 @@ import type { DesktopAppOptions, DesktopStore } from './desktop-app-options.js';
 import { pickFolder } from './folder-picker.js';
 import { LINK_SCHEME, parseLaunchArgs, type LaunchArgs } from './launch-args.js';
 import { createLoginItems, type LoginItems } from './login-items.js';
-import { PowerGuard } from './power-guard.js';
 import { ElectronPowerSource } from './power-source.js';
-import { QueueProgressTracker } from './queue-progress.js';
 import { windowMayClose } from './quit-lifecycle.js';
+import { QueueFollower } from './queue-follower.js';
 import { QuitRunner } from './quit-runner.js';
 import { askToRepair } from './repair-dialog.js';
 import { chooseNativeBinding, logsFolder, nativeModuleProblem, runtimePaths } from './runtime-paths.js';
 import { SafeStorageVault } from './safe-storage-vault.js';
 import { isAllowedExternal } from './security.js';
 import { softly } from './softly.js';
-import { TaskbarProgress } from './taskbar-progress.js';
 import { TrayController } from './tray-controller.js';
 import { UpdateService } from './update-service.js';
 import { WindowController } from './window-controller.js';
 
 /** The store behind settings and the token vault: electron-store in the app, a Map-like object in tests. */
 export type { DesktopAppOptions, DesktopStore } from './desktop-app-options.js';
-
-/** The tray, the taskbar's progress and the power blocker follow the queue at most this often. */
-const SHELL_REFRESH_MS = 1_000;
 
 /**
  * The desktop app: Electron's lifecycle and OS integration around AppCore
@@ -69,13 +63,8 @@ export class DesktopApp {
   private contract: MediaSyncBridge | null = null;
   private window: WindowController | null = null;
   private tray: TrayController | null = null;
-  private power: PowerGuard | null = null;
-  private taskbar: TaskbarProgress | null = null;
-  private refresh: Throttle | null = null;
-  private refreshing: Promise<void> = Promise.resolve();
   /** the accounts' service origins: their links open in the browser (security.ts) */
   private fileHosts: string[] = [];
-  private readonly progress = new QueueProgressTracker();
   private updates: UpdateService | null = null;
   private loginItems!: LoginItems;
   private devAppPath: string | null = null;
@@ -345,62 +334,18 @@ export class DesktopApp {
       },
       shutdown: this.shutdown,
     });
-    const { powerSaveBlocker, powerMonitor, net } = electron;
-    softly(log, 'watching power and network', () => {
-      this.power = this.disposables.add(
-        new PowerGuard({
-          powerSaveBlocker,
-          powerMonitor,
-          net,
-          wake: (reason) => {
-            log.info(`Woke the upload queue (${reason}).`);
-            core.wake();
-          },
-        }),
-      );
-    });
-    this.taskbar = new TaskbarProgress({
-      app: electron.app,
-      window: () => this.window?.browserWindow ?? null,
-      platform,
-      locale: () => core.language.locale,
-    });
-    // the tray, the taskbar and the power blocker: once a second at most, not at every item event
-    const refresh = this.disposables.add(new Throttle(() => isRunning() && this.refreshShell(), SHELL_REFRESH_MS));
-    this.refresh = refresh;
     this.disposables.add(
-      core.onDidEmit(({ name }) => name !== 'uploads:progress' && isRunning() && refresh.schedule()),
+      new QueueFollower({
+        electron,
+        platform,
+        core,
+        contract: this.contract!,
+        log,
+        tray: this.tray,
+        window: () => this.window?.browserWindow ?? null,
+        isRunning,
+      }),
     );
-    // the language setting changed: the tray speaks the new one at once (the window's menu follows by itself)
-    this.disposables.add(core.language.onDidChange(() => isRunning() && this.refreshShell()));
-    this.refreshShell();
-  }
-
-  /** One refresh at a time, in order: each reads the queue through the contract. */
-  private refreshShell(): void {
-    this.refreshing = this.refreshing
-      .then(() => this.refreshShellOnce())
-      .catch((error: unknown) => {
-        if (this.quit.state.kind === 'running') this.log?.warn(`The tray could not show the queue: ${String(error)}`);
-      });
-  }
-
-  private async refreshShellOnce(): Promise<void> {
-    const contract = this.contract!;
-    const [status, overview, folders, accounts] = await Promise.all([
-      contract.invoke('uploads:status', {}),
-      contract.invoke('uploads:overview', { ended: this.progress.unsettled() }),
-      contract.invoke('folders:status', {}),
-      contract.invoke('account:list', {}),
-    ]);
-    if (this.quit.state.kind !== 'running') return;
-    const ended = new Map(overview.ended.map((item) => [item.id, item]));
-    const progress = this.progress.update(status, overview.unfinished, (id) => ended.get(id), performance.now());
-    this.power?.update(status);
-    this.tray?.update({ status, overview, folders, accounts }, progress);
-    this.taskbar?.show(progress);
-    // while the bar shows, it moves (and the time left with it) once a second, item events or not
-    if (progress.bar) this.refresh?.schedule();
   }
 
   private showWindow(): void {
