@@ -50,6 +50,20 @@ describe('languages', () => {
     await page.close();
   });
 
+  it('comes up in German when its catalog could not be fetched at first (the daemon restarting as the page loads)', async () => {
+    let asked = 0;
+    const page = await app.open(
+      'light',
+      (page) =>
+        void page.route(/\/assets\/de-[^/]+\.js$/, (route) => (asked++ === 0 ? route.abort() : route.continue())),
+      'de-DE',
+    );
+    await page.getByRole('navigation').getByRole('link', { name: 'Einstellungen', exact: true }).waitFor();
+    expect(asked).toBe(2);
+    expect(await htmlLang(page)).toBe('de');
+    await page.close();
+  });
+
   it('shows the Queue, its rows and the Activity panel in German', async () => {
     // one upload that waits: the queue is paused, so the row and the toolbar say why
     expect((await app.contract.invoke('uploads:pauseAll', { until: null })).ok).toBe(true);
