@@ -147,9 +147,7 @@ try {
     // one screenful per frame while uploads' progress comes at 10 Hz, in rounds interleaved with the
     // bare page of 10,000 static rows scrolled the same way, its batches on its own socket
     const floorPages = await startFloorPage();
-    const bareRows = await browser.newContext({ viewport: { width: 1200, height: 800 } }).then((c) => c.newPage());
-    await bareRows.goto(`${floorPages.url}rows`);
-    await bareRows.waitForFunction(() => (window as unknown as { __open?: boolean }).__open === true);
+    const bareRows = await openBarePage(browser, `${floorPages.url}rows`);
     const appFrames: number[][] = [];
     const bareFrames: number[][] = [];
     try {
@@ -329,20 +327,27 @@ async function newWindow(browser: Browser): Promise<Page> {
  */
 async function bareFloor(browser: Browser, ids: readonly number[]): Promise<number[]> {
   const floor = await startFloorPage();
-  const context = await browser.newContext({ viewport: { width: 1200, height: 800 } });
+  const page = await openBarePage(browser, floor.url);
   try {
-    const page = await context.newPage();
-    await page.goto(floor.url);
-    await page.waitForFunction(() => (window as unknown as { __open?: boolean }).__open === true);
     await new Promise((settled) => setTimeout(settled, WINDOW_SETTLE_MS));
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await feedProgress(floor, { ids, batches: PROGRESS_BATCHES, intervalMs: PROGRESS_INTERVAL_MS });
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as unknown;
     return mainThreadMsAfterMarks(trace, { mark: PROGRESS_MARK, windowMs: PROGRESS_INTERVAL_MS }).threadMs;
   } finally {
-    await context.close();
+    await page.context().close();
     await floor.close();
   }
+}
+
+/** A floor page in a browser context of its own, once its socket is open. */
+async function openBarePage(browser: Browser, url: string): Promise<Page> {
+  const page = await browser
+    .newContext({ viewport: { width: 1200, height: 800 } })
+    .then((context) => context.newPage());
+  await page.goto(url);
+  await page.waitForFunction(() => (window as unknown as { __open?: boolean }).__open === true);
+  return page;
 }
 
 async function firstRows(page: Page, navigate: () => Promise<unknown>): Promise<FirstRows> {
