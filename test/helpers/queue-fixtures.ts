@@ -1,4 +1,4 @@
-import type { UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
+import type { QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import type { UploadState } from '../../src-shared/model/upload-state.js';
 import type { RowContext } from '../../src-renderer/text/queue-row-text.js';
 
@@ -45,4 +45,9 @@ export function rowContext(now: number): RowContext {
     eta: null,
     clock: (ms) => `T+${(ms - now) / 60_000}min`,
   };
+}
+
+/** The queue's status with nothing held, paused or limited: `active` uploads running. */
+export function queueStatus(active = 0): QueueStatus {
+  return { pause: null, hold: null, active, bandwidthBytesPerSecond: null, bandwidthBy: 'setting', whenDone: null };
 }

@@ -27,6 +27,7 @@ import { updateMenuItem } from '../../../src-main/electron/update-service.js';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { IPC_COMMANDS } from '../../../src-shared/ipc/ipc-contract.js';
 import type { UploadItem } from '../../../src-shared/model/upload-state.js';
+import { queueStatus } from '../../helpers/queue-fixtures.js';
 
 const FILE_HOST = 'https://files.example.com';
 
@@ -263,14 +264,7 @@ describe('the tray', () => {
     waiting: items.filter((candidate) => ['queued', 'retrying'].includes(candidate.state.kind)).length,
     failed: items.filter((candidate) => candidate.state.kind === 'failed').length,
   });
-  const running = {
-    pause: null,
-    hold: null,
-    active: 1,
-    bandwidthBytesPerSecond: null,
-    bandwidthBy: 'setting' as const,
-    whenDone: null,
-  };
+  const running = queueStatus(1);
 
   it('shows error over paused over uploading over idle, with progress in the tooltip', () => {
     expect(trayState(running, queueOf([]), 'This token has been disabled.')).toEqual({

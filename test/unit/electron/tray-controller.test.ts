@@ -5,8 +5,8 @@ import type { ElectronModule } from '../../../src-main/electron/electron-module.
 import { TrayController } from '../../../src-main/electron/tray-controller.js';
 import { message } from '../../../src-shared/i18n/message.js';
 import { ContractError } from '../../../src-shared/ipc/contract-client.js';
-import type { QueueStatus } from '../../../src-shared/ipc/ipc-contract.js';
 import { createFakeElectron, menuItem } from '../../helpers/fake-electron/fake-electron.js';
+import { queueStatus } from '../../helpers/queue-fixtures.js';
 
 describe('the tray', () => {
   it('logs a command of its menu that the core refused, and says why in a notification', async () => {
@@ -30,14 +30,7 @@ describe('the tray', () => {
       actions: { showWindow() {}, openExternal() {}, installUpdate() {}, quit() {} },
       shutdown: new Shutdown(),
     });
-    const status: QueueStatus = {
-      pause: null,
-      hold: null,
-      active: 0,
-      bandwidthBytesPerSecond: null,
-      bandwidthBy: 'setting',
-      whenDone: null,
-    };
+    const status = queueStatus();
     tray.update({ status, overview: { running: [], waiting: 0, failed: 0 }, folders: [], accounts: [] });
 
     menuItem(fake.tray?.menu, ['Pause uploads', 'Until resumed'])!.click!();

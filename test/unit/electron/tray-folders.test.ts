@@ -3,15 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { CoreLanguage } from '../../../src-main/common/i18n.js';
 import { folderLine, trayMenuTemplate, trayState } from '../../../src-main/electron/tray-menu.js';
 import type { FolderState, FolderStatus } from '../../../src-shared/model/folder-status.js';
+import { queueStatus } from '../../helpers/queue-fixtures.js';
 
-const running = {
-  pause: null,
-  hold: null,
-  active: 0,
-  bandwidthBytesPerSecond: null,
-  bandwidthBy: 'setting' as const,
-  whenDone: null,
-};
+const running = queueStatus();
 
 function folder(id: number, path: string, state: FolderState, paused = false): FolderStatus {
   return {

@@ -1,21 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { IpcCommandName, Notification, QueueStatus } from '../../../../src-shared/ipc/ipc-contract.js';
+import type { IpcCommandName, Notification } from '../../../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../../../src-shared/model/conversion-follow.js';
 import type { FolderStatus } from '../../../../src-shared/model/folder-status.js';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/model/settings.js';
 import { createStores, type Stores } from '../../../../src-renderer/store/stores.js';
 import { ACCOUNT } from '../../../helpers/fake-socket.js';
-import { item } from '../../../helpers/queue-fixtures.js';
+import { item, queueStatus } from '../../../helpers/queue-fixtures.js';
 import { ScriptedBridge, settle } from '../../../helpers/scripted-bridge.js';
 
-const RUNNING: QueueStatus = {
-  pause: null,
-  hold: null,
-  active: 0,
-  bandwidthBytesPerSecond: null,
-  bandwidthBy: 'setting',
-  whenDone: null,
-};
+const RUNNING = queueStatus();
 /** The stores that keep what the core says, each read and kept by events. */
 const READ = [
   'accounts',
