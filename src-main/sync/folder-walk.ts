@@ -2,7 +2,8 @@ import type { Dirent } from 'node:fs';
 import { lstat, opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { eachAtOnce } from '../common/each-at-once.js';
-import { createIgnoreMatcher } from './ignore-rules.js';
+import type { LeftAlone } from '../../src-shared/model/left-alone.js';
+import { createIgnoreRules } from './ignore-rules.js';
 
 /** Errors that mean the path is no longer there: a folder gone is empty now, not unreadable. */
 const GONE_CODES = new Set(['ENOENT', 'ENOTDIR']);
@@ -19,7 +20,7 @@ export interface StableFile {
 /** What a watched folder's rules need: whether it goes into subfolders, and what it leaves out. */
 export interface PathRuleOptions {
   includeSubfolders: boolean;
-  /** User globs (see createIgnoreMatcher); hidden and partial-download names are always ignored. */
+  /** User globs (see createIgnoreRules); hidden and partial-download names are always ignored. */
   ignoreGlobs?: string[];
   /** extra relPath prefixes to ignore, e.g. the after-upload 'Uploaded' subfolder */
   ignorePrefixes?: string[];
@@ -27,29 +28,37 @@ export interface PathRuleOptions {
 
 /** The folder's ignore rules as the watcher applies them: to folders it would enter, and to files. */
 export class PathRules {
-  private readonly matchesIgnoreRules: (relPath: string) => boolean;
-  private readonly ignorePrefixes: string[];
+  private readonly ignoreRules: (relPath: string) => LeftAlone | null;
+  /** as given, and lower-cased like the globs: on Windows and macOS 'uploaded' is the 'Uploaded' folder */
+  private readonly ignorePrefixes: { subfolder: string; lower: string }[];
   readonly includeSubfolders: boolean;
 
   constructor(options: PathRuleOptions) {
     this.includeSubfolders = options.includeSubfolders;
-    this.matchesIgnoreRules = createIgnoreMatcher(options.ignoreGlobs ?? []);
-    // Lower-cased like the globs: on Windows and macOS 'uploaded' is the 'Uploaded' folder.
+    this.ignoreRules = createIgnoreRules(options.ignoreGlobs ?? []);
     this.ignorePrefixes = (options.ignorePrefixes ?? [])
-      .map((prefix) =>
-        prefix
-          .replaceAll('\\', '/')
-          .replace(/^\/+|\/+$/g, '')
-          .toLowerCase(),
-      )
-      .filter((prefix) => prefix !== '');
+      .map((prefix) => prefix.replaceAll('\\', '/').replace(/^\/+|\/+$/g, ''))
+      .filter((subfolder) => subfolder !== '')
+      .map((subfolder) => ({ subfolder, lower: subfolder.toLowerCase() }));
   }
 
-  /** Ignore rules and prefixes only; whether subfolders are entered at all is the caller's call. */
-  isIgnoredFolder(relPath: string): boolean {
-    if (this.matchesIgnoreRules(relPath)) return true;
+  /** The ignore rule or prefix that leaves the path alone; whether subfolders are entered at all is the caller's call. */
+  folderLeftAloneBy(relPath: string): LeftAlone | null {
+    const byRule = this.ignoreRules(relPath);
+    if (byRule) return byRule;
     const lower = relPath.toLowerCase();
-    return this.ignorePrefixes.some((prefix) => lower === prefix || lower.startsWith(`${prefix}/`));
+    const moved = this.ignorePrefixes.find((prefix) => lower === prefix.lower || lower.startsWith(`${prefix.lower}/`));
+    return moved ? { rule: 'movedInto', subfolder: moved.subfolder } : null;
+  }
+
+  /** The rule that leaves a file alone by its path, or null. */
+  fileLeftAloneBy(relPath: string): LeftAlone | null {
+    if (!this.includeSubfolders && relPath.includes('/')) return { rule: 'inSubfolder' };
+    return this.folderLeftAloneBy(relPath);
+  }
+
+  isIgnoredFolder(relPath: string): boolean {
+    return this.folderLeftAloneBy(relPath) !== null;
   }
 
   /** Whether a walk (or chokidar) goes into this subfolder. */
@@ -58,7 +67,7 @@ export class PathRules {
   }
 
   isIgnoredFile(relPath: string): boolean {
-    return (!this.includeSubfolders && relPath.includes('/')) || this.isIgnoredFolder(relPath);
+    return this.fileLeftAloneBy(relPath) !== null;
   }
 }
 

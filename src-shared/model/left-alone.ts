@@ -13,6 +13,8 @@ export const LeftAloneSchema = z.discriminatedUnion('rule', [
   z.object({ rule: z.literal('litter'), pattern: z.string() }),
   /** one of the folder's own ignore globs */
   z.object({ rule: z.literal('glob'), pattern: z.string() }),
+  /** the folder does not include its subfolders */
+  z.object({ rule: z.literal('inSubfolder') }),
   /** a subfolder the folder's files are moved into after their upload */
   z.object({ rule: z.literal('movedInto'), subfolder: z.string() }),
   /** the folder's file types (names of the groups or extensions it takes) */

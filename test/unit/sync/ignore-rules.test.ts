@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createIgnoreMatcher, DEFAULT_IGNORED_NAMES } from '../../../src-main/sync/ignore-rules.js';
+import { createIgnoreMatcher, createIgnoreRules, DEFAULT_IGNORED_NAMES } from '../../../src-main/sync/ignore-rules.js';
 
 describe('createIgnoreMatcher: defaults', () => {
   const ignores = createIgnoreMatcher([]);
@@ -134,5 +134,20 @@ describe('createIgnoreMatcher: user globs', () => {
   it('refuses a glob it cannot compile, naming it', () => {
     const huge = `${'*'.repeat(70_000)}.mov`;
     expect(() => createIgnoreMatcher(['*.mp4', huge])).toThrow(/Invalid ignore pattern "\*+\.mov"/);
+  });
+});
+
+describe('createIgnoreRules: the rule is named', () => {
+  const leftAloneBy = createIgnoreRules(['raw', 'drafts/**']);
+
+  it('names a hidden segment, a default litter name and the folder glob as the person wrote it', () => {
+    expect(leftAloneBy('trip/.cache/a.jpg')).toEqual({ rule: 'hidden', segment: '.cache' });
+    expect(leftAloneBy('trip/Clip.PART')).toEqual({ rule: 'litter', pattern: '*.part' });
+    expect(leftAloneBy('2024/RAW/a.cr2')).toEqual({ rule: 'glob', pattern: 'raw' });
+    expect(leftAloneBy('drafts/old/a.mov')).toEqual({ rule: 'glob', pattern: 'drafts/**' });
+  });
+
+  it('names none for a file every rule lets through', () => {
+    expect(leftAloneBy('trip/IMG_0042.JPG')).toBeNull();
   });
 });
