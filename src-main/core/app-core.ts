@@ -1,30 +1,25 @@
-import { basename, resolve, sep } from 'node:path';
+import { basename } from 'node:path';
 import {
   IPC_EVENTS,
-  toUploadItemView,
-  type AccountView,
   type AppIntent,
   type IpcEventName,
   type IpcEventPayload,
   type IpcResult,
-  type QueueStatus,
   type RateLimitView,
-  type UploadItemView,
 } from '../../src-shared/ipc/ipc-contract.js';
-import { englishText, message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/follow-row.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
-import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';
-import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
-import type { MediaApiClient } from '../api-client/media-api-client.js';
-import { systemClock, type Clock } from '../common/clock.js';
+import type { Settings } from '../../src-shared/model/settings.js';
+import type { UploadState } from '../../src-shared/model/upload-state.js';
+import { message } from '../../src-shared/i18n/message.js';
+import { systemClock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableBase, Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
 import { Throttle } from '../common/throttle.js';
 import { RemoteImports } from '../imports/remote-imports.js';
 import type { AppCoreOptions } from './app-core-options.js';
-import type { CommandContext, Handlers } from './commands/handlers.js';
+import type { Handlers } from './commands/handlers.js';
 import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
@@ -32,6 +27,10 @@ import { NotificationCenter } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
 import { QueuePolicy } from './queue-policy.js';
+import { createAccountsService } from './services/accounts-service.js';
+import type { CoreServices } from './services/core-services.js';
+import { createSettingsService } from './services/settings-service.js';
+import { createUploadsService } from './services/uploads-service.js';
 import { WhenDoneRunner } from './when-done-runner.js';
 
 export interface CoreEvent<N extends IpcEventName = IpcEventName> {
@@ -41,26 +40,24 @@ export interface CoreEvent<N extends IpcEventName = IpcEventName> {
 
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
-/** what the Account page says of a token given by MEDIA_SYNC_TOKEN, none being kept */
-const FROM_ENVIRONMENT = message('core.tokenStorage.environment');
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
- * The application behind every UI (docs/ARCHITECTURE.md, Layers): implements
- * each command of the ipc contract on the engine's services and emits the
- * contract's events. It is the trust boundary: every request is parsed with
- * its schema before anything happens; what it sends is built from the
- * contract's types (views that leave out what must not leave: a token, a file
- * password) and, in tests, checked against the contract (outgoing-check.ts).
+ * The application behind every UI (docs/ARCHITECTURE.md, Layers): builds the
+ * core's services over the engine (services/core-services.ts), implements
+ * each command of the ipc contract on them and emits the contract's events.
+ * It is the trust boundary: every request is parsed with its schema before
+ * anything happens; what it sends is built from the contract's types (views
+ * that leave out what must not leave: a token, a file password) and, in
+ * tests, checked against the contract (outgoing-check.ts).
  */
 export class AppCore extends DisposableBase {
-  readonly notifications: NotificationCenter;
   /** the language of what the core shows by itself (the tray, OS notifications): follows the setting */
   readonly language: CoreLanguage;
-  readonly imports: RemoteImports;
   private readonly engine: Engine;
-  private readonly clock: Clock;
-  private settingsValue: Settings;
+  private readonly services: CoreServices;
+  private readonly notifications: NotificationCenter;
+  private readonly imports: RemoteImports;
   private readonly emitter = this.register(new Emitter<CoreEvent>());
   private readonly progress = new Map<number, UploadState>();
   private readonly progressThrottle: Throttle;
@@ -77,35 +74,37 @@ export class AppCore extends DisposableBase {
 
   constructor(private readonly options: AppCoreOptions) {
     super();
-    this.engine = options.engine;
-    this.clock = options.clock ?? systemClock;
+    const engine = (this.engine = options.engine);
+    const clock = options.clock ?? systemClock;
+    const emit = <N extends IpcEventName>(name: N, payload: IpcEventPayload<N>) => this.emit(name, payload);
     this.checkOutgoing = options.checkOutgoing ?? CHECK_OUTGOING;
-    this.progressThrottle = this.register(new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, this.clock));
-    const { settings, dropped } = readSettings(options.settings.read());
-    this.settingsValue = settings;
-    if (dropped.length > 0) {
-      options.log?.warn(`Settings that could not be read took their defaults: ${dropped.join(', ')}.`);
-    }
+    this.progressThrottle = this.register(new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, clock));
+    const settings = createSettingsService({
+      store: options.settings,
+      shell: options.shell,
+      apply: (value) => this.applySettings(value),
+      log: options.log,
+    });
     this.language = this.register(new CoreLanguage(options.systemLocales));
-    this.language.apply(this.settingsValue.language);
+    this.language.apply(settings.value().language);
     this.notifications = new NotificationCenter({
-      clock: this.clock,
+      clock,
       translate: this.language.translate,
-      isEnabled: (kind) => this.settingsValue.notifications[kind],
+      isEnabled: (kind) => settings.value().notifications[kind],
       mergeMs: options.notificationMergeMs,
     });
     // what waits to be merged is said before the core stops
     this.register(() => (this.notifications.flush(), this.notifications.dispose()));
     this.imports = this.register(
       new RemoteImports({
-        clientFor: (id) => this.engine.client(id),
-        clock: this.clock,
+        clientFor: (id) => engine.client(id),
+        clock,
         pollMs: options.importPollMs,
         onCompleted: (job, file, accountId) => {
           this.notifications.importCompleted(job.name, file?.urls.page ?? null);
           // the imported file's conversion is followed like an upload's
           if (job.file_id) {
-            this.engine.conversions.follow({
+            engine.conversions.follow({
               accountId,
               fileId: job.file_id,
               name: job.name,
@@ -120,22 +119,58 @@ export class AppCore extends DisposableBase {
     );
     this.policy = this.register(
       new QueuePolicy({
-        engine: this.engine,
-        settings: () => this.settingsValue,
+        engine,
+        settings: () => settings.value(),
         power: options.power,
         network: options.network,
-        clock: this.clock,
+        clock,
         timeZone: options.timeZone,
         scheduleMaxSleepMs: options.scheduleMaxSleepMs,
         log: options.log,
-        onLimitChanged: () => this.emit('uploads:statusChanged', this.queueStatus()),
+        onLimitChanged: () => this.emit('uploads:statusChanged', this.services.uploads.status()),
       }),
     );
-    this.applySettings();
-    const { engine, clock } = this;
     this.whenDone =
       options.whenDone && this.register(new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log }));
-    this.handlers = commandHandlers(this.commandContext());
+    this.services = {
+      accounts: createAccountsService({ ...options, engine, emit }),
+      uploads: createUploadsService({
+        queue: engine.queue,
+        store: engine.uploads,
+        limiter: engine.limiter,
+        policy: this.policy,
+        whenDone: this.whenDone,
+        conversions: engine.conversions,
+        shell: options.shell,
+        droppedFilesDir: options.droppedFilesDir,
+      }),
+      folders: {
+        store: engine.folders,
+        sync: engine.sync,
+        statuses: () => engine.folderStatus.statuses(),
+        status: (id) => {
+          const status = engine.folderStatus.status(id);
+          if (!status) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id }));
+          return status;
+        },
+        move: (id, accountId) => engine.moveFolder(id, accountId),
+      },
+      conversions: engine.conversions,
+      imports: this.imports,
+      notifications: this.notifications,
+      settings,
+      system: {
+        ...options,
+        clock,
+        intents: this.intents,
+        wake: () => engine.wake(),
+        openLink: (link) => this.openLink(link),
+        openFiles: (paths, opened) => this.openFiles(paths, opened),
+      },
+      emit,
+    };
+    this.applySettings(settings.value());
+    this.handlers = commandHandlers(this.services);
     this.watchEngine();
     if (options.updates) {
       this.register(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
@@ -161,11 +196,6 @@ export class AppCore extends DisposableBase {
     }
   }
 
-  /** The computer woke or came back online: the queue and the accounts' waits try again at once. */
-  wake(): void {
-    this.engine.wake();
-  }
-
   /**
    * Runs one command from a transport: `raw` is whatever arrived. Never
    * throws; a malformed request changes nothing and gets a VALIDATION_ERROR.
@@ -179,7 +209,7 @@ export class AppCore extends DisposableBase {
    * import box's rules and kept until a page acts on it (app:takeIntents).
    * Opens a view or fills in a field, at most: nothing reaches the service.
    */
-  openLink(link: string): AppIntent {
+  private openLink(link: string): AppIntent {
     return this.intents.add(parseDeepLink(link));
   }
 
@@ -188,7 +218,7 @@ export class AppCore extends DisposableBase {
    * one that cannot be is skipped and named, and a page shows what happened.
    * Relative paths are read from `workingDirectory` (a second instance's).
    */
-  async openFiles(paths: string[], options: { workingDirectory?: string } = {}): Promise<AppIntent> {
+  private async openFiles(paths: string[], options: { workingDirectory?: string } = {}): Promise<AppIntent> {
     return this.intents.add(await queueOpenedFiles(this.engine, paths, options.workingDirectory));
   }
 
@@ -199,80 +229,7 @@ export class AppCore extends DisposableBase {
     });
   }
 
-  private client(accountId: string): MediaApiClient {
-    const client = this.engine.client(accountId);
-    if (!client) throw CoreError.say('NOT_SIGNED_IN', message('core.errors.notSignedIn'));
-    return client;
-  }
-
-  /** The signed-in accounts as the UI (and the tray) sees them: never a token. */
-  accountViews(): AccountView[] {
-    return this.engine.accounts.list().map((account) => {
-      const blocked = this.engine.client(account.id)?.scheduler.state().blocked ?? null;
-      return {
-        id: account.id,
-        baseUrl: account.baseUrl,
-        username: account.username,
-        plan: account.plan,
-        blocked: blocked && {
-          code: blocked.code,
-          message: blocked.message,
-          requestId: blocked.requestId,
-          ...(blocked.text ? { text: blocked.text } : {}),
-        },
-        ...(this.engine.tokenFromEnvironment(account.id)
-          ? { tokenStorage: englishText(FROM_ENVIRONMENT), tokenStorageText: FROM_ENVIRONMENT }
-          : {
-              tokenStorage: this.options.tokenStorage,
-              ...(this.options.tokenStorageText ? { tokenStorageText: this.options.tokenStorageText } : {}),
-            }),
-      };
-    });
-  }
-
-  /** The queue as the UI (and the tray) sees it. */
-  queueStatus(): QueueStatus {
-    const status = this.engine.queue.status();
-    return {
-      pause: status.pause,
-      hold: status.hold,
-      active: status.active,
-      bandwidthBytesPerSecond: this.engine.limiter.limit,
-      bandwidthBy: this.policy.limitBy,
-      whenDone: this.whenDone?.view() ?? null,
-    };
-  }
-
-  private rateLimits(): RateLimitView[] {
-    return this.engine.accounts.list().flatMap((account) => {
-      const state = this.engine.client(account.id)?.scheduler.state();
-      if (!state) return [];
-      const { limit, remaining, gateOpensInMs, gateReason } = state;
-      return [{ accountId: account.id, limit, remaining, gateOpensInMs, gateReason }];
-    });
-  }
-
-  /** An upload as the UI sees it, with its file's conversion once it is done, and whether the file changed since. */
-  private view(item: UploadItem): UploadItemView {
-    if (item.state.kind !== 'done') return toUploadItemView(item, null, false, this.fromBrowser(item));
-    const afterUpload = this.engine.conversions.byUpload(item.id) ?? null;
-    return toUploadItemView(item, afterUpload, this.engine.uploads.changedSince(item), this.fromBrowser(item));
-  }
-
-  /** A file a page sent: its path is the daemon's temporary copy (docs/ui.md, The file of a row). */
-  private fromBrowser(item: UploadItem): boolean {
-    const dir = this.options.droppedFilesDir;
-    return dir !== undefined && item.path.startsWith(resolve(dir) + sep);
-  }
-
-  private item(id: number): UploadItem {
-    const item = this.engine.queue.get(id);
-    if (!item) throw CoreError.say('NOT_FOUND', message('core.errors.noUpload', { id }));
-    return item;
-  }
-
-  private applySettings(): void {
-    const settings = this.settingsValue;
+  private applySettings(settings: Settings): void {
     this.language.apply(settings.language);
     this.policy.settingsChanged();
     this.engine.pruning.setKeep(settings.removeFinishedAfterDays && settings.removeFinishedAfterDays * DAY_MS);
@@ -283,56 +240,17 @@ export class AppCore extends DisposableBase {
     this.options.updates?.setFeedUrl(settings.updateUrl);
   }
 
-  private async updateSettings(change: SettingsChange): Promise<Settings> {
-    const previous = this.settingsValue;
-    this.settingsValue = SettingsSchema.parse({
-      ...previous,
-      ...change,
-      notifications: { ...previous.notifications, ...change.notifications },
-    });
-    this.options.settings.write(this.settingsValue);
-    this.applySettings();
-    if (change.launchAtLogin !== undefined && change.launchAtLogin !== previous.launchAtLogin) {
-      await this.options.shell.setLaunchAtLogin(change.launchAtLogin);
-    }
-    this.emit('uploads:statusChanged', this.queueStatus());
-    return this.settingsValue;
-  }
-
-  /** What the commands use of the core (commands/handlers.ts). */
-  private commandContext(): CommandContext {
-    return {
-      engine: this.engine,
-      options: this.options,
-      clock: this.clock,
-      notifications: this.notifications,
-      imports: this.imports,
-      intents: this.intents,
-      whenDone: this.whenDone,
-      emit: (name, payload) => this.emit(name, payload),
-      client: (accountId) => this.client(accountId),
-      item: (id) => this.item(id),
-      view: (item) => this.view(item),
-      accountViews: () => this.accountViews(),
-      queueStatus: () => this.queueStatus(),
-      rateLimits: () => this.rateLimits(),
-      settings: () => this.settingsValue,
-      updateSettings: (change) => this.updateSettings(change),
-      openLink: (link) => this.openLink(link),
-      openFiles: (paths, options) => this.openFiles(paths, options),
-    };
-  }
-
   /** Turns engine happenings into contract events and notifications. */
   private watchEngine(): void {
     const queue = this.engine.queue;
+    const { uploads, accounts } = this.services;
     for (const subscription of [
       queue.onDidChangeItem((item) => {
         this.progress.delete(item.id);
-        this.emit('uploads:itemChanged', this.view(item));
+        this.emit('uploads:itemChanged', uploads.view(item));
         // a new version of a file uploaded before: that earlier row now says the file changed since
         const earlier = item.state.kind === 'queued' ? this.engine.uploads.doneBefore(item.path, item.id) : undefined;
-        if (earlier) this.emit('uploads:itemChanged', this.view(earlier));
+        if (earlier) this.emit('uploads:itemChanged', uploads.view(earlier));
         if (item.state.kind === 'failed') {
           const { message, requestId, text } = item.state.reason;
           this.notifications.uploadFailed(basename(item.path), message, requestId, text);
@@ -349,9 +267,9 @@ export class AppCore extends DisposableBase {
         this.progress.set(id, state);
         this.progressThrottle.schedule();
       }),
-      queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', this.queueStatus())),
+      queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', uploads.status())),
       this.engine.pruning.onDidRemove((removed) => this.emit('uploads:removed', { removed })),
-      this.whenDone?.onDidChange(() => this.emit('uploads:statusChanged', this.queueStatus())) ?? (() => undefined),
+      this.whenDone?.onDidChange(() => this.emit('uploads:statusChanged', uploads.status())) ?? (() => undefined),
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
         const { limit, remaining, gateOpensInMs, gateReason } = state;
         const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };
@@ -364,7 +282,7 @@ export class AppCore extends DisposableBase {
         const blocked = state.blocked?.code ?? null;
         if ((this.lastBlocked.get(accountId) ?? null) !== blocked) {
           this.lastBlocked.set(accountId, blocked);
-          this.emit('account:changed', this.accountViews());
+          this.emit('account:changed', accounts.views());
         }
       }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
@@ -372,9 +290,7 @@ export class AppCore extends DisposableBase {
         this.emit('conversions:changed', follow);
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
         const item = follow.uploadId !== null && followChangesRow(follow) ? queue.get(follow.uploadId) : undefined;
-        if (item?.state.kind === 'done') {
-          this.emit('uploads:itemChanged', toUploadItemView(item, follow, this.fromBrowser(item)));
-        }
+        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', uploads.view(item));
         if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
         if (follow.state.kind === 'failed') {
           this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);

@@ -7,7 +7,7 @@ import { CoreError } from '../common/core-error.js';
 import type { Log } from '../common/file-log.js';
 import { accountCommands } from './commands/account-commands.js';
 import { appCommands } from './commands/app-commands.js';
-import type { CommandContext, Handlers } from './commands/handlers.js';
+import type { CoreServices, Handlers } from './commands/handlers.js';
 import { conversionCommands } from './commands/conversion-commands.js';
 import { fileCommands } from './commands/file-commands.js';
 import { folderCommands } from './commands/folder-commands.js';
@@ -17,18 +17,18 @@ import { settingsCommands } from './commands/settings-commands.js';
 import { uploadCommands } from './commands/upload-commands.js';
 import { outgoing } from './outgoing-check.js';
 
-/** Every command of the contract, one group per part of the core, each given only what it uses of `core`. */
-export function commandHandlers(core: CommandContext): Handlers {
+/** Every command of the contract, one group per service, each given only the services it uses. */
+export function commandHandlers(services: CoreServices): Handlers {
   return {
-    ...accountCommands(core),
-    ...folderCommands(core),
-    ...uploadCommands(core),
-    ...fileCommands(core),
-    ...importCommands(core),
-    ...settingsCommands(core),
-    ...notificationCommands(core),
-    ...conversionCommands(core),
-    ...appCommands(core),
+    ...accountCommands(services),
+    ...folderCommands(services),
+    ...uploadCommands(services),
+    ...fileCommands(services),
+    ...importCommands(services),
+    ...settingsCommands(services),
+    ...notificationCommands(services),
+    ...conversionCommands(services),
+    ...appCommands(services),
   };
 }
 

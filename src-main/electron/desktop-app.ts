@@ -388,15 +388,18 @@ export class DesktopApp {
 
   /** Links and files from the command line, a second instance or macOS: to the core once it runs. */
   private deliver(args: Pick<LaunchArgs, 'links' | 'files'>): void {
-    const core = this.core;
-    if (!core || this.quit.state.kind !== 'running') {
+    const contract = this.contract;
+    if (!contract || this.quit.state.kind !== 'running') {
       this.pending.links.push(...args.links);
       this.pending.files.push(...args.files);
       return;
     }
-    for (const link of args.links) core.openLink(link);
+    const failed = (what: string) => (error: unknown) => this.log?.error(what, error);
+    for (const link of args.links) {
+      contract.invoke('app:openLink', { link }).catch(failed('An opened link was not kept.'));
+    }
     if (args.files.length > 0) {
-      core.openFiles(args.files).catch((error: unknown) => this.log?.error('Opened files were not queued.', error));
+      contract.invoke('app:openFiles', { paths: args.files }).catch(failed('Opened files were not queued.'));
     }
   }
 

@@ -16,7 +16,7 @@ const REFRESH_MS = 1_000;
 export interface QueueFollowerOptions {
   electron: Pick<ElectronModule, 'app' | 'powerSaveBlocker' | 'powerMonitor' | 'net'>;
   platform: NodeJS.Platform;
-  core: Pick<AppCore, 'onDidEmit' | 'language' | 'wake'>;
+  core: Pick<AppCore, 'onDidEmit' | 'language'>;
   contract: MediaSyncBridge;
   log: FileLog;
   tray: TrayController;
@@ -51,7 +51,9 @@ export class QueueFollower implements Disposable {
           net,
           wake: (reason) => {
             log.info(`Woke the upload queue (${reason}).`);
-            core.wake();
+            options.contract
+              .invoke('app:wake', {})
+              .catch((error: unknown) => log.warn(`The queue was not woken: ${String(error)}`));
           },
         }),
       );

@@ -475,6 +475,8 @@ export const IPC_COMMANDS = {
   ),
   /** The intents waiting for a page, oldest first, forgotten once taken: each is acted on once. */
   'app:takeIntents': command(z.object({}), z.array(AppIntentSchema)),
+  /** The computer woke or came back online (the desktop's power monitor): what waits out a backoff tries again now. */
+  'app:wake': command(z.object({}), Ok),
   // ---- logs
   /** shows the log folder in the system's file manager; UNAVAILABLE where the shell cannot (headless) */
   'app:openLogsFolder': command(z.object({}), Ok),

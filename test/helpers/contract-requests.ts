@@ -67,6 +67,7 @@ export function requestForEveryCommand(context: {
     'app:openLink': { link: 'media-sync://files?search=clip' },
     'app:openFiles': { paths: [join(dataDir, 'missing.mp4')] },
     'app:takeIntents': {},
+    'app:wake': {},
     'app:openLogsFolder': {},
     'app:pickFolder': {},
     'app:updateStatus': {},

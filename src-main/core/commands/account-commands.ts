@@ -1,31 +1,15 @@
-import { message } from '../../../src-shared/i18n/message.js';
-import { CoreError } from '../../common/core-error.js';
-import { OK, type CommandContext, type HandlersOf } from './handlers.js';
+import { OK, type CoreServices, type HandlersOf } from './handlers.js';
 
 /** The accounts, and "Try it locally". */
-export function accountCommands(
-  core: Pick<CommandContext, 'engine' | 'options' | 'emit' | 'client' | 'accountViews'>,
-): HandlersOf<'account'> {
-  const { engine } = core;
-  const handlers: HandlersOf<'account'> = {
-    'account:signIn': async ({ baseUrl, token, plan }) => {
-      const { account } = await engine.signIn(baseUrl, token, plan);
-      core.emit('account:changed', core.accountViews());
-      return core.accountViews().find((view) => view.id === account.id)!;
-    },
+export function accountCommands({ accounts }: Pick<CoreServices, 'accounts'>): HandlersOf<'account'> {
+  return {
+    'account:signIn': async (request) => accounts.signIn(request),
     'account:signOut': async ({ accountId }) => {
-      await engine.signOut(accountId);
-      core.emit('account:changed', core.accountViews());
+      await accounts.signOut(accountId);
       return OK;
     },
-    'account:list': async () => core.accountViews(),
-    'account:summary': async ({ accountId }) => core.client(accountId).getAccount(),
-    'account:startDemo': async () => {
-      const demo = core.options.demo;
-      if (!demo) throw CoreError.say('UNAVAILABLE', message('core.errors.noDemo'));
-      const { baseUrl, token } = await demo.start(engine);
-      return handlers['account:signIn']({ baseUrl, token });
-    },
+    'account:list': async () => accounts.views(),
+    'account:summary': async ({ accountId }) => accounts.client(accountId).getAccount(),
+    'account:startDemo': async () => accounts.startDemo(),
   };
-  return handlers;
 }

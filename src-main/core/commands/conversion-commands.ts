@@ -1,6 +1,6 @@
-import type { CommandContext, HandlersOf } from './handlers.js';
+import type { CoreServices, HandlersOf } from './handlers.js';
 
 /** The followed conversions of uploaded and imported files (the Activity panel). */
-export function conversionCommands(core: Pick<CommandContext, 'engine'>): HandlersOf<'conversions'> {
-  return { 'conversions:list': async ({ limit }) => core.engine.conversions.list(limit) };
+export function conversionCommands({ conversions }: Pick<CoreServices, 'conversions'>): HandlersOf<'conversions'> {
+  return { 'conversions:list': async ({ limit }) => conversions.list(limit) };
 }

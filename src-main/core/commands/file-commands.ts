@@ -1,34 +1,37 @@
 import { message } from '../../../src-shared/i18n/message.js';
 import { CoreError } from '../../common/core-error.js';
-import { OK, type CommandContext, type HandlersOf } from './handlers.js';
+import { OK, type CoreServices, type HandlersOf } from './handlers.js';
 
 /** The account's files on the service: each command one or two requests of the API. */
-export function fileCommands(core: Pick<CommandContext, 'engine' | 'options' | 'client'>): HandlersOf<'files'> {
-  const { engine } = core;
+export function fileCommands({
+  accounts,
+  conversions,
+  system,
+}: Pick<CoreServices, 'accounts' | 'conversions' | 'system'>): HandlersOf<'files'> {
   return {
     'files:list': async ({ accountId, search, page, perPage }) =>
-      core.client(accountId).listFiles({ search, page, per_page: perPage }),
-    'files:get': async ({ accountId, fileId }) => core.client(accountId).getFile(fileId),
-    'files:status': async ({ accountId, fileId }) => core.client(accountId).getFileStatus(fileId),
+      accounts.client(accountId).listFiles({ search, page, per_page: perPage }),
+    'files:get': async ({ accountId, fileId }) => accounts.client(accountId).getFile(fileId),
+    'files:status': async ({ accountId, fileId }) => accounts.client(accountId).getFileStatus(fileId),
     'files:update': async ({ accountId, fileId, changes }) => {
-      const client = core.client(accountId);
+      const client = accounts.client(accountId);
       await client.updateFile(fileId, changes);
       return client.getFile(fileId);
     },
     'files:delete': async ({ accountId, fileId }) => {
-      await core.client(accountId).deleteFile(fileId);
-      engine.conversions.forget(accountId, fileId);
+      await accounts.client(accountId).deleteFile(fileId);
+      conversions.forget(accountId, fileId);
       return OK;
     },
     'files:copyLink': async ({ accountId, fileId, kind }) => {
-      const url = (await core.client(accountId).getFile(fileId)).urls[kind];
-      await core.options.shell.writeClipboard(url);
+      const url = (await accounts.client(accountId).getFile(fileId)).urls[kind];
+      await system.shell.writeClipboard(url);
       return { url };
     },
     'files:open': async ({ accountId, fileId, kind }) => {
-      const url = (await core.client(accountId).getFile(fileId)).urls[kind];
+      const url = (await accounts.client(accountId).getFile(fileId)).urls[kind];
       if (!/^https?:\/\//.test(url)) throw CoreError.say('UNSAFE_LINK', message('core.errors.unsafeLink'));
-      await core.options.shell.openExternal(url);
+      await system.shell.openExternal(url);
       return OK;
     },
   };

@@ -1,11 +1,13 @@
-import { OK, type CommandContext, type HandlersOf } from './handlers.js';
+import { OK, type CoreServices, type HandlersOf } from './handlers.js';
 
 /** The activity feed's notifications. */
-export function notificationCommands(core: Pick<CommandContext, 'notifications'>): HandlersOf<'notifications'> {
+export function notificationCommands({
+  notifications,
+}: Pick<CoreServices, 'notifications'>): HandlersOf<'notifications'> {
   return {
-    'notifications:list': async () => core.notifications.list(),
+    'notifications:list': async () => notifications.list(),
     'notifications:clear': async () => {
-      core.notifications.clear();
+      notifications.clear();
       return OK;
     },
   };

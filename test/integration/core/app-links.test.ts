@@ -43,7 +43,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
     expect(opened).toEqual({ ok: true, value: { kind: 'import', id: 1, url: address } });
     expect(available()).toEqual([{ count: 1 }]);
 
-    const search = core.openLink('media-sync://files?search=holiday');
+    const search = await callCore(core, 'app:openLink', { link: 'media-sync://files?search=holiday' });
     expect(search).toEqual({ kind: 'files', id: 2, search: 'holiday' });
     expect(available()).toEqual([{ count: 1 }, { count: 2 }]);
 
@@ -84,7 +84,9 @@ describe('AppCore: media-sync:// links and opened files', () => {
   });
 
   it('keeps the last 20 intents while no page takes them', async () => {
-    for (let i = 1; i <= MAX_PENDING_INTENTS + 5; i++) core.openLink(`media-sync://files?search=clip-${i}`);
+    for (let i = 1; i <= MAX_PENDING_INTENTS + 5; i++) {
+      await callCore(core, 'app:openLink', { link: `media-sync://files?search=clip-${i}` });
+    }
     const waiting = await take();
     expect(waiting.map((intent) => intent.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 6));
     expect(available().at(-1)).toEqual({ count: MAX_PENDING_INTENTS });
@@ -98,8 +100,8 @@ describe('AppCore: media-sync:// links and opened files', () => {
     await mkdir(join(files.path, 'holiday'));
     execFileSync('mkfifo', [join(files.path, 'pipe.mp4')]);
 
-    const intent = await core.openFiles(
-      [
+    const intent = await callCore(core, 'app:openFiles', {
+      paths: [
         join(files.path, 'a.mp4'),
         'b.mp4', // relative to the second instance's working directory
         pathToFileURL(join(files.path, 'c.mp4')).href, // as a Linux file manager passes it
@@ -107,8 +109,8 @@ describe('AppCore: media-sync:// links and opened files', () => {
         join(files.path, 'holiday'),
         join(files.path, 'pipe.mp4'),
       ],
-      { workingDirectory: files.path },
-    );
+      workingDirectory: files.path,
+    });
     expect(intent).toEqual({
       kind: 'filesQueued',
       id: 1,
@@ -140,7 +142,9 @@ describe('AppCore: media-sync:// links and opened files', () => {
     expect(engine.uploads.list().map((item) => item.accountId)).toEqual([accountId, accountId, accountId]);
 
     // the same files again: the queue does not send them twice, and says so
-    const again = await core.openFiles([join(files.path, 'a.mp4'), join(files.path, 'gone.mp4')]);
+    const again = await callCore(core, 'app:openFiles', {
+      paths: [join(files.path, 'a.mp4'), join(files.path, 'gone.mp4')],
+    });
     expect(again).toMatchObject({
       kind: 'filesNotQueued',
       reason: 'nothingQueued',
@@ -159,7 +163,7 @@ describe('AppCore: media-sync:// links and opened files', () => {
       paths.push(join(files.path, `clip-${i}.mp4`));
       await writeFile(paths.at(-1)!, `clip ${i}`);
     }
-    const intent = await core.openFiles(paths);
+    const intent = await callCore(core, 'app:openFiles', { paths });
     expect(intent).toMatchObject({
       kind: 'filesQueued',
       queued: { count: 7, names: ['clip-1.mp4', 'clip-2.mp4', 'clip-3.mp4', 'clip-4.mp4', 'clip-5.mp4'] },
