@@ -21,7 +21,11 @@ import { CoreError } from '../common/core-error.js';
  * this process's) or `file://` URLs, which Linux file managers pass for the
  * `%U` of the desktop entry.
  */
-export async function queueOpenedFiles(engine: Engine, paths: string[], workingDirectory?: string): Promise<NewIntent> {
+export async function queueOpenedFiles(
+  engine: Pick<Engine, 'defaultAccount' | 'client' | 'queue'>,
+  paths: string[],
+  workingDirectory?: string,
+): Promise<NewIntent> {
   const opened = paths.filter((path) => path.trim()).map((path) => localPath(path, workingDirectory));
   const openedNames = named(opened.map(({ name }) => name));
   const account = engine.defaultAccount();
