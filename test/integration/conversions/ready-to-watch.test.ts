@@ -2,8 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
+import type { AppCoreOptions } from '../../../src-main/core/app-core-options.js';
 import { Engine } from '../../../src-main/core/engine.js';
-import type { Notification } from '../../../src-shared/ipc/ipc-contract.js';
+import type { Notification, UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../../src-shared/model/conversion-follow.js';
 import { callCore, createAppCore } from '../../helpers/app-core-fixture.js';
 import { tempDir } from '../../helpers/engine-fixture.js';
@@ -40,9 +41,13 @@ describe('Ready to watch', () => {
   });
 
   /** Engine and AppCore in `dataDir`, started; signed in unless the data folder has an account already. */
-  async function openCore(dataDir: string, follow: { minDelayMs: number; maxDelayMs: number } = FAST_FOLLOW) {
+  async function openCore(
+    dataDir: string,
+    follow: { minDelayMs: number; maxDelayMs: number } = FAST_FOLLOW,
+    options: Partial<AppCoreOptions> = {},
+  ) {
     const engine = await Engine.open({ dataDir, followPolicy: follow });
-    const core = createAppCore(engine, dataDir, { notificationMergeMs: 200, importPollMs: 300 });
+    const core = createAppCore(engine, dataDir, { notificationMergeMs: 200, importPollMs: 300, ...options });
     const events: CoreEvent[] = [];
     core.onDidEmit((event) => events.push(event));
     await core.start();
@@ -74,6 +79,26 @@ describe('Ready to watch', () => {
 
   const statusRequests = (fileId: string) =>
     server.server.requestLog.entries().filter((e) => e.path === `/api/v1/files/${fileId}/status`);
+
+  it('keeps a file a page sent as sent from the page, and unchanged, while its row follows the conversion', async () => {
+    const data = await tempDir('media-sync-rtw-data-');
+    // the test's folder stands for the daemon's folder of dropped files
+    const app = await openCore(data.path, FAST_FOLLOW, { droppedFilesDir: files.path });
+    try {
+      const uploadId = await upload(app.core, app.accountId, 'dropped.mp4', video);
+      const ready = () => app.follows().some((f) => f.uploadId === uploadId && f.state.kind === 'ready');
+      await waitFor(() => ready() || undefined, 60_000, 'the conversion ready');
+      const rows = app.events
+        .filter((e) => e.name === 'uploads:itemChanged')
+        .map((e) => e.payload as UploadItemView)
+        .filter((row) => row.id === uploadId && row.afterUpload !== null);
+      expect(rows.at(-1)).toMatchObject({ afterUpload: { state: { kind: 'ready' } } });
+      for (const row of rows) expect(row).toMatchObject({ fromBrowser: true, changedSinceUpload: false });
+    } finally {
+      await app.close();
+      await data.remove();
+    }
+  });
 
   it('ends a short MP4 with exactly one "Ready to watch" notification linking its watch page, within the budget', async () => {
     const data = await tempDir('media-sync-rtw-data-');
