@@ -160,7 +160,9 @@ describe('the desktop app on a fake Electron', () => {
     expect(menuItem(desktop.fake.tray!.menu, ['Quit'])).toBeDefined();
     expect(menuItem(desktop.fake.record.applicationMenu, ['View'])).toBeDefined();
     await desktop.invoke('settings:update', { language: 'system' });
-    expect(desktop.fake.tray!.tooltip).toBe('Media Sync: auf dem neuesten Stand');
+    // the tray reads the queue through the contract again, in the new language: a few reads after the answer
+    const german = () => (desktop.fake.tray!.tooltip === 'Media Sync: auf dem neuesten Stand' ? true : undefined);
+    expect(await waitFor(german, 5_000, 'the tray in German again')).toBe(true);
   });
 
   it('quits in order: the core stops before Electron closes the window, then the process ends', async () => {
