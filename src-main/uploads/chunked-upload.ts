@@ -234,10 +234,13 @@ export class ChunkedUpload {
    * Deletes this item's stale copies (`checkedSent`) now that the file's
    * current version is on the service, its id committed first: a quit or a
    * failed delete meanwhile goes on with the deletes, never uploads again.
+   * They are the item's as it started (or started over): a copy found stale
+   * during this send ended it (FileChangedError) before it got here, so the
+   * row need not be read again.
    */
   private async dropStaleCopies(sent: SendOutcome & { kind: 'sent' }): Promise<SendOutcome> {
     const { store, client } = this.options;
-    const stale = store.get(this.item.id)?.staleFileIds ?? [];
+    const stale = this.item.staleFileIds;
     if (stale.length === 0) return sent;
     store.recordFileId(this.item.id, sent.fileId);
     for (const fileId of stale) {
