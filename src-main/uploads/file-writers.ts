@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** One open file description of a process: `/proc/<pid>/fd/<fd>`. */
@@ -68,6 +69,8 @@ export class ProcWriterProbe implements WriterProbe {
   private readonly cacheMs: number;
   /** the last walk, from when it started (monotonic, and wall ms); dropped QUEUED_BEFORE_WALK_MS later */
   private cached: { at: number; wallAt: number; walk: Promise<OpenPaths> } | null = null;
+  /** the folder of the last file asked about, resolved (monotonic ms) */
+  private lastFolder: { path: string; at: number; real: Promise<string | null> } | null = null;
 
   constructor(options: ProcWriterProbeOptions = {}) {
     this.maxProcesses = options.maxProcesses ?? 4_000;
@@ -76,11 +79,26 @@ export class ProcWriterProbe implements WriterProbe {
   }
 
   async writerOf(absPath: string, last?: FileWriter | null, queuedAt = Infinity): Promise<FileWriter | null> {
-    const target = await realpath(absPath).catch(() => null);
+    const target = await this.realPathOf(absPath);
     if (target === null) return null;
     if (last && this.holdsForWriting(last, target)) return last;
     const open = await this.currentWalk(queuedAt);
     return open.get(target)?.find((writer) => this.holdsForWriting(writer, target)) ?? null;
+  }
+
+  /**
+   * The path as /proc names it (no link in it): its folder's resolved once
+   * for the files of one folder that start together (a realpath per file was
+   * most of this check's cost), the name joined to it. A name that is itself
+   * a link (the watcher never queues one) is not seen held.
+   */
+  private async realPathOf(absPath: string): Promise<string | null> {
+    const folder = dirname(absPath);
+    if (this.lastFolder?.path !== folder || performance.now() - this.lastFolder.at >= this.cacheMs) {
+      this.lastFolder = { path: folder, at: performance.now(), real: realpath(folder).catch(() => null) };
+    }
+    const real = await this.lastFolder.real;
+    return real === null ? null : join(real, basename(absPath));
   }
 
   /** The walk started within cacheMs, or after `queuedAt` (done or under way), else a new one. */
