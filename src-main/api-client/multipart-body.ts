@@ -57,7 +57,7 @@ const MAX_SPARE_BUFFERS = 3 * RING_SIZE;
  * same buffer: one socket write instead of three and no reading ahead, for
  * the photos a camera drops by the thousand.
  */
-const WHOLE_BODY_BYTES = 256 * 1024;
+export const WHOLE_BODY_BYTES = 256 * 1024;
 /**
  * Boundaries: random per process, counted per body. As unlikely in a file as
  * 12 random bytes per body, which cost a call into the random source per
