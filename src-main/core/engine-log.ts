@@ -39,8 +39,8 @@ export const UPLOADED_SUMMARY_MS = 1_000;
 /**
  * What the log says of uploads: each failure and each file that changed as
  * it went, and the files done as one line per UPLOADED_SUMMARY_MS (how
- * many, and the last): a line per file was a twentieth of a small file's
- * CPU, and thousands of lines in a minute are read by nobody.
+ * many, and the last): a line per file was 2 % of a small file's CPU, and
+ * thousands of lines in a minute are read by nobody.
  */
 export class UploadLog implements Disposable {
   private done = 0;

@@ -45,8 +45,9 @@ export async function assertUnchanged(item: UploadItem): Promise<void> {
  * The file's identity now, to compare with the item's. An item the service
  * holds nothing of yet (no chunk, no dzuuid, no last request) is taken as
  * unchanged without a look: there is nothing on the service its content
- * must match, and the check before its first request (`assertUnchanged`:
- * size and mtime, a moment later) fails it should it have changed or gone.
+ * must match, and the check of its first request (size and mtime, a moment
+ * later: `assertUnchanged` before it, or a small file's body once read)
+ * fails it should it have changed or gone.
  * A small file's fingerprint here was a third of its files opened, and this
  * stat one of two back to back.
  */
