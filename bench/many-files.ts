@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
 import { fillFinishedUploads } from '../test/helpers/queue-history.js';
 import { MEMORY_DIR, childCpuSeconds, round, startServerProcess } from './bench-support.js';
+import { cpuStages } from './cpu-stages.js';
 import { interleave, roundRatios, spread, type Sample, type Spread } from './interleave.js';
 
 const run = promisify(execFile);
@@ -36,6 +37,12 @@ const run = promisify(execFile);
  * - RSS: each daemon's after each run; growth of the one with the history
  *   from its first run (FILES files) to its last ((BENCH_ROUNDS + 1) × FILES:
  *   12,000 by default).
+ * - stages: where one file's CPU goes (watch, settle, fingerprint, SQLite,
+ *   the request, …), from a V8 CPU profile (cpu-stages.ts) of a third
+ *   daemon, with an empty queue, that takes FILES files twice after the
+ *   rounds; its second run's samples count, as shares, and as ms of the
+ *   empty daemon's CPU per file. Not beside the others: the profiler costs
+ *   CPU of its own. BENCH_PROFILE_DIR keeps its profile there.
  * Linux only (/proc). Files, the daemons' data and the server's files in
  * memory (MEMORY_DIR).
  */
@@ -50,6 +57,9 @@ const TICKS_PER_SECOND = 100;
 
 interface RunSample extends Sample {
   rssMb: number;
+  /** when the run started and ended, CLOCK_MONOTONIC µs (as the daemon's CPU profile counts) */
+  fromUs: number;
+  toUs: number;
 }
 
 const PageSchema = z.object({ meta: z.object({ total: z.int() }) });
@@ -106,6 +116,7 @@ try {
   figures['full_rss_mb'] = full.rssAfterRuns.map((mb) => round(mb, 1));
   figures['rss_growth_files'] = [FILES, FILES * full.rssAfterRuns.length];
   figures['rss_growth_mb'] = round(full.rssAfterRuns.at(-1)! - full.rssAfterRuns[0]!, 1);
+  figures['stages'] = await stages(spread(cpuPerFile('client_empty')).median * 1000);
   console.log(JSON.stringify(figures));
 } finally {
   for (const daemon of daemons) await daemon.stop();
@@ -125,7 +136,7 @@ interface Daemon {
  * FILES files into a new subfolder of the watched folder and ends once the
  * server has them all; the empty one's finished items are cleared first.
  */
-async function startDaemon(name: string, history: number): Promise<Daemon> {
+async function startDaemon(name: string, history: number, profileDir?: string): Promise<Daemon> {
   const dataDir = join(root, `${name}-data`);
   const watched = join(root, `${name}-watched`);
   await mkdir(watched, { recursive: true });
@@ -139,8 +150,7 @@ async function startDaemon(name: string, history: number): Promise<Daemon> {
     await engine.close();
   }
   const env = { ...process.env, MEDIA_SYNC_HOME: dataDir, MEDIA_SYNC_TOKEN: '' };
-  // BENCH_PROFILE_DIR: the daemons write a CPU profile there when stopped (where a file's CPU goes, by stage)
-  const profile = PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -157,13 +167,15 @@ async function startDaemon(name: string, history: number): Promise<Daemon> {
       if (history === 0) await run(process.execPath, [BIN, 'queue', 'clear'], { env });
       const before = await filesOnServer();
       const cpuBefore = await cpuSecondsOf(child);
+      const fromUs = monotonicUs();
       await cp(source, join(watched, `run-${++runs}`), { recursive: true });
       const { seconds } = await uploaded(before);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const cpuSeconds = (await cpuSecondsOf(child)) - cpuBefore;
+      const toUs = monotonicUs();
       const rssMb = await rssMbOf(child);
       rssAfterRuns.push(rssMb);
-      return { seconds, cpuSeconds, rssMb };
+      return { seconds, cpuSeconds, rssMb, fromUs, toUs };
     },
     async stop() {
       child.kill('SIGTERM');
@@ -201,7 +213,32 @@ async function curl(): Promise<RunSample> {
   const seconds = (performance.now() - started) / 1000;
   const after = await filesOnServer();
   if (after - before !== FILES) throw new Error(`curl made ${after - before} files, not ${FILES}`);
-  return { seconds, cpuSeconds: childCpuSeconds(stderr), rssMb: 0 };
+  return { seconds, cpuSeconds: childCpuSeconds(stderr), rssMb: 0, fromUs: 0, toUs: 0 };
+}
+
+/**
+ * A file's CPU by stage: a profiled daemon (empty queue) takes FILES files
+ * twice, the first to warm up; the samples of the second count, the table
+ * printed to stderr and answered for the figures, in ms of `cpuMsPerFile`.
+ */
+async function stages(cpuMsPerFile: number) {
+  const dir = PROFILE_DIR ?? join(root, 'profile');
+  const daemon = await startDaemon('profiled', 0, dir);
+  daemons.push(daemon);
+  await daemon.run();
+  const { fromUs, toUs } = await daemon.run();
+  await daemon.stop();
+  const written = (await readdir(dir)).filter((name) => name.endsWith('.cpuprofile')).sort();
+  const rows = cpuStages(join(dir, written.at(-1)!), { fromUs, toUs }, cpuMsPerFile);
+  console.error(`\nOne file's CPU by stage (${round(cpuMsPerFile, 3)} ms per file, the empty daemon's median):`);
+  for (const row of rows) {
+    console.error(`${row.share.toFixed(1).padStart(6)} %  ${row.msPerFile.toFixed(3).padStart(6)} ms  ${row.stage}`);
+  }
+  return rows.map((row) => ({ stage: row.stage, share: round(row.share, 1), ms_per_file: round(row.msPerFile, 3) }));
+}
+
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 async function filesOnServer(): Promise<number> {

@@ -22,7 +22,7 @@ export interface TransportRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: string;
   headers: Record<string, string>;
-  body?: string | AsyncIterable<Uint8Array>;
+  body?: string | Uint8Array | AsyncIterable<Uint8Array>;
   signal: AbortSignal;
   headersTimeoutMs?: number;
   onBytes?: () => void;

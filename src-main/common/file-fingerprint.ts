@@ -26,9 +26,8 @@ export function sameVersion(a: FileIdentity, b: FileIdentity): boolean {
  * file (a FIFO, a device) is refused without blocking (NotRegularFileError).
  */
 export async function quickFingerprint(path: string): Promise<FileIdentity> {
-  const handle = await openRegularFile(path, { followLink: true });
+  const { handle, stats } = await openRegularFile(path, { followLink: true });
   try {
-    const stats = await handle.stat();
     const size = stats.size;
     const hash = createHash('sha256').update(`${size}:`);
     if (size <= 3 * FINGERPRINT_SAMPLE_BYTES) {

@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /**
@@ -25,8 +25,12 @@ export class NotRegularFileError extends Error {
  * answered with NotRegularFileError. `followLink: false` also refuses a
  * symbolic link (ELOOP from O_NOFOLLOW becomes NotRegularFileError), as a
  * watched folder's files are never links (docs/uploads.md, Special files).
+ * Answers the handle with the stats it was checked by.
  */
-export async function openRegularFile(path: string, options: { followLink: boolean }): Promise<FileHandle> {
+export async function openRegularFile(
+  path: string,
+  options: { followLink: boolean },
+): Promise<{ handle: FileHandle; stats: Stats }> {
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | NO_BLOCK | (options.followLink ? 0 : NO_FOLLOW));
@@ -34,12 +38,12 @@ export async function openRegularFile(path: string, options: { followLink: boole
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !options.followLink) throw new NotRegularFileError(path);
     throw error;
   }
-  let regular = false;
+  let stats: Stats | null = null;
   try {
-    regular = (await handle.stat()).isFile();
+    stats = await handle.stat();
   } finally {
-    if (!regular) await handle.close();
+    if (!stats?.isFile()) await handle.close();
   }
-  if (!regular) throw new NotRegularFileError(path);
-  return handle;
+  if (!stats?.isFile()) throw new NotRegularFileError(path);
+  return { handle, stats };
 }

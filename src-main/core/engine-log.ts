@@ -1,7 +1,10 @@
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { ApiError } from '../api-client/api-error.js';
 import type { SchedulerState } from '../api-client/request-scheduler.js';
+import type { Clock } from '../common/clock.js';
+import type { Disposable } from '../common/disposable.js';
 import type { Log } from '../common/file-log.js';
+import { Throttle } from '../common/throttle.js';
 import type { AccountRecord } from '../storage/account-store.js';
 
 /** A refused token or a closed gate, once when it starts and once when it ends, not at every request. */
@@ -30,13 +33,54 @@ export function logAccountState(
   }
 }
 
-export function logUpload(log: Log, item: UploadItem): void {
-  if (item.state.kind === 'done') log.info(`Uploaded ${item.path} (file id ${item.state.fileId}).`);
-  if (item.state.kind === 'retrying' && item.state.changed) {
-    log.info(`${item.path} changed while it was uploading: it starts over once it has settled.`);
+/** Done uploads are said at most this often, as one line. */
+export const UPLOADED_SUMMARY_MS = 1_000;
+
+/**
+ * What the log says of uploads: each failure and each file that changed as
+ * it went, and the files done as one line per UPLOADED_SUMMARY_MS (how
+ * many, and the last): a line per file was 2 % of a small file's CPU, and
+ * thousands of lines in a minute are read by nobody.
+ */
+export class UploadLog implements Disposable {
+  private done = 0;
+  private last: UploadItem | null = null;
+  private readonly summary: Throttle;
+
+  constructor(
+    private readonly log: Log,
+    clock: Clock,
+  ) {
+    this.summary = new Throttle(() => this.sayDone(), UPLOADED_SUMMARY_MS, clock);
   }
-  if (item.state.kind === 'failed') {
-    log.warn(`Upload of ${item.path} failed: ${describeProblem(item.state.reason)}`);
+
+  changed(item: UploadItem): void {
+    if (item.state.kind === 'done') {
+      this.done++;
+      this.last = item;
+      this.summary.schedule();
+    }
+    if (item.state.kind === 'retrying' && item.state.changed) {
+      this.log.info(`${item.path} changed while it was uploading: it starts over once it has settled.`);
+    }
+    if (item.state.kind === 'failed') {
+      this.log.warn(`Upload of ${item.path} failed: ${describeProblem(item.state.reason)}`);
+    }
+  }
+
+  /** Says the files done since the last line (a quit does not leave them unsaid). */
+  dispose(): void {
+    this.summary.flush();
+    this.summary.dispose();
+  }
+
+  private sayDone(): void {
+    const last = this.last;
+    if (last?.state.kind !== 'done') return;
+    const named = `${last.path} (file id ${last.state.fileId})`;
+    this.log.info(this.done === 1 ? `Uploaded ${named}.` : `Uploaded ${this.done} files, the last ${named}.`);
+    this.done = 0;
+    this.last = null;
   }
 }
 

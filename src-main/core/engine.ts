@@ -32,7 +32,7 @@ import { UploadQueue } from '../uploads/upload-queue.js';
 import { UploadStore } from '../uploads/upload-store.js';
 import type { EngineOptions } from './engine-options.js';
 import { ACTIVE_KINDS } from '../../src-shared/model/upload-state.js';
-import { describeAccount, describeError, logAccountState, logUpload, nameAccount } from './engine-log.js';
+import { UploadLog, describeAccount, describeError, logAccountState, nameAccount } from './engine-log.js';
 import { NO_TRASH } from './ports.js';
 
 export type { EngineOptions } from './engine-options.js';
@@ -190,7 +190,8 @@ export class Engine extends DisposableBase {
     this.register(
       this.pruning.onDidRemove((removed) => log.info(`Removed ${removed} finished uploads from the queue.`)),
     );
-    this.register(this.queue.onDidChangeItem((item) => logUpload(this.log, item)));
+    const uploadLog = this.register(new UploadLog(log, clock));
+    this.register(this.queue.onDidChangeItem((item) => uploadLog.changed(item)));
     this.register(
       this.queue.onDidUpload(({ item, file, replacedStale }) => {
         if (item.state.kind !== 'done') return;

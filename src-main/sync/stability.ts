@@ -60,7 +60,7 @@ export const nodeFileProbe: FileProbe = {
   },
   async open(absPath) {
     try {
-      const handle = await openRegularFile(absPath, { followLink: false });
+      const { handle } = await openRegularFile(absPath, { followLink: false });
       await handle.close();
       return 'ok';
     } catch (error) {

@@ -5,12 +5,12 @@ import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-api-client.js';
 import { ApiError } from '../api-client/api-error.js';
-import { FileChangedError } from '../api-client/multipart-body.js';
+import { FileChangedError, WHOLE_BODY_BYTES } from '../api-client/multipart-body.js';
 import type { Clock } from '../common/clock.js';
 import { sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
-import { TooLargeError, UploadRejectedError } from './upload-errors.js';
+import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
 import { assertUnchanged, identityNow, rangeOf, readIdentity } from './upload-source.js';
 import type { UploadStore } from './upload-store.js';
 
@@ -210,9 +210,23 @@ export class ChunkedUpload {
     return outcome.kind === 'sent' ? this.checkedSent(outcome) : outcome;
   }
 
-  /** A file up to the chunk size, in one request. */
+  /**
+   * A file up to the chunk size, in one request. One small enough to be read
+   * whole before it is sent (WHOLE_BODY_BYTES) is checked once read, by its
+   * body, not also before (a third look at a photo that had just settled):
+   * one that cannot be read then is FileUnreadableError, as the look before
+   * would have said.
+   */
   private async sendWhole(signal: AbortSignal): Promise<SendOutcome> {
-    const ack = await this.sendFinal(signal, { onProgress: (sentBytes) => this.report({ ackedBytes: 0, sentBytes }) });
+    const onProgress = (sentBytes: number) => this.report({ ackedBytes: 0, sentBytes });
+    const selfChecked = this.item.size <= WHOLE_BODY_BYTES;
+    const ack = await this.sendFinal(signal, { onProgress }, selfChecked).catch((error: unknown) => {
+      const unreadable = selfChecked && !(error instanceof ApiError) && (error as NodeJS.ErrnoException).syscall;
+      if (!unreadable) throw error;
+      // read before anything was sent: no request can have made the file
+      this.options.store.setFinalSent(this.item.id, false);
+      throw new FileUnreadableError(this.item.path, error);
+    });
     return ack ? this.finishFrom(ack) : { kind: 'drained' };
   }
 
@@ -234,10 +248,13 @@ export class ChunkedUpload {
    * Deletes this item's stale copies (`checkedSent`) now that the file's
    * current version is on the service, its id committed first: a quit or a
    * failed delete meanwhile goes on with the deletes, never uploads again.
+   * They are the item's as it started (or started over): a copy found stale
+   * during this send ended it (FileChangedError) before it got here, so the
+   * row need not be read again.
    */
   private async dropStaleCopies(sent: SendOutcome & { kind: 'sent' }): Promise<SendOutcome> {
     const { store, client } = this.options;
-    const stale = store.get(this.item.id)?.staleFileIds ?? [];
+    const stale = this.item.staleFileIds;
     if (stale.length === 0) return sent;
     store.recordFileId(this.item.id, sent.fileId);
     for (const fileId of stale) {
@@ -377,15 +394,16 @@ export class ChunkedUpload {
   }
 
   /**
-   * One upload request in one of the queue's slots, the file checked first;
-   * null, sending nothing, when a pause after this chunk came before it started.
+   * One upload request in one of the queue's slots, the file checked first
+   * unless its body checks it (`selfChecked`); null, sending nothing, when a
+   * pause after this chunk came before it started.
    */
-  private request<T>(signal: AbortSignal, send: () => Promise<T>): Promise<T | null> {
+  private request<T>(signal: AbortSignal, send: () => Promise<T>, selfChecked = false): Promise<T | null> {
     return this.options.withSlot(signal, async () => {
       if (this.draining) return null;
       this.sending++;
       try {
-        await assertUnchanged(this.item);
+        if (!selfChecked) await assertUnchanged(this.item);
         return await send();
       } finally {
         this.sending--;
@@ -400,20 +418,25 @@ export class ChunkedUpload {
   private async sendFinal(
     signal: AbortSignal,
     { chunk, onProgress }: { chunk?: ChunkInfo; onProgress: (bytes: number) => void },
+    selfChecked = false,
   ): Promise<UploadAck | null> {
     const item = this.item;
-    return this.request(signal, () => {
-      this.options.store.setFinalSent(item.id, true);
-      return this.options.client.upload({
-        range: rangeOf(item, chunk?.index ?? 'whole'),
-        visibility: item.visibility ?? undefined,
-        chunk,
-        idempotent: false,
-        signal,
-        limiter: this.options.limiter,
-        onProgress,
-      });
-    });
+    return this.request(
+      signal,
+      () => {
+        this.options.store.setFinalSent(item.id, true);
+        return this.options.client.upload({
+          range: rangeOf(item, chunk?.index ?? 'whole'),
+          visibility: item.visibility ?? undefined,
+          chunk,
+          idempotent: false,
+          signal,
+          limiter: this.options.limiter,
+          onProgress,
+        });
+      },
+      selfChecked,
+    );
   }
 
   /**

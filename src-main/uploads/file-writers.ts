@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** One open file description of a process: `/proc/<pid>/fd/<fd>`. */
@@ -14,9 +15,10 @@ export interface WriterProbe {
    * A descriptor that holds `absPath` open for writing, or null: none, or it
    * could not tell (another system, or the look ran out of its budget).
    * `last`, the writer found before, is looked at first: while a file waits,
-   * a look costs two reads, not a walk of every process.
+   * a look costs two reads, not a walk of every process. `queuedAt` (wall
+   * ms): when the file was queued, which was after its last write.
    */
-  writerOf(absPath: string, last?: FileWriter | null): Promise<FileWriter | null>;
+  writerOf(absPath: string, last?: FileWriter | null, queuedAt?: number): Promise<FileWriter | null>;
 }
 
 /** Where nothing can tell: every file may start. */
@@ -30,6 +32,16 @@ export interface ProcWriterProbeOptions {
   /** a walk serves every start within this long (several files starting together) */
   cacheMs?: number;
 }
+
+/**
+ * A walk that started after a file was queued serves its start up to this
+ * long after: every process that wrote to the file opened it before its last
+ * write, so before it was queued, and the walk saw it. Thousands of files
+ * that settled together take one or two walks instead of one a second, each
+ * a look at every descriptor of every process (the daemon's costliest step
+ * per small file on a busy machine).
+ */
+const QUEUED_BEFORE_WALK_MS = 10_000;
 
 const PROC = '/proc';
 /** The access mode bits of `flags:` in fdinfo (O_ACCMODE): 1 O_WRONLY, 2 O_RDWR. */
@@ -55,8 +67,10 @@ export class ProcWriterProbe implements WriterProbe {
   private readonly maxProcesses: number;
   private readonly budgetMs: number;
   private readonly cacheMs: number;
-  /** the last walk, from when it started; dropped cacheMs later */
-  private cached: { at: number; walk: Promise<OpenPaths> } | null = null;
+  /** the last walk, from when it started (monotonic, and wall ms); dropped QUEUED_BEFORE_WALK_MS later */
+  private cached: { at: number; wallAt: number; walk: Promise<OpenPaths> } | null = null;
+  /** the folder of the last file asked about, resolved (monotonic ms) */
+  private lastFolder: { path: string; at: number; real: Promise<string | null> } | null = null;
 
   constructor(options: ProcWriterProbeOptions = {}) {
     this.maxProcesses = options.maxProcesses ?? 4_000;
@@ -64,22 +78,39 @@ export class ProcWriterProbe implements WriterProbe {
     this.cacheMs = options.cacheMs ?? 1_000;
   }
 
-  async writerOf(absPath: string, last?: FileWriter | null): Promise<FileWriter | null> {
-    const target = await realpath(absPath).catch(() => null);
+  async writerOf(absPath: string, last?: FileWriter | null, queuedAt = Infinity): Promise<FileWriter | null> {
+    const target = await this.realPathOf(absPath);
     if (target === null) return null;
     if (last && this.holdsForWriting(last, target)) return last;
-    const open = await this.currentWalk();
+    const open = await this.currentWalk(queuedAt);
     return open.get(target)?.find((writer) => this.holdsForWriting(writer, target)) ?? null;
   }
 
-  /** The walk started within cacheMs (done or under way), else a new one. */
-  private currentWalk(): Promise<OpenPaths> {
-    if (this.cached && performance.now() - this.cached.at < this.cacheMs) return this.cached.walk;
-    const cached = { at: performance.now(), walk: this.walkProcesses() };
-    this.cached = cached;
-    // what every process has open is not kept longer than it is used
-    setTimeout(() => this.cached === cached && (this.cached = null), this.cacheMs).unref();
-    return cached.walk;
+  /**
+   * The path as /proc names it (no link in it): its folder's resolved once
+   * for the files of one folder that start together (a realpath per file was
+   * most of this check's cost), the name joined to it. A name that is itself
+   * a link (the watcher never queues one) is not seen held.
+   */
+  private async realPathOf(absPath: string): Promise<string | null> {
+    const folder = dirname(absPath);
+    if (this.lastFolder?.path !== folder || performance.now() - this.lastFolder.at >= this.cacheMs) {
+      this.lastFolder = { path: folder, at: performance.now(), real: realpath(folder).catch(() => null) };
+    }
+    const real = await this.lastFolder.real;
+    return real === null ? null : join(real, basename(absPath));
+  }
+
+  /** The walk started within cacheMs, or after `queuedAt` (done or under way), else a new one. */
+  private currentWalk(queuedAt: number): Promise<OpenPaths> {
+    const cached = this.cached;
+    if (cached && (performance.now() - cached.at < this.cacheMs || cached.wallAt > queuedAt)) return cached.walk;
+    const made = { at: performance.now(), wallAt: Date.now(), walk: this.walkProcesses() };
+    this.cached = made;
+    // what every process has open is not kept longer than it may be used
+    const keepMs = Math.max(this.cacheMs, QUEUED_BEFORE_WALK_MS);
+    setTimeout(() => this.cached === made && (this.cached = null), keepMs).unref();
+    return made.walk;
   }
 
   /** Every process's open paths. Synchronous reads of /proc in slices: a few µs each, far cheaper than a promise each. */

@@ -43,13 +43,15 @@ export async function assertUnchanged(item: UploadItem): Promise<void> {
 
 /**
  * The file's identity now, to compare with the item's. An item the service
- * holds nothing of yet (no chunk, no dzuuid, no last request) whose size
- * and mtime are as when it was queued is taken as unchanged without
- * reading it: there is nothing on the service its content must match, and
- * a small file's fingerprint was a third of its files opened.
+ * holds nothing of yet (no chunk, no dzuuid, no last request) is taken as
+ * unchanged without a look: there is nothing on the service its content
+ * must match, and the check of its first request (size and mtime, a moment
+ * later: `assertUnchanged` before it, or a small file's body once read)
+ * fails it should it have changed or gone.
+ * A small file's fingerprint here was a third of its files opened, and this
+ * stat one of two back to back.
  */
 export async function identityNow(item: UploadItem): Promise<FileIdentity> {
   const untouched = item.dzuuid === null && item.ackedChunks.length === 0 && !item.finalSent;
-  if (untouched && (await sameSizeAndMtime(item))) return item;
-  return readIdentity(item.path);
+  return untouched ? item : readIdentity(item.path);
 }

@@ -44,7 +44,7 @@ export class WriterWaits {
    * stays queued, saying so, and is looked at again in WRITER_RECHECK_MS.
    */
   async stillWritten(item: UploadItem, signal: AbortSignal): Promise<boolean> {
-    const writer = await this.probe.writerOf(item.path, this.waits.get(item.id)?.writer);
+    const writer = await this.probe.writerOf(item.path, this.waits.get(item.id)?.writer, item.createdAt);
     // paused, cancelled or stopped meanwhile: the command moves the state
     if (signal.aborted) return true;
     if (writer === null) {

@@ -92,6 +92,8 @@ describe('the log of the app, on the reference server', () => {
     await writeFile(path, 'a canary clip');
     await call('uploads:addPaths', { accountId, paths: [path] });
     await waitFor(() => engine.uploads.list().find((item) => item.state.kind === 'done'), 15_000, 'the upload');
+    // finished uploads are said once a second at most (UPLOADED_SUMMARY_MS), as one line
+    await waitFor(async () => ((await logFiles()).includes(`Uploaded ${path}`) ? true : undefined), 5_000, 'its line');
 
     server.admin(['token', 'disable'], { token: canary });
     expect(await call('account:summary', { accountId })).toMatchObject({

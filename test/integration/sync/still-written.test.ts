@@ -123,6 +123,24 @@ describe('a recording in a watched folder', () => {
   );
 
   it.skipIf(process.platform !== 'linux')(
+    'one walk serves the files queued before it, never a file queued after it (its writer may have opened it since)',
+    async () => {
+      const before = join(bench.folder.path, 'before.mp4');
+      const after = join(bench.folder.path, 'after.mp4');
+      await writeFile(before, 'recorded');
+      await writeFile(after, 'recorded');
+      const probe = new ProcWriterProbe({ cacheMs: 0 });
+      const queuedBefore = Date.now() - 1;
+      expect(await probe.writerOf(before, null, queuedBefore)).toBeNull();
+      // opened for writing after that walk, then queued: the walk knows nothing of it, so a new one looks
+      const writer = await holdOpen(after, 'a');
+      writers.push(writer);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await probe.writerOf(after, null, Date.now())).toMatchObject({ pid: writer.child.pid });
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
     'the /proc probe gives up without an answer once its budget is spent, rather than hold a start up',
     async () => {
       const path = join(bench.folder.path, 'clip.mp4');
