@@ -14,9 +14,11 @@ import {
 import { englishText, message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/follow-row.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
+import { isSnoozed } from '../../src-shared/model/notification-snooze.js';
 import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import type { MediaApiClient } from '../api-client/media-api-client.js';
+import type { BlockReason } from '../api-client/request-scheduler.js';
 import { systemClock, type Clock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableBase, Emitter } from '../common/disposable.js';
@@ -28,7 +30,7 @@ import type { CommandContext, Handlers } from './commands/handlers.js';
 import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
-import { NotificationCenter } from './notification-center.js';
+import { NotificationCenter, type FromFolder } from './notification-center.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
 import { QueuePolicy } from './queue-policy.js';
@@ -92,7 +94,10 @@ export class AppCore extends DisposableBase {
       clock: this.clock,
       translate: this.language.translate,
       isEnabled: (kind) => this.settingsValue.notifications[kind],
+      isSnoozed: () => isSnoozed(this.settingsValue.notificationsSnoozed, this.clock.wall()),
+      locale: () => this.language.locale,
       mergeMs: options.notificationMergeMs,
+      batchMs: options.notificationBatchMs,
     });
     // what waits to be merged is said before the core stops
     this.register(() => (this.notifications.flush(), this.notifications.dispose()));
@@ -323,6 +328,19 @@ export class AppCore extends DisposableBase {
     };
   }
 
+  /** The watched folder `item` came from, as its notifications need it; undefined: added by hand or imported. */
+  private fromFolder(item: UploadItem): FromFolder | undefined {
+    const folder = item.folderId === null ? undefined : this.engine.folders.get(item.folderId);
+    return folder && { id: folder.id, name: basename(folder.path), notify: folder.options.notify };
+  }
+
+  private notifyAccountProblem(accountId: string, blocked: BlockReason): void {
+    const account = this.engine.accounts.list().find((one) => one.id === accountId);
+    const name = account ? (account.username ?? new URL(account.baseUrl).host) : accountId;
+    const reason = blocked.text ? this.language.translate(blocked.text) : blocked.message;
+    this.notifications.accountProblem(name, reason, blocked.requestId);
+  }
+
   /** Turns engine happenings into contract events and notifications. */
   private watchEngine(): void {
     const queue = this.engine.queue;
@@ -335,12 +353,15 @@ export class AppCore extends DisposableBase {
         if (earlier) this.emit('uploads:itemChanged', this.view(earlier));
         if (item.state.kind === 'failed') {
           const { message, requestId, text } = item.state.reason;
-          this.notifications.uploadFailed(basename(item.path), message, requestId, text);
+          this.notifications.uploadFailed(basename(item.path), message, requestId, text, this.fromFolder(item));
         }
       }),
       queue.onDidUpload(({ item, file, replacedStale }) => {
         if (replacedStale) this.notifications.replacedStale(item.fileName, file?.urls.page ?? null);
-        else this.notifications.uploaded(item.fileName, file?.urls.page ?? null);
+        else {
+          const from = this.fromFolder(item);
+          this.notifications.uploaded(item.fileName, file?.urls.page ?? null, from && { ...from, bytes: item.size });
+        }
         if (item.state.kind !== 'done') return;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
         this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, name: item.fileName, file: links });
@@ -365,6 +386,8 @@ export class AppCore extends DisposableBase {
         if ((this.lastBlocked.get(accountId) ?? null) !== blocked) {
           this.lastBlocked.set(accountId, blocked);
           this.emit('account:changed', this.accountViews());
+          // it needs the person: said when it starts, snoozed or not
+          if (state.blocked) this.notifyAccountProblem(accountId, state.blocked);
         }
       }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),

@@ -92,6 +92,8 @@ export class TrayController {
     );
     this.disposables.add(
       contract.on('notifications:added', (notification) => {
+        // snoozed, or the folder's "Notify me" leaves it to the Activity panel
+        if (notification.quiet) return;
         const toast = new electron.Notification({ title: notification.title, body: notification.body });
         toast.on('click', () => (notification.link ? actions.openExternal(notification.link) : actions.showWindow()));
         toast.show();

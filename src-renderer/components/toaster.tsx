@@ -72,6 +72,8 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
   useEffect(
     () =>
       notifications.onDidAdd((notification) => {
+        // snoozed, or the folder's "Notify me" leaves it to the Activity panel
+        if (notification.quiet) return;
         show(fromNotification(notification));
         if (!capabilities.canNotify) showWebNotification(notification);
       }),
