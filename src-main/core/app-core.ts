@@ -1,4 +1,4 @@
-import { basename, resolve, sep } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import {
   IPC_EVENTS,
   toUploadItemView,
@@ -13,6 +13,7 @@ import {
 } from '../../src-shared/ipc/ipc-contract.js';
 import { englishText, message } from '../../src-shared/i18n/message.js';
 import { followChangesRow } from '../../src-shared/model/follow-row.js';
+import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { isSnoozed } from '../../src-shared/model/notification-snooze.js';
 import { readSettings, SettingsSchema, type Settings, type SettingsChange } from '../../src-shared/model/settings.js';
@@ -30,7 +31,8 @@ import type { CommandContext, Handlers } from './commands/handlers.js';
 import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
-import { NotificationCenter, type FromFolder } from './notification-center.js';
+import { isFolderProblem, NotificationCenter, type FolderProblem, type FromFolder } from './notification-center.js';
+import { NotificationFeedFile } from './notification-feed-file.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
 import { QueuePolicy } from './queue-policy.js';
@@ -69,6 +71,8 @@ export class AppCore extends DisposableBase {
   /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
   private readonly lastRateLimit = new Map<string, string>();
   private readonly lastBlocked = new Map<string, string | null>();
+  /** per watched folder: the problem last said of it (null: none) */
+  private readonly folderProblems = new Map<number, FolderProblem | null>();
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
   private readonly intents = this.register(new IntentInbox());
@@ -98,6 +102,7 @@ export class AppCore extends DisposableBase {
       locale: () => this.language.locale,
       mergeMs: options.notificationMergeMs,
       batchMs: options.notificationBatchMs,
+      file: new NotificationFeedFile(join(options.info.dataDir, 'notifications.json')),
     });
     // what waits to be merged is said before the core stops
     this.register(() => (this.notifications.flush(), this.notifications.dispose()));
@@ -334,6 +339,16 @@ export class AppCore extends DisposableBase {
     return folder && { id: folder.id, name: basename(folder.path), notify: folder.options.notify };
   }
 
+  /** A folder that comes to need the person (gone, not connected, unreadable) is said once, when it starts. */
+  private notifyFolderProblems(statuses: readonly FolderStatus[]): void {
+    for (const { id, path, state } of statuses) {
+      const said = state.kind === 'problem' && isFolderProblem(state.problem) ? state.problem : null;
+      if (this.folderProblems.get(id) === said) continue;
+      this.folderProblems.set(id, said);
+      if (said) this.notifications.folderProblem(id, basename(path), said);
+    }
+  }
+
   private notifyAccountProblem(accountId: string, blocked: BlockReason): void {
     const account = this.engine.accounts.list().find((one) => one.id === accountId);
     const name = account ? (account.username ?? new URL(account.baseUrl).host) : accountId;
@@ -360,7 +375,13 @@ export class AppCore extends DisposableBase {
         if (replacedStale) this.notifications.replacedStale(item.fileName, file?.urls.page ?? null);
         else {
           const from = this.fromFolder(item);
-          this.notifications.uploaded(item.fileName, file?.urls.page ?? null, from && { ...from, bytes: item.size });
+          const fileId = item.state.kind === 'done' ? item.state.fileId : null;
+          const uploaded = fileId === null ? null : { accountId: item.accountId, fileId };
+          this.notifications.uploaded(
+            item.fileName,
+            file?.urls.page ?? null,
+            from && { ...from, bytes: item.size, file: uploaded },
+          );
         }
         if (item.state.kind !== 'done') return;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
@@ -404,7 +425,10 @@ export class AppCore extends DisposableBase {
         }
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
-      this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', statuses)),
+      this.engine.folderStatus.onDidChange((statuses) => {
+        this.emit('folders:statusChanged', statuses);
+        this.notifyFolderProblems(statuses);
+      }),
       this.engine.sync.onDidLeaveFile(({ path, why }) => this.notifications.leftInPlace(basename(path), why)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again

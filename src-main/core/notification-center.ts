@@ -6,6 +6,8 @@ import { Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
 import { formatBytes } from '../../src-shared/model/format.js';
 import type { FolderNotify } from '../../src-shared/model/folder-options.js';
+import { Throttle } from '../common/throttle.js';
+import type { NotificationFeedFile, StoredNotification } from './notification-feed-file.js';
 import { NotificationGate } from './notification-gate.js';
 
 export interface NotificationCenterOptions {
@@ -26,6 +28,16 @@ export interface NotificationCenterOptions {
   spacingMs?: number;
   /** how many notifications the activity feed keeps */
   keep?: number;
+  /** where the feed is kept across restarts (the data folder); absent: in memory only */
+  file?: NotificationFeedFile;
+}
+
+/** What a watched folder can need the person for, said as a notification. */
+export const FOLDER_PROBLEMS = ['missing', 'notConnected', 'unreadable'] as const;
+export type FolderProblem = (typeof FOLDER_PROBLEMS)[number];
+
+export function isFolderProblem(problem: string): problem is FolderProblem {
+  return (FOLDER_PROBLEMS as readonly string[]).includes(problem);
 }
 
 /** Where an upload came from, when it was a watched folder's: its "Notify me" decides what is said. */
@@ -37,12 +49,16 @@ export interface FromFolder {
 }
 
 /** A notification as kept: what it says as messages; its title and body are written when it is shown or listed. */
-type Stored = Omit<Notification, 'title' | 'body'> & { verbatimBody: string };
+type Stored = StoredNotification;
 /** What one file's notification says on its own: when it is alone in its group, it is shown as such. */
 type Alone = Pick<Stored, 'text' | 'verbatimBody' | 'link' | 'requestId'>;
 
+/** A file on the service a batch can copy the link of. */
+type FileRef = NonNullable<Notification['files']>[number];
+
 interface Entry {
   name: string;
+  file?: FileRef;
   alone: Alone;
   bytes: number;
   quiet: boolean;
@@ -66,7 +82,7 @@ const GROUPS = {
 } as const satisfies Record<string, Group>;
 type GroupName = keyof typeof GROUPS;
 
-/** How many names a merged notification's body shows before "and 9 more"; also how many links a batch copies. */
+/** How many names a merged notification's body shows before "and 9 more"; also how many files a batch links. */
 const NAMES_SHOWN = 3;
 
 /**
@@ -94,12 +110,18 @@ export class NotificationCenter {
   private readonly emitter = new Emitter<Notification>();
   private readonly translate: Translate;
   private readonly mergeMs: number;
+  /** writes the feed to its file at most once a second */
+  private readonly save: Throttle;
   /** a notification was added: shells show it as a toast, unless it is quiet */
   readonly onDidAdd = this.emitter.event;
 
   constructor(private readonly options: NotificationCenterOptions) {
     this.translate = options.translate ?? new CoreLanguage().translate;
     this.mergeMs = options.mergeMs ?? 5_000;
+    // the history of before a restart: newest first, as written
+    this.feed.push(...(options.file?.read() ?? []).slice(0, options.keep ?? 200));
+    this.nextId = Math.max(0, ...this.feed.map((stored) => stored.id)) + 1;
+    this.save = new Throttle(() => options.file?.write(this.feed), 1_000, options.clock);
     this.gate = new NotificationGate({
       clock: options.clock,
       spacingMs: options.spacingMs ?? 60_000,
@@ -108,7 +130,11 @@ export class NotificationCenter {
   }
 
   /** `from`: the watched folder it came from; uploads added by hand or imported are merged by kind */
-  uploaded(name: string, link: string | null, from?: FromFolder & { bytes: number }): void {
+  uploaded(
+    name: string,
+    link: string | null,
+    from?: FromFolder & { bytes: number; file: Omit<FileRef, 'name'> | null },
+  ): void {
     const alone: Alone = {
       text: { title: message('core.notifications.uploaded'), body: null },
       verbatimBody: name,
@@ -126,7 +152,11 @@ export class NotificationCenter {
       many: (count, bytes) =>
         message('core.notifications.gathered.folderBatch', { count, folder, size: formatBytes(bytes, locale()) }),
     });
-    this.gate.add(key, { name, alone, bytes: from.bytes, quiet }, this.options.batchMs ?? 60_000);
+    this.gate.add(
+      key,
+      { name, alone, bytes: from.bytes, quiet, ...(from.file ? { file: { ...from.file, name } } : {}) },
+      this.options.batchMs ?? 60_000,
+    );
   }
 
   /**
@@ -219,6 +249,23 @@ export class NotificationCenter {
     this.add('dataDiskFull', { text, verbatimBody: '', link: null, requestId: null }, { urgent: 'dataDiskFull' });
   }
 
+  /**
+   * Watched folder `id` (named `name`) needs the person: it is gone, its
+   * drive is not connected, or it cannot be read. Said when it starts, once
+   * while snoozed too.
+   */
+  folderProblem(id: number, name: string, problem: FolderProblem): void {
+    const text = {
+      title: message(`core.notifications.folder.${problem}`, { name }),
+      body: message(`folders.problem.${problem}Detail`),
+    };
+    this.add(
+      'folderProblem',
+      { text, verbatimBody: '', link: null, requestId: null },
+      { urgent: `folder:${id}:${problem}` },
+    );
+  }
+
   /** The feed, newest first, in the core's language of now. */
   list(): Notification[] {
     return this.feed.map((stored) => this.written(stored));
@@ -226,15 +273,18 @@ export class NotificationCenter {
 
   clear(): void {
     this.feed.length = 0;
+    this.options.file?.write(this.feed);
   }
 
   /** Shows what is waiting to be merged now (quit). */
   flush(): void {
     this.gate.flush();
+    this.save.flush();
   }
 
   dispose(): void {
     this.gate.dispose();
+    this.save.dispose();
     this.emitter.dispose();
   }
 
@@ -254,9 +304,9 @@ export class NotificationCenter {
     const bytes = entries.reduce((sum, entry) => sum + entry.bytes, 0);
     // "a.mp4, b.mp4, c.mp4 and 9 more"; up to three names are just the names, in any language
     const body = more > 0 ? message('core.notifications.namesAndMore', { names: shown, count: more }) : null;
-    const links = entries.flatMap((entry) => entry.alone.link ?? []).slice(0, NAMES_SHOWN);
+    const files = entries.flatMap((entry) => entry.file ?? []).slice(0, NAMES_SHOWN);
     const text = { title: group.many(names.length, bytes), body };
-    this.add(group.kind, { text, verbatimBody: shown, link: null, requestId: null }, { quiet, links });
+    this.add(group.kind, { text, verbatimBody: shown, link: null, requestId: null }, { quiet, files });
   }
 
   /**
@@ -267,7 +317,7 @@ export class NotificationCenter {
   private add(
     kind: NotificationKind,
     alone: Alone,
-    { quiet = false, urgent, links }: { quiet?: boolean; urgent?: string; links?: string[] } = {},
+    { quiet = false, urgent, files }: { quiet?: boolean; urgent?: string; files?: FileRef[] } = {},
   ) {
     if (!this.options.isEnabled(kind)) return;
     if (this.options.isSnoozed?.()) {
@@ -280,10 +330,11 @@ export class NotificationCenter {
       ...alone,
       at: this.options.clock.wall(),
       ...(quiet ? { quiet } : {}),
-      ...(links && links.length > 0 ? { links } : {}),
+      ...(files && files.length > 0 ? { files } : {}),
     };
     this.feed.unshift(stored);
     this.feed.length = Math.min(this.feed.length, this.options.keep ?? 200);
+    if (this.options.file) this.save.schedule();
     this.emitter.fire(this.written(stored));
   }
 

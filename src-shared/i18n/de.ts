@@ -529,6 +529,8 @@ export const de: Catalog = {
       on: 'Mitteilungen sind eingeschaltet.',
       until: 'Stumm bis {{time}}.',
       untilOn: 'Stumm, bis Sie sie wieder einschalten.',
+      trayUntil: 'Mitteilungen stumm bis {{time}}',
+      trayUntilOn: 'Mitteilungen stumm, bis Sie sie einschalten',
       hint: 'Stumm zeigen sich Probleme, die Sie brauchen (ein abgelehntes Token, eine volle Festplatte, ein nicht verbundener Ordner), weiterhin, je einmal; alles andere steht nur in der Aktivität.',
     },
   },
@@ -776,6 +778,7 @@ export const de: Catalog = {
       accountProblem: 'Problem mit einem Konto (Token abgelehnt)',
       readyToWatch: 'Bereit zum Ansehen',
       dataDiskFull: 'Der Datenträger von Media Sync ist voll (Uploads warten)',
+      folderProblem: 'Ein überwachter Ordner fehlt oder ist nicht verbunden',
     },
     browserNotifications: {
       unsupported: 'Dieser Browser kann keine Benachrichtigungen anzeigen.',
@@ -1055,6 +1058,12 @@ export const de: Catalog = {
         importFailed_other: '{{count, number}} Importe sind fehlgeschlagen',
         conversionFailed_one: '{{count, number}} Video konnte nicht umgewandelt werden',
         conversionFailed_other: '{{count, number}} Videos konnten nicht umgewandelt werden',
+      },
+      // ein überwachter Ordner, der die Person braucht; der Text ist die Erklärung der Ordner-Ansicht
+      folder: {
+        missing: '{{name}} ist nicht mehr da',
+        notConnected: '{{name}} ist nicht verbunden',
+        unreadable: '{{name}} kann nicht gelesen werden',
       },
     },
     tray: {

@@ -529,6 +529,8 @@ export const en = {
       on: 'Notifications are on.',
       until: 'Snoozed until {{time}}.',
       untilOn: 'Snoozed until you turn them on.',
+      trayUntil: 'Notifications snoozed until {{time}}',
+      trayUntilOn: 'Notifications snoozed until you turn them on',
       hint: 'While snoozed, problems that need you (a refused token, a full disk, a folder not connected) still show, once each; everything else goes only to the Activity panel.',
     },
   },
@@ -772,6 +774,7 @@ export const en = {
       accountProblem: 'A problem with an account (token refused)',
       readyToWatch: 'Ready to watch',
       dataDiskFull: 'Media Sync’s disk is full (uploads wait)',
+      folderProblem: 'A watched folder is gone or not connected',
     },
     browserNotifications: {
       unsupported: 'This browser cannot show notifications.',
@@ -1049,6 +1052,12 @@ export const en = {
         importFailed_other: '{{count, number}} imports failed',
         conversionFailed_one: '{{count, number}} video could not be converted',
         conversionFailed_other: '{{count, number}} videos could not be converted',
+      },
+      // a watched folder that needs the person; the body is the Folders view's detail
+      folder: {
+        missing: '{{name}} is gone',
+        notConnected: '{{name}} is not connected',
+        unreadable: '{{name}} cannot be read',
       },
     },
     tray: {

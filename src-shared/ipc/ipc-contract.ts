@@ -196,8 +196,11 @@ export const NotificationSchema = z.object({
    * (notifications are snoozed, or the watched folder's "Notify me" leaves it out)
    */
   quiet: z.boolean().optional(),
-  /** the pages of up to 3 of the files a batch names, for its Copy links */
-  links: z.array(z.url()).max(3).optional(),
+  /** up to 3 of the files a batch names, for their Copy link */
+  files: z
+    .array(z.object({ accountId: AccountId, fileId: z.string(), name: z.string() }))
+    .max(3)
+    .optional(),
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 

@@ -30,3 +30,13 @@ export function snoozeFor(choice: SnoozeChoice, now: number): NonNullable<Notifi
 export function isSnoozed(snooze: NotificationSnooze, now: number): boolean {
   return snooze !== null && (snooze.until === null || now < snooze.until);
 }
+
+/** When a snooze ends, as Settings and the tray say it: the time today, else the day and the time ("Sat 08:00"). */
+export function snoozeEndTime(until: number, now: number, locale: string): string {
+  const sameDay = new Date(until).toDateString() === new Date(now).toDateString();
+  return new Date(until).toLocaleString(locale, {
+    ...(sameDay ? {} : { weekday: 'short' }),
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+}

@@ -15,6 +15,8 @@ export const NOTIFICATION_KINDS = [
   'readyToWatch',
   /** Media Sync's own disk (its data folder's) is full: uploads wait for room */
   'dataDiskFull',
+  /** a watched folder is gone, not connected (its drive unplugged) or cannot be read */
+  'folderProblem',
 ] as const;
 export const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;

@@ -41,7 +41,6 @@ describe('NotificationCenter', () => {
         },
         at: 1_005_000,
         link: null,
-        links: ['http://files/0/file', 'http://files/1/file', 'http://files/2/file'],
         requestId: null,
       },
     ]);
@@ -214,16 +213,21 @@ describe('NotificationCenter: notifications people keep on', () => {
   it('sums up what a folder uploads within a minute: count, folder, size, and links to copy for 3', async () => {
     const { clock, center, shown } = open();
     for (let i = 0; i < 12; i++) {
-      center.uploaded(`IMG_${i}.JPG`, `http://files/${i}/file`, { ...camera('batch'), bytes: 100_000_000 });
+      const file = { accountId: 'acc', fileId: `f${i}` };
+      center.uploaded(`IMG_${i}.JPG`, `http://files/${i}/file`, { ...camera('batch'), bytes: 100_000_000, file });
       await clock.advance(4_000);
     }
     expect(shown()).toEqual([]);
     await clock.advance(60_000 - 48_000);
-    expect(shown().map((n) => [n.title, n.body, n.links])).toEqual([
+    expect(shown().map((n) => [n.title, n.body, n.files])).toEqual([
       [
         '12 files uploaded from Camera · 1.20 GB',
         'IMG_0.JPG, IMG_1.JPG, IMG_2.JPG and 9 more',
-        ['http://files/0/file', 'http://files/1/file', 'http://files/2/file'],
+        [
+          { accountId: 'acc', fileId: 'f0', name: 'IMG_0.JPG' },
+          { accountId: 'acc', fileId: 'f1', name: 'IMG_1.JPG' },
+          { accountId: 'acc', fileId: 'f2', name: 'IMG_2.JPG' },
+        ],
       ],
     ]);
     // a file uploaded by hand meanwhile keeps today's 5 s merge
@@ -234,14 +238,15 @@ describe('NotificationCenter: notifications people keep on', () => {
 
   it("follows the folder's Notify me: every file at once; only problems; never (Activity only)", async () => {
     const every = open();
-    for (const name of ['a.mp4', 'b.mp4']) every.center.uploaded(name, null, { ...camera('everyFile'), bytes: 1 });
+    for (const name of ['a.mp4', 'b.mp4'])
+      every.center.uploaded(name, null, { ...camera('everyFile'), bytes: 1, file: null });
     expect(every.shown().map((n) => [n.title, n.body])).toEqual([
       ['Uploaded', 'a.mp4'],
       ['Uploaded', 'b.mp4'],
     ]);
 
     const problems = open();
-    problems.center.uploaded('a.mp4', null, { ...camera('problems'), bytes: 1 });
+    problems.center.uploaded('a.mp4', null, { ...camera('problems'), bytes: 1, file: null });
     problems.center.uploadFailed('b.mp4', 'Refused.', 'req-1', undefined, camera('problems'));
     await problems.clock.advance(60_000);
     expect(problems.shown().map((n) => n.title)).toEqual(['Upload failed: b.mp4']);
@@ -251,7 +256,7 @@ describe('NotificationCenter: notifications people keep on', () => {
     ]);
 
     const never = open();
-    never.center.uploaded('a.mp4', null, { ...camera('never'), bytes: 1 });
+    never.center.uploaded('a.mp4', null, { ...camera('never'), bytes: 1, file: null });
     never.center.uploadFailed('b.mp4', 'Refused.', null, undefined, camera('never'));
     await never.clock.advance(60_000);
     expect(never.shown()).toEqual([]);
@@ -266,20 +271,23 @@ describe('NotificationCenter: notifications people keep on', () => {
   it('snoozed: the rest goes to the Activity panel only; a refused token and a full disk still show, once each', async () => {
     const { clock, center, shown, snooze } = open();
     snooze.on = true;
-    center.uploaded('a.mp4', null, { ...camera('batch'), bytes: 1 });
+    center.uploaded('a.mp4', null, { ...camera('batch'), bytes: 1, file: null });
     center.uploadFailed('b.mp4', 'Refused.', null);
     center.accountProblem('demo', 'The token was refused.', 'req-1');
     center.accountProblem('demo', 'The token was refused.', 'req-2');
     center.accountProblem('other', 'The token was refused.', 'req-3');
     center.dataDiskFull('/data');
     center.dataDiskFull('/data');
+    center.folderProblem(3, 'Camera', 'notConnected');
+    center.folderProblem(3, 'Camera', 'notConnected');
     await clock.advance(60_000);
     expect(shown().map((n) => n.title)).toEqual([
       'Uploads to demo are paused',
       'Uploads to other are paused',
       'Media Sync’s disk is full',
+      'Camera is not connected',
     ]);
-    expect(center.list()).toHaveLength(7);
+    expect(center.list()).toHaveLength(9);
     // snooze over: each is said again
     snooze.on = false;
     center.dataDiskFull('/data');
@@ -288,6 +296,6 @@ describe('NotificationCenter: notifications people keep on', () => {
         .map((n) => n.title)
         .at(-1),
     ).toBe('Media Sync’s disk is full');
-    expect(shown()).toHaveLength(4);
+    expect(shown()).toHaveLength(5);
   });
 });
