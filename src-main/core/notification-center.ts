@@ -1,4 +1,4 @@
-import type { Notification, NotificationText } from '../../src-shared/ipc/ipc-contract.js';
+import type { Notification } from '../../src-shared/ipc/ipc-contract.js';
 import { message, type Message, type MessageKey, type Translate } from '../../src-shared/i18n/message.js';
 import type { NotificationKind } from '../../src-shared/model/settings.js';
 import type { Clock } from '../common/clock.js';
