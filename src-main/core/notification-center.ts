@@ -1,4 +1,4 @@
-import type { Notification } from '../../src-shared/ipc/ipc-contract.js';
+import type { Notification, NotificationText } from '../../src-shared/ipc/ipc-contract.js';
 import { message, type Message, type MessageKey, type Translate } from '../../src-shared/i18n/message.js';
 import type { NotificationKind } from '../../src-shared/model/settings.js';
 import type { Clock } from '../common/clock.js';
@@ -55,6 +55,16 @@ type Alone = Pick<Stored, 'text' | 'verbatimBody' | 'link' | 'requestId'>;
 
 /** A file on the service a batch can copy the link of. */
 type FileRef = NonNullable<Notification['files']>[number];
+
+/** What one notification says: `verbatimBody` is its body when `text.body` is null (a server's reason, names). */
+function said(
+  text: NotificationText,
+  verbatimBody = '',
+  link: string | null = null,
+  requestId: string | null = null,
+): Alone {
+  return { text, verbatimBody, link, requestId };
+}
 
 interface Entry {
   name: string;
@@ -135,13 +145,8 @@ export class NotificationCenter {
     link: string | null,
     from?: FromFolder & { bytes: number; file: Omit<FileRef, 'name'> | null },
   ): void {
-    const alone: Alone = {
-      text: { title: message('core.notifications.uploaded'), body: null },
-      verbatimBody: name,
-      link,
-      requestId: null,
-    };
-    if (!from) return this.hold('uploadsDone', { name, alone, bytes: 0, quiet: false });
+    const alone = said({ title: message('core.notifications.uploaded'), body: null }, name, link);
+    if (!from) return this.hold('uploadsDone', name, alone);
     const quiet = from.notify === 'problems' || from.notify === 'never';
     if (from.notify === 'everyFile') return this.add('uploadsDone', alone, { quiet });
     const key = `folder:${from.id}${quiet ? ':quiet' : ''}`;
@@ -166,33 +171,18 @@ export class NotificationCenter {
    */
   replacedStale(name: string, link: string | null): void {
     const title = message('core.notifications.replacedStale', { name });
-    this.add('uploadsDone', {
-      text: { title, body: message('core.notifications.replacedStaleBody') },
-      verbatimBody: name,
-      link,
-      requestId: null,
-    });
+    this.add('uploadsDone', said({ title, body: message('core.notifications.replacedStaleBody') }, name, link));
   }
 
   /** "Delete after upload" had no Trash for `name` (`why`): it stays where it is. Under the "Upload failed" switch. */
   leftInPlace(name: string, why: Message): void {
     const title = message('core.notifications.leftInPlace', { name });
-    this.hold('leftInPlace', {
-      name,
-      alone: { text: { title, body: why }, verbatimBody: '', link: null, requestId: null },
-      bytes: 0,
-      quiet: false,
-    });
+    this.hold('leftInPlace', name, said({ title, body: why }));
   }
 
   importCompleted(name: string, link: string | null): void {
     const text = { title: message('core.notifications.importCompleted'), body: null };
-    this.hold('importCompleted', {
-      name,
-      alone: { text, verbatimBody: name, link, requestId: null },
-      bytes: 0,
-      quiet: false,
-    });
+    this.hold('importCompleted', name, said(text, name, link));
   }
 
   /** A followed video finished converting; `watchUrl` is its watch page, opened on click. */
@@ -201,19 +191,13 @@ export class NotificationCenter {
       title: message('core.notifications.readyToWatch', { name }),
       body: message('core.notifications.readyToWatchBody'),
     };
-    this.hold('readyToWatch', {
-      name,
-      alone: { text, verbatimBody: '', link: watchUrl, requestId: null },
-      bytes: 0,
-      quiet: false,
-    });
+    this.hold('readyToWatch', name, said(text, '', watchUrl));
   }
 
   /** `text`: the reason as a catalog message, when it is the app's own sentence */
   conversionFailed(name: string, reason: string, text?: Message): void {
     const title = message('core.notifications.conversionFailed', { name });
-    const alone = { text: { title, body: text ?? null }, verbatimBody: reason, link: null, requestId: null };
-    this.hold('conversionFailed', { name, alone, bytes: 0, quiet: false });
+    this.hold('conversionFailed', name, said({ title, body: text ?? null }, reason));
   }
 
   /**
@@ -222,22 +206,21 @@ export class NotificationCenter {
    */
   uploadFailed(name: string, reason: string, requestId: string | null, text?: Message, from?: FromFolder): void {
     const title = message('core.notifications.uploadFailed', { name });
-    const alone = { text: { title, body: text ?? null }, verbatimBody: reason, link: null, requestId };
-    this.hold('uploadFailed', { name, alone, bytes: 0, quiet: from?.notify === 'never' });
+    const alone = said({ title, body: text ?? null }, reason, null, requestId);
+    this.hold('uploadFailed', name, alone, from?.notify === 'never');
   }
 
   /** `reason` null: the service said nothing, and the notification says only that the import failed */
   importFailed(name: string, reason: string | null): void {
     const title = message('core.notifications.importFailed', { name });
     const body = reason === null ? message('core.notifications.importFailedReason') : null;
-    const alone = { text: { title, body }, verbatimBody: reason ?? '', link: null, requestId: null };
-    this.hold('importFailed', { name, alone, bytes: 0, quiet: false });
+    this.hold('importFailed', name, said({ title, body }, reason ?? ''));
   }
 
   /** Needs the person: shown while snoozed too, once per account. */
   accountProblem(account: string, reason: string, requestId: string | null): void {
     const text = { title: message('core.notifications.accountProblem', { account }), body: null };
-    this.add('accountProblem', { text, verbatimBody: reason, link: null, requestId }, { urgent: `account:${account}` });
+    this.add('accountProblem', said(text, reason, null, requestId), { urgent: `account:${account}` });
   }
 
   /** Media Sync's own disk is full (`dataDir`: its data folder): said once each time it fills up, snoozed or not. */
@@ -246,7 +229,7 @@ export class NotificationCenter {
       title: message('core.notifications.dataDiskFull'),
       body: message('core.notifications.dataDiskFullBody', { path: dataDir }),
     };
-    this.add('dataDiskFull', { text, verbatimBody: '', link: null, requestId: null }, { urgent: 'dataDiskFull' });
+    this.add('dataDiskFull', said(text), { urgent: 'dataDiskFull' });
   }
 
   /**
@@ -259,11 +242,7 @@ export class NotificationCenter {
       title: message(`core.notifications.folder.${problem}`, { name }),
       body: message(`folders.problem.${problem}Detail`),
     };
-    this.add(
-      'folderProblem',
-      { text, verbatimBody: '', link: null, requestId: null },
-      { urgent: `folder:${id}:${problem}` },
-    );
+    this.add('folderProblem', said(text), { urgent: `folder:${id}:${problem}` });
   }
 
   /** The feed, newest first, in the core's language of now. */
@@ -288,10 +267,11 @@ export class NotificationCenter {
     this.emitter.dispose();
   }
 
-  private hold(name: GroupName, entry: Entry): void {
-    const key = entry.quiet ? `${name}:quiet` : name;
+  /** Holds `alone`, about the file `fileName`, in its group, merged with what comes within 5 s. */
+  private hold(name: GroupName, fileName: string, alone: Alone, quiet = false): void {
+    const key = quiet ? `${name}:quiet` : name;
     this.groups.set(key, GROUPS[name]);
-    this.gate.add(key, entry, this.mergeMs);
+    this.gate.add(key, { name: fileName, alone, bytes: 0, quiet }, this.mergeMs);
   }
 
   private emitGroup(key: string, entries: Entry[]): void {
@@ -306,7 +286,7 @@ export class NotificationCenter {
     const body = more > 0 ? message('core.notifications.namesAndMore', { names: shown, count: more }) : null;
     const files = entries.flatMap((entry) => entry.file ?? []).slice(0, NAMES_SHOWN);
     const text = { title: group.many(names.length, bytes), body };
-    this.add(group.kind, { text, verbatimBody: shown, link: null, requestId: null }, { quiet, files });
+    this.add(group.kind, said(text, shown), { quiet, files });
   }
 
   /**
