@@ -37,6 +37,8 @@ export interface AppCoreOptions {
   clock?: Clock;
   /** successes within this window are one notification (5 s) */
   notificationMergeMs?: number;
+  /** a watched folder's uploads within this window are one notification (a minute) */
+  notificationBatchMs?: number;
   /** between two polls of a pending import (10 s) */
   importPollMs?: number;
   /** whether the computer runs on battery, for "Pause while on battery"; absent: never */

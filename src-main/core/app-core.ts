@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   IPC_EVENTS,
   type AppIntent,
@@ -8,10 +8,13 @@ import {
   type RateLimitView,
 } from '../../src-shared/ipc/ipc-contract.js';
 import { followChangesRow } from '../../src-shared/model/follow-row.js';
+import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
+import { isSnoozed } from '../../src-shared/model/notification-snooze.js';
 import type { Settings } from '../../src-shared/model/settings.js';
-import type { UploadState } from '../../src-shared/model/upload-state.js';
+import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import { message } from '../../src-shared/i18n/message.js';
+import type { BlockReason } from '../api-client/request-scheduler.js';
 import { systemClock } from '../common/clock.js';
 import { CoreError } from '../common/core-error.js';
 import { DisposableBase, Emitter } from '../common/disposable.js';
@@ -23,7 +26,8 @@ import type { Handlers } from './commands/handlers.js';
 import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
 import { IntentInbox } from './intent-inbox.js';
-import { NotificationCenter } from './notification-center.js';
+import { isFolderProblem, NotificationCenter, type FolderProblem, type FromFolder } from './notification-center.js';
+import { NotificationFeedFile } from './notification-feed-file.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
 import { QueuePolicy } from './queue-policy.js';
@@ -64,6 +68,8 @@ export class AppCore extends DisposableBase {
   /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
   private readonly lastRateLimit = new Map<string, string>();
   private readonly lastBlocked = new Map<string, string | null>();
+  /** per watched folder: the problem last said of it (null: none) */
+  private readonly folderProblems = new Map<number, FolderProblem | null>();
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
   private readonly intents = this.register(new IntentInbox());
@@ -91,7 +97,11 @@ export class AppCore extends DisposableBase {
       clock,
       translate: this.language.translate,
       isEnabled: (kind) => settings.value().notifications[kind],
+      isSnoozed: () => isSnoozed(settings.value().notificationsSnoozed, clock.wall()),
+      locale: () => this.language.locale,
       mergeMs: options.notificationMergeMs,
+      batchMs: options.notificationBatchMs,
+      file: new NotificationFeedFile(join(options.info.dataDir, 'notifications.json')),
     });
     // what waits to be merged is said before the core stops
     this.register(() => (this.notifications.flush(), this.notifications.dispose()));
@@ -240,6 +250,29 @@ export class AppCore extends DisposableBase {
     this.options.updates?.setFeedUrl(settings.updateUrl);
   }
 
+  /** The watched folder `item` came from, as its notifications need it; undefined: added by hand or imported. */
+  private fromFolder(item: UploadItem): FromFolder | undefined {
+    const folder = item.folderId === null ? undefined : this.engine.folders.get(item.folderId);
+    return folder && { id: folder.id, name: basename(folder.path), notify: folder.options.notify };
+  }
+
+  /** A folder that comes to need the person (gone, not connected, unreadable) is said once, when it starts. */
+  private notifyFolderProblems(statuses: readonly FolderStatus[]): void {
+    for (const { id, path, state } of statuses) {
+      const said = state.kind === 'problem' && isFolderProblem(state.problem) ? state.problem : null;
+      if (this.folderProblems.get(id) === said) continue;
+      this.folderProblems.set(id, said);
+      if (said) this.notifications.folderProblem(id, basename(path), said);
+    }
+  }
+
+  private notifyAccountProblem(accountId: string, blocked: BlockReason): void {
+    const account = this.engine.accounts.list().find((one) => one.id === accountId);
+    const name = account ? (account.username ?? new URL(account.baseUrl).host) : accountId;
+    const reason = blocked.text ? this.language.translate(blocked.text) : blocked.message;
+    this.notifications.accountProblem(name, reason, blocked.requestId);
+  }
+
   /** Turns engine happenings into contract events and notifications. */
   private watchEngine(): void {
     const queue = this.engine.queue;
@@ -253,12 +286,21 @@ export class AppCore extends DisposableBase {
         if (earlier) this.emit('uploads:itemChanged', uploads.view(earlier));
         if (item.state.kind === 'failed') {
           const { message, requestId, text } = item.state.reason;
-          this.notifications.uploadFailed(basename(item.path), message, requestId, text);
+          this.notifications.uploadFailed(basename(item.path), message, requestId, text, this.fromFolder(item));
         }
       }),
       queue.onDidUpload(({ item, file, replacedStale }) => {
         if (replacedStale) this.notifications.replacedStale(item.fileName, file?.urls.page ?? null);
-        else this.notifications.uploaded(item.fileName, file?.urls.page ?? null);
+        else {
+          const from = this.fromFolder(item);
+          const fileId = item.state.kind === 'done' ? item.state.fileId : null;
+          const uploaded = fileId === null ? null : { accountId: item.accountId, fileId };
+          this.notifications.uploaded(
+            item.fileName,
+            file?.urls.page ?? null,
+            from && { ...from, bytes: item.size, file: uploaded },
+          );
+        }
         if (item.state.kind !== 'done') return;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
         this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, name: item.fileName, file: links });
@@ -283,6 +325,8 @@ export class AppCore extends DisposableBase {
         if ((this.lastBlocked.get(accountId) ?? null) !== blocked) {
           this.lastBlocked.set(accountId, blocked);
           this.emit('account:changed', accounts.views());
+          // it needs the person: said when it starts, snoozed or not
+          if (state.blocked) this.notifyAccountProblem(accountId, state.blocked);
         }
       }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
@@ -297,7 +341,10 @@ export class AppCore extends DisposableBase {
         }
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
-      this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', statuses)),
+      this.engine.folderStatus.onDidChange((statuses) => {
+        this.emit('folders:statusChanged', statuses);
+        this.notifyFolderProblems(statuses);
+      }),
       this.engine.sync.onDidLeaveFile(({ path, why }) => this.notifications.leftInPlace(basename(path), why)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again

@@ -87,17 +87,18 @@ export class QueueFollower implements Disposable {
 
   private async readOnce(): Promise<void> {
     const { contract, isRunning, tray } = this.options;
-    const [status, overview, folders, accounts] = await Promise.all([
+    const [status, overview, folders, accounts, settings] = await Promise.all([
       contract.invoke('uploads:status', {}),
       contract.invoke('uploads:overview', { ended: this.progress.unsettled() }),
       contract.invoke('folders:status', {}),
       contract.invoke('account:list', {}),
+      contract.invoke('settings:get', {}),
     ]);
     if (!isRunning()) return;
     const ended = new Map(overview.ended.map((item) => [item.id, item]));
     const progress = this.progress.update(status, overview.unfinished, (id) => ended.get(id), performance.now());
     this.power?.update(status);
-    tray.update({ status, overview, folders, accounts }, progress);
+    tray.update({ status, overview, folders, accounts, snooze: settings.notificationsSnoozed }, progress);
     this.taskbar.show(progress);
     if (progress.bar) this.throttle.schedule();
   }

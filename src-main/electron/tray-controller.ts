@@ -4,6 +4,7 @@ import type { AccountView, MediaSyncBridge, QueueStatus } from '../../src-shared
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import type { MessageKey } from '../../src-shared/i18n/message.js';
 import { pauseUntil } from '../../src-shared/model/queue-pause.js';
+import { snoozeFor, type NotificationSnooze, type SnoozeChoice } from '../../src-shared/model/notification-snooze.js';
 import type { WhenDoneAction, WhenDoneView } from '../../src-shared/model/when-done.js';
 import { DisposableStore } from '../common/disposable.js';
 import type { Log } from '../common/file-log.js';
@@ -49,6 +50,8 @@ export interface TrayView {
   folders: readonly FolderStatus[];
   /** an account the service refused is the tray's error */
   accounts: readonly AccountView[];
+  /** the notifications' snooze (settings), for "Snooze notifications"; absent: the menu has none */
+  snooze?: NotificationSnooze;
 }
 
 const COUNTDOWN_TEXT: Record<WhenDoneAction, MessageKey> = {
@@ -92,6 +95,8 @@ export class TrayController {
     );
     this.disposables.add(
       contract.on('notifications:added', (notification) => {
+        // snoozed, or the folder's "Notify me" leaves it to the Activity panel
+        if (notification.quiet) return;
         const toast = new electron.Notification({ title: notification.title, body: notification.body });
         toast.on('click', () => (notification.link ? actions.openExternal(notification.link) : actions.showWindow()));
         toast.show();
@@ -105,7 +110,7 @@ export class TrayController {
    * the watched folders and an update waiting, and the countdown's
    * notification.
    */
-  update({ status, overview, folders, accounts }: TrayView, progress?: QueueProgress): void {
+  update({ status, overview, folders, accounts, snooze }: TrayView, progress?: QueueProgress): void {
     const { core, contract, updates, actions } = this.options;
     const blocked = accounts.find((account) => account.blocked)?.blocked;
     const reason = blocked ? (blocked.text ? core.language.translate(blocked.text) : blocked.message) : null;
@@ -129,6 +134,15 @@ export class TrayController {
           choose: (action) => this.chooseWhenDone(action),
         },
         ...(update ? { update: { ...update, click: () => actions.installUpdate() } } : {}),
+        ...(snooze === undefined
+          ? {}
+          : {
+              notifications: {
+                snooze,
+                choose: (choice: SnoozeChoice) => this.snooze(snoozeFor(choice, Date.now())),
+                turnOn: () => this.snooze(null),
+              },
+            }),
         folders: {
           statuses: folders,
           pause: (id) => this.run(contract.invoke('folders:pause', { id })),
@@ -139,6 +153,10 @@ export class TrayController {
     );
     this.tray.setContextMenu(this.options.electron.Menu.buildFromTemplate(template));
     this.showCountdown(status.whenDone);
+  }
+
+  private snooze(notificationsSnoozed: NotificationSnooze): void {
+    this.run(this.options.contract.invoke('settings:update', { notificationsSnoozed }));
   }
 
   private chooseWhenDone(action: WhenDoneAction | null): void {

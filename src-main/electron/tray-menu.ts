@@ -5,6 +5,13 @@ import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { formatBytes, formatDuration } from '../../src-shared/model/format.js';
 import { PAUSE_HOURS, type PauseHours } from '../../src-shared/model/queue-pause.js';
 import type { WhenDoneAction } from '../../src-shared/model/when-done.js';
+import {
+  isSnoozed,
+  snoozeEndTime,
+  SNOOZE_CHOICES,
+  type NotificationSnooze,
+  type SnoozeChoice,
+} from '../../src-shared/model/notification-snooze.js';
 import { CoreLanguage } from '../common/i18n.js';
 import { remainingOf, type QueueProgress } from './queue-progress.js';
 
@@ -113,6 +120,8 @@ export interface TrayActions {
   };
   /** "Restart to update", when an update is downloaded */
   update?: { label: string; enabled: boolean; click(): void };
+  /** "Snooze notifications": the snooze now (null: none), a choice, and turning them on again */
+  notifications?: { snooze: NotificationSnooze; choose(choice: SnoozeChoice): void; turnOn(): void };
   /** the watched folders, one line each with their own Pause/Resume */
   folders?: { statuses: readonly FolderStatus[]; pause(id: number): void; resume(id: number): void };
 }
@@ -210,6 +219,7 @@ export function trayMenuTemplate(
           : []),
         { type: 'separator' },
       ];
+  const snoozeItems = actions.notifications ? snoozeMenu(actions.notifications, language) : [];
   const whenDone = actions.whenDone;
   const whenDoneItems: MenuItemConstructorOptions[] = whenDone
     ? [
@@ -244,12 +254,44 @@ export function trayMenuTemplate(
     { label: t('core.tray.open'), click: () => actions.open() },
     ...pauseItems,
     ...whenDoneItems,
+    ...snoozeItems,
     { label: t('core.tray.recent'), submenu: recentItems },
     { type: 'separator' },
     ...(actions.update
       ? [{ label: actions.update.label, enabled: actions.update.enabled, click: () => actions.update?.click() }]
       : []),
     { label: t('core.tray.quit'), click: () => actions.quit() },
+  ];
+}
+
+/** Snoozed: until when, and "Turn notifications on"; else "Snooze notifications" with its choices. */
+function snoozeMenu(
+  notifications: NonNullable<TrayActions['notifications']>,
+  { t, locale }: Pick<TrayLanguage, 't' | 'locale'>,
+): MenuItemConstructorOptions[] {
+  const { snooze } = notifications;
+  const now = Date.now();
+  if (!isSnoozed(snooze, now)) {
+    return [
+      {
+        label: t('notify.snooze.heading'),
+        submenu: SNOOZE_CHOICES.map((choice) => ({
+          label: t(`notify.snooze.${choice}`),
+          click: () => notifications.choose(choice),
+        })),
+      },
+    ];
+  }
+  const until = snooze!.until;
+  return [
+    {
+      label:
+        until === null
+          ? t('notify.snooze.trayUntilOn')
+          : t('notify.snooze.trayUntil', { time: snoozeEndTime(until, now, locale) }),
+      enabled: false,
+    },
+    { label: t('notify.snooze.resume'), click: () => notifications.turnOn() },
   ];
 }
 

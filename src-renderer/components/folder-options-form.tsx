@@ -1,5 +1,10 @@
 import { useId } from 'react';
-import { SETTLE_CHOICES, type FolderOptions } from '../../src-shared/model/folder-options.js';
+import {
+  FOLDER_NOTIFY_MODES,
+  SETTLE_CHOICES,
+  type FolderNotify,
+  type FolderOptions,
+} from '../../src-shared/model/folder-options.js';
 import { settleChoiceText } from '../text/file-checks-text.js';
 import { globsFromText, subfolderError } from '../text/settings-form.js';
 import { useLocale } from '../i18n/i18n.js';
@@ -19,6 +24,7 @@ export interface FolderOptionsDraft {
   /** null: the app's default */
   settleSeconds: number | null;
   checkByPolling: boolean;
+  notify: FolderNotify;
 }
 
 export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
@@ -33,6 +39,7 @@ export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
     globsText: options.ignoreGlobs.join('\n'),
     settleSeconds: options.settleSeconds,
     checkByPolling: options.checkByPolling,
+    notify: options.notify,
   };
 }
 
@@ -50,6 +57,7 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
     ignoreGlobs: globsFromText(draft.globsText),
     settleSeconds: draft.settleSeconds,
     checkByPolling: draft.checkByPolling,
+    notify: draft.notify,
   };
 }
 
@@ -216,6 +224,24 @@ export function FolderOptionsForm(props: {
       <small id={`${id}-polling-hint`} className="muted">
         {t('fileChecks.checkByPollingHint')}
       </small>
+
+      <label className="field">
+        <span>{t('notify.folder.label')}</span>
+        <select
+          value={value.notify}
+          aria-describedby={`${id}-notify-hint`}
+          onChange={(event) => set({ notify: event.target.value as FolderNotify })}
+        >
+          {FOLDER_NOTIFY_MODES.map((mode) => (
+            <option key={mode} value={mode}>
+              {t(`notify.folder.${mode}`)}
+            </option>
+          ))}
+        </select>
+        <small id={`${id}-notify-hint`} className="muted">
+          {t('notify.folder.hint')}
+        </small>
+      </label>
 
       <label className="field">
         <span>{t('folderOptions.ignore')}</span>

@@ -7,7 +7,7 @@ import { useLocale } from '../i18n/i18n.js';
 import { notificationText } from '../text/notification-text.js';
 
 const TOAST_MS = 6_000;
-const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem', 'dataDiskFull']);
+const FAILURE_KINDS = new Set(['uploadFailed', 'importFailed', 'accountProblem', 'dataDiskFull', 'folderProblem']);
 /** older toasts make way past this many: one row of them at the window's foot */
 const MAX_SHOWN = 3;
 
@@ -72,6 +72,8 @@ export function Toaster({ toasts }: { toasts: Toasts }) {
   useEffect(
     () =>
       notifications.onDidAdd((notification) => {
+        // snoozed, or the folder's "Notify me" leaves it to the Activity panel
+        if (notification.quiet) return;
         show(fromNotification(notification));
         if (!capabilities.canNotify) showWebNotification(notification);
       }),

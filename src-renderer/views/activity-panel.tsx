@@ -3,6 +3,7 @@ import { Trans } from 'react-i18next';
 import type { Notification as AppNotification } from '../../src-shared/ipc/ipc-contract.js';
 import type { ConversionFollow } from '../../src-shared/model/conversion-follow.js';
 import { useAction, useBridge } from '../bridge/bridge-context.js';
+import { CopyLinkButtons } from '../components/copy-link-buttons.js';
 import { ErrorNote } from '../components/error-note.js';
 import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
@@ -134,6 +135,16 @@ function ActivityPanelBody({ onClose }: { onClose: () => void }) {
                     />
                   </p>
                 )}
+                {/* a folder's batch: the link of each of its first files */}
+                {item.files?.map((file) => (
+                  <CopyLinkButtons
+                    key={file.fileId}
+                    accountId={file.accountId}
+                    fileId={file.fileId}
+                    kinds={['page']}
+                    nameForLabel={file.name}
+                  />
+                ))}
                 {item.link && (
                   <a href={item.link} target="_blank" rel="noreferrer noopener">
                     <Trans

@@ -510,6 +510,30 @@ export const de: Catalog = {
     ignorePlaceholder: '*.tmp\nEntwürfe/**',
     ignoreHint: 'Ein Muster pro Zeile, zum Beispiel *.tmp oder Entwürfe/**.',
   },
+  // Mitteilungen, die man anlässt: „Benachrichtigen“ je überwachtem Ordner, und das Stummschalten (Einstellungen, Tray)
+  notify: {
+    folder: {
+      label: 'Benachrichtigen',
+      everyFile: 'Bei jeder Datei',
+      batch: 'Mit einer Zusammenfassung je Stapel',
+      problems: 'Nur bei Problemen',
+      never: 'Nie',
+      hint: 'Ein Stapel ist, was der Ordner innerhalb einer Minute hochlädt. Alles steht auch in der Aktivität.',
+    },
+    snooze: {
+      heading: 'Mitteilungen stummschalten',
+      hour: 'Für 1 Stunde',
+      tomorrow: 'Bis morgen',
+      forever: 'Bis ich sie wieder einschalte',
+      resume: 'Mitteilungen einschalten',
+      on: 'Mitteilungen sind eingeschaltet.',
+      until: 'Stumm bis {{time}}.',
+      untilOn: 'Stumm, bis Sie sie wieder einschalten.',
+      trayUntil: 'Mitteilungen stumm bis {{time}}',
+      trayUntilOn: 'Mitteilungen stumm, bis Sie sie einschalten',
+      hint: 'Stumm zeigen sich Probleme, die Sie brauchen (ein abgelehntes Token, eine volle Festplatte, ein nicht verbundener Ordner), weiterhin, je einmal; alles andere steht nur in der Aktivität.',
+    },
+  },
   folderPath: {
     choose: 'Auswählen…',
     pickerTitle: 'Zu überwachenden Ordner wählen',
@@ -754,6 +778,7 @@ export const de: Catalog = {
       accountProblem: 'Problem mit einem Konto (Token abgelehnt)',
       readyToWatch: 'Bereit zum Ansehen',
       dataDiskFull: 'Der Datenträger von Media Sync ist voll (Uploads warten)',
+      folderProblem: 'Ein überwachter Ordner fehlt oder ist nicht verbunden',
     },
     browserNotifications: {
       unsupported: 'Dieser Browser kann keine Benachrichtigungen anzeigen.',
@@ -1021,6 +1046,25 @@ export const de: Catalog = {
       leftInPlace: 'Nach dem Upload nicht gelöscht: {{name}}',
       replacedStale: '{{name}} hat sich während des Uploads geändert',
       replacedStaleBody: 'Die endgültige Fassung ist beim Dienst; die Kopie der früheren Fassung wurde dort gelöscht.',
+      // mehrere Dateien zusammen: ein Stapel eines Ordners, oder ein Sturm (höchstens eine Mitteilung pro Minute und Art)
+      gathered: {
+        folderBatch_one: '{{count, number}} Datei aus {{folder}} hochgeladen · {{size}}',
+        folderBatch_other: '{{count, number}} Dateien aus {{folder}} hochgeladen · {{size}}',
+        uploadFailed_one: '{{count, number}} Datei konnte nicht hochgeladen werden',
+        uploadFailed_other: '{{count, number}} Dateien konnten nicht hochgeladen werden',
+        leftInPlace_one: '{{count, number}} Datei wurde nach dem Hochladen nicht gelöscht',
+        leftInPlace_other: '{{count, number}} Dateien wurden nach dem Hochladen nicht gelöscht',
+        importFailed_one: '{{count, number}} Import ist fehlgeschlagen',
+        importFailed_other: '{{count, number}} Importe sind fehlgeschlagen',
+        conversionFailed_one: '{{count, number}} Video konnte nicht umgewandelt werden',
+        conversionFailed_other: '{{count, number}} Videos konnten nicht umgewandelt werden',
+      },
+      // ein überwachter Ordner, der die Person braucht; der Text ist die Erklärung der Ordner-Ansicht
+      folder: {
+        missing: '{{name}} ist nicht mehr da',
+        notConnected: '{{name}} ist nicht verbunden',
+        unreadable: '{{name}} kann nicht gelesen werden',
+      },
     },
     tray: {
       tooltip: '{{app}}: {{status}}',

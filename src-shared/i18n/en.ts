@@ -510,6 +510,30 @@ export const en = {
     ignorePlaceholder: '*.tmp\nDrafts/**',
     ignoreHint: 'One pattern per line, such as *.tmp or Drafts/**.',
   },
+  // notifications people keep on: a watched folder's "Notify me", and the snooze (Settings, tray)
+  notify: {
+    folder: {
+      label: 'Notify me',
+      everyFile: 'About every file',
+      batch: 'With a summary per batch',
+      problems: 'Only about problems',
+      never: 'Never',
+      hint: 'A batch is what the folder uploads within a minute. Everything also goes to the Activity panel.',
+    },
+    snooze: {
+      heading: 'Snooze notifications',
+      hour: 'For 1 hour',
+      tomorrow: 'Until tomorrow',
+      forever: 'Until I turn them on',
+      resume: 'Turn notifications on',
+      on: 'Notifications are on.',
+      until: 'Snoozed until {{time}}.',
+      untilOn: 'Snoozed until you turn them on.',
+      trayUntil: 'Notifications snoozed until {{time}}',
+      trayUntilOn: 'Notifications snoozed until you turn them on',
+      hint: 'While snoozed, problems that need you (a refused token, a full disk, a folder not connected) still show, once each; everything else goes only to the Activity panel.',
+    },
+  },
   folderPath: {
     choose: 'Choose…',
     pickerTitle: 'Choose a folder to watch',
@@ -750,6 +774,7 @@ export const en = {
       accountProblem: 'A problem with an account (token refused)',
       readyToWatch: 'Ready to watch',
       dataDiskFull: 'Media Sync’s disk is full (uploads wait)',
+      folderProblem: 'A watched folder is gone or not connected',
     },
     browserNotifications: {
       unsupported: 'This browser cannot show notifications.',
@@ -1015,6 +1040,25 @@ export const en = {
       leftInPlace: 'Not deleted after its upload: {{name}}',
       replacedStale: '{{name}} changed while it was uploading',
       replacedStaleBody: 'Its final version is on the service; the copy of the earlier version was deleted there.',
+      // several files said together: a folder's batch, or a storm (at most one notification a minute per kind)
+      gathered: {
+        folderBatch_one: '{{count, number}} file uploaded from {{folder}} · {{size}}',
+        folderBatch_other: '{{count, number}} files uploaded from {{folder}} · {{size}}',
+        uploadFailed_one: '{{count, number}} file could not be uploaded',
+        uploadFailed_other: '{{count, number}} files could not be uploaded',
+        leftInPlace_one: '{{count, number}} file was not deleted after its upload',
+        leftInPlace_other: '{{count, number}} files were not deleted after their upload',
+        importFailed_one: '{{count, number}} import failed',
+        importFailed_other: '{{count, number}} imports failed',
+        conversionFailed_one: '{{count, number}} video could not be converted',
+        conversionFailed_other: '{{count, number}} videos could not be converted',
+      },
+      // a watched folder that needs the person; the body is the Folders view's detail
+      folder: {
+        missing: '{{name}} is gone',
+        notConnected: '{{name}} is not connected',
+        unreadable: '{{name}} cannot be read',
+      },
     },
     tray: {
       tooltip: '{{app}}: {{status}}',

@@ -194,6 +194,16 @@ export const NotificationSchema = z.object({
   /** the file page it is about, opened on click */
   link: z.url().nullable(),
   requestId: z.string().nullable(),
+  /**
+   * true: for the Activity panel only, never a toast or an OS notification
+   * (notifications are snoozed, or the watched folder's "Notify me" leaves it out)
+   */
+  quiet: z.boolean().optional(),
+  /** up to 3 of the files a batch names, for their Copy link */
+  files: z
+    .array(z.object({ accountId: AccountId, fileId: z.string(), name: z.string() }))
+    .max(3)
+    .optional(),
 });
 export type Notification = z.infer<typeof NotificationSchema>;
 

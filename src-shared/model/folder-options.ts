@@ -18,6 +18,15 @@ export const AfterUploadSchema = z.discriminatedUnion('kind', [
 ]);
 export type AfterUpload = z.infer<typeof AfterUploadSchema>;
 
+/**
+ * "Notify me" per watched folder: each upload on its own, a summary of what
+ * the folder uploads within a minute (the default), only problems, or never
+ * (what happens still goes to the Activity panel).
+ */
+export const FOLDER_NOTIFY_MODES = ['everyFile', 'batch', 'problems', 'never'] as const;
+export const FolderNotifySchema = z.enum(FOLDER_NOTIFY_MODES);
+export type FolderNotify = z.infer<typeof FolderNotifySchema>;
+
 /** The longest settle window a folder may ask for: 10 minutes. */
 export const MAX_SETTLE_SECONDS = 600;
 /** The settle window of the named choice "for recordings": a recorder or camera tool flushes, or pauses, for longer than 3 s. */
@@ -53,6 +62,8 @@ export const FolderOptionsSchema = z.object({
    * changes and is not recognised as such (a network share, FUSE and 9p are)
    */
   checkByPolling: z.boolean().default(false),
+  /** what the folder's uploads tell the person (docs/ui.md, Notifications) */
+  notify: FolderNotifySchema.default('batch'),
 });
 export type FolderOptions = z.output<typeof FolderOptionsSchema>;
 export type FolderOptionsInput = z.input<typeof FolderOptionsSchema>;

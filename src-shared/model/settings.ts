@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { API_LIMITS } from '../api/limits.js';
+import { NotificationSnoozeSchema } from './notification-snooze.js';
 import { DEFAULT_UPDATE_URL } from './update-status.js';
 import { UploadScheduleSchema } from './upload-schedule.js';
 
@@ -14,6 +15,8 @@ export const NOTIFICATION_KINDS = [
   'readyToWatch',
   /** Media Sync's own disk (its data folder's) is full: uploads wait for room */
   'dataDiskFull',
+  /** a watched folder is gone, not connected (its drive unplugged) or cannot be read */
+  'folderProblem',
 ] as const;
 export const NotificationKindSchema = z.enum(NOTIFICATION_KINDS);
 export type NotificationKind = z.infer<typeof NotificationKindSchema>;
@@ -69,6 +72,8 @@ const FIELDS = {
   removeFinishedAfterDays: RemoveFinishedAfterDaysSchema,
   /** how often a watched folder checked by polling (a network share, FUSE, or by its choice) is looked at */
   pollIntervalSeconds: z.literal(POLL_INTERVAL_CHOICES),
+  /** notifications snoozed until when (null: not snoozed); problems that need the person still show */
+  notificationsSnoozed: NotificationSnoozeSchema,
 };
 
 /**
@@ -93,6 +98,7 @@ export const SettingsSchema = z.object({
   language: FIELDS.language.catch('system').default('system'),
   removeFinishedAfterDays: FIELDS.removeFinishedAfterDays.default(7),
   pollIntervalSeconds: FIELDS.pollIntervalSeconds.default(60),
+  notificationsSnoozed: FIELDS.notificationsSnoozed.default(null),
 });
 export type Settings = z.output<typeof SettingsSchema>;
 

@@ -28,6 +28,7 @@ export const NEW_FOLDER_OPTIONS = draftFromOptions({
   ignoreGlobs: [],
   settleSeconds: null,
   checkByPolling: false,
+  notify: 'batch',
 });
 
 /**

@@ -1,8 +1,16 @@
 import { useState } from 'react';
+import {
+  isSnoozed,
+  snoozeEndTime,
+  snoozeFor,
+  SNOOZE_CHOICES,
+  type NotificationSnooze,
+} from '../../../src-shared/model/notification-snooze.js';
 import { NOTIFICATION_KINDS } from '../../../src-shared/model/settings.js';
 import { useBridge } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { StatusNote } from '../../components/status-note.js';
+import { useNow } from '../../components/use-now.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { notificationLabel } from '../../text/settings-form.js';
 import { useStore } from '../../store/store.js';
@@ -33,12 +41,70 @@ export function NotificationsSection() {
           </label>
         ))}
       </fieldset>
+      <Snooze setting={setting} snooze={settings.data?.notificationsSnoozed ?? null} ready={!!settings.data} />
       {!capabilities.canNotify && <BrowserNotifications />}
       <ErrorNote error={settings.error ?? setting.error} />
       <StatusNote text={setting.saved ? t('settings.app.saved') : ''} />
     </section>
   );
 }
+
+/**
+ * "Snooze notifications": for an hour, until tomorrow, or until turned on;
+ * while snoozed, until when, and the button that turns them on again.
+ */
+function Snooze(props: { setting: ReturnType<typeof useSettingChange>; snooze: NotificationSnooze; ready: boolean }) {
+  const { t, locale } = useLocale();
+  const { setting } = props;
+  const now = useNow(SNOOZE_TICK_MS);
+  const snooze =
+    setting.pending?.notificationsSnoozed !== undefined ? setting.pending.notificationsSnoozed : props.snooze;
+  const disabled = !props.ready || setting.busy;
+  const snoozed = isSnoozed(snooze, now);
+  const until = snooze?.until ?? null;
+  return (
+    <fieldset className="settings__group" aria-describedby="snooze-hint">
+      <legend>{t('notify.snooze.heading')}</legend>
+      <p role="status">
+        {!snoozed
+          ? t('notify.snooze.on')
+          : until === null
+            ? t('notify.snooze.untilOn')
+            : t('notify.snooze.until', { time: snoozeEndTime(until, now, locale) })}
+      </p>
+      <div className="settings__snooze">
+        {snoozed ? (
+          <button
+            type="button"
+            className="button button--small"
+            disabled={disabled}
+            onClick={() => void setting.change({ notificationsSnoozed: null })}
+          >
+            {t('notify.snooze.resume')}
+          </button>
+        ) : (
+          SNOOZE_CHOICES.map((choice) => (
+            <button
+              key={choice}
+              type="button"
+              className="button button--small"
+              disabled={disabled}
+              onClick={() => void setting.change({ notificationsSnoozed: snoozeFor(choice, Date.now()) })}
+            >
+              {t(`notify.snooze.${choice}`)}
+            </button>
+          ))
+        )}
+      </div>
+      <small id="snooze-hint" className="muted">
+        {t('notify.snooze.hint')}
+      </small>
+    </fieldset>
+  );
+}
+
+/** How often "Snoozed until" looks whether the snooze has ended while Settings is open. */
+const SNOOZE_TICK_MS = 30_000;
 
 /** In a browser, the page's own notifications need the person's permission, asked once on a click. */
 function BrowserNotifications() {

@@ -39,6 +39,8 @@ describe('AppCore against the reference server', () => {
       info: { version: '0.1.0', shell: 'headless', dataDir: data.path },
       tokenStorage: 'a file only your user can read (0600)',
       notificationMergeMs: 200,
+      // a watched folder's batch, a minute in the app
+      notificationBatchMs: 200,
       importPollMs: 200,
     });
     events = [];

@@ -114,6 +114,7 @@ describe('the ipc contract', () => {
         accountProblem: true,
         readyToWatch: true,
         dataDiskFull: true,
+        folderProblem: true,
       },
       launchAtLogin: false,
       proxyUrl: null,
@@ -124,6 +125,7 @@ describe('the ipc contract', () => {
       removeFinishedAfterDays: 7,
       metered: { kind: 'pause' },
       pollIntervalSeconds: 60,
+      notificationsSnoozed: null,
     });
     expect(SettingsSchema.parse({ language: 'de' }).language).toBe('de');
     // a language this version does not have falls back to the system's, keeping the other settings
