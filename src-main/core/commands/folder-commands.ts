@@ -1,11 +1,12 @@
 import { message } from '../../../src-shared/i18n/message.js';
 import { CoreError } from '../../common/core-error.js';
+import { explainFile } from '../../sync/file-why.js';
 import { listSubfolders } from '../folder-listing.js';
 import { OK, type CommandContext, type HandlersOf } from './handlers.js';
 
 /** The watched folders. */
 export function folderCommands(
-  core: Pick<CommandContext, 'engine' | 'options' | 'emit' | 'client'>,
+  core: Pick<CommandContext, 'engine' | 'options' | 'emit' | 'client' | 'view'>,
 ): HandlersOf<'folders'> {
   const { engine } = core;
   const changedFolders = () => core.emit('folders:changed', engine.folders.list());
@@ -58,5 +59,20 @@ export function folderCommands(
       await core.options.shell.openFolder(folderStatus(id).path);
       return OK;
     },
+    'folders:why': async ({ path }) =>
+      explainFile(path, {
+        folders: () => engine.folders.list(),
+        folderStatus: (id) => engine.folderStatus.status(id),
+        latestItem: (file) => engine.uploads.latestByPath(file),
+        view: (item) => core.view(item),
+        index: engine.index,
+        declines: engine.declines,
+        remoteFile: async (accountId, fileId) => {
+          const file = await engine.client(accountId)?.getFile(fileId);
+          return file
+            ? { name: file.name, link: file.mime.startsWith('video/') ? file.urls.watch : file.urls.page }
+            : null;
+        },
+      }),
   };
 }
