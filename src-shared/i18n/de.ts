@@ -976,6 +976,8 @@ export const de: Catalog = {
       'Warum wurde eine Datei hochgeladen oder nicht? Fügen Sie ihren vollständigen Pfad ein, um zu sehen, was Media Sync über sie weiß.',
     find: 'Erklären',
     close: 'Schließen',
+    rowButton: 'Warum?',
+    rowButtonLabel: 'Warum? {{name}}',
     resultLabel: 'Zu {{path}}',
     labelFolder: 'Ordner',
     labelStatus: 'Status',

@@ -971,6 +971,8 @@ export const en = {
     findHint: 'Why did a file upload or not? Paste its full path to see what Media Sync knows about it.',
     find: 'Explain',
     close: 'Close',
+    rowButton: 'Why?',
+    rowButtonLabel: 'Why? {{name}}',
     resultLabel: 'About {{path}}',
     labelFolder: 'Folder',
     labelStatus: 'Status',

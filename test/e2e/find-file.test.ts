@@ -7,7 +7,8 @@ import { accessibilityViolations, fact, folderCard, screenshot, startApp, type A
 /**
  * Folders → Find a file against the real daemon: "why this file?" for a file
  * the folder's rule leaves alone, Remove the rule, and the same file then
- * uploaded, with its link; a path with no file, and one that is not full.
+ * uploaded, with its link, also from its row on the folder's card; a path
+ * with no file, and one that is not full.
  */
 let app: AppHarness;
 let camera: string;
@@ -65,7 +66,7 @@ describe('Find a file', () => {
           await page.getByRole('definition').first().waitFor();
           return fact(page, 'Status');
         },
-        { timeout: 30_000, intervals: [500] },
+        { timeout: 30_000, interval: 500 },
       )
       .toBe('Uploaded.');
     const link = await page
@@ -80,6 +81,15 @@ describe('Find a file', () => {
     expect([remote!.urls.page, remote!.urls.watch]).toContain(link);
     expect(await fact(page, 'On the service')).toBe('notes.draft');
     expect(await page.getByRole('group', { name: 'You can' }).count()).toBe(0);
+
+    // the file's row on the folder's card opens the same answer there
+    const card = folderCard(page, camera);
+    await card.getByRole('button', { name: 'Why? notes.draft' }).click();
+    const status = card.locator('dt', { hasText: /^Status$/ }).locator('xpath=following-sibling::dd[1]');
+    await expect.poll(() => status.textContent(), { timeout: 10_000 }).toBe('Uploaded.');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await card.getByRole('button', { name: 'Close' }).click();
+    expect(await status.count()).toBe(0);
   });
 
   it('says there is no file at a path, and asks for a full path', async () => {

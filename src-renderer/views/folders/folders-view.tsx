@@ -121,7 +121,7 @@ export function FoldersView(props: {
           })}
         </div>
       )}
-      {list && <FindFile account={account} />}
+      {list && <FindFile accountId={account.id} />}
       {browsing && (
         <FolderBrowser
           title={t('folderPath.pickerTitle')}
