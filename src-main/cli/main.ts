@@ -24,6 +24,7 @@ const USAGE = `Usage: media-sync <command> [options]
               [--settle 3s|2m|recordings] [--poll]   how long a file must stay unchanged; check by polling
   folders [ls] | pause ID | resume ID | rescan ID   the watched folders, their state and counts
   folders move ID                              a folder whose account is signed out uploads to the signed-in account
+  why PATH                                     why a file did or did not upload: its folder, rule, upload, what to do
   queue ls | pause [ID] [--for 2h|8h|24h] [--after-chunk] | resume [ID] | retry ID | cancel ID | clear
   files ls [--search S] [--page N] [--per-page 25|50|100]
   files show ID | status ID | rm ID
@@ -64,6 +65,7 @@ const COMMANDS: Record<
   watch: { group: () => import('./commands/watch.js'), runs: 'sync', reachesService: true },
   folders: { group: () => import('./commands/folders.js'), runs: 'nothing', reachesService: false },
   queue: { group: () => import('./commands/queue.js'), runs: 'nothing', reachesService: false },
+  why: { group: () => import('./commands/why.js'), runs: 'nothing', reachesService: true },
   files: { group: () => import('./commands/files.js'), runs: 'nothing', reachesService: true },
   import: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },
   jobs: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },

@@ -13,10 +13,8 @@ import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { isSnoozed } from '../../src-shared/model/notification-snooze.js';
 import type { Settings } from '../../src-shared/model/settings.js';
 import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
-import { message } from '../../src-shared/i18n/message.js';
 import type { BlockReason } from '../api-client/request-scheduler.js';
 import { systemClock } from '../common/clock.js';
-import { CoreError } from '../common/core-error.js';
 import { DisposableBase, Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
 import { Throttle } from '../common/throttle.js';
@@ -32,6 +30,7 @@ import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
 import { QueuePolicy } from './queue-policy.js';
 import { createAccountsService } from './services/accounts-service.js';
+import { createFoldersService } from './services/folders-service.js';
 import type { CoreServices } from './services/core-services.js';
 import { createSettingsService } from './services/settings-service.js';
 import { createUploadsService } from './services/uploads-service.js';
@@ -142,29 +141,20 @@ export class AppCore extends DisposableBase {
     );
     this.whenDone =
       options.whenDone && this.register(new WhenDoneRunner({ ...options.whenDone, engine, clock, log: options.log }));
+    const uploads = createUploadsService({
+      queue: engine.queue,
+      store: engine.uploads,
+      limiter: engine.limiter,
+      policy: this.policy,
+      whenDone: this.whenDone,
+      conversions: engine.conversions,
+      shell: options.shell,
+      droppedFilesDir: options.droppedFilesDir,
+    });
     this.services = {
       accounts: createAccountsService({ ...options, engine, emit }),
-      uploads: createUploadsService({
-        queue: engine.queue,
-        store: engine.uploads,
-        limiter: engine.limiter,
-        policy: this.policy,
-        whenDone: this.whenDone,
-        conversions: engine.conversions,
-        shell: options.shell,
-        droppedFilesDir: options.droppedFilesDir,
-      }),
-      folders: {
-        store: engine.folders,
-        sync: engine.sync,
-        statuses: () => engine.folderStatus.statuses(),
-        status: (id) => {
-          const status = engine.folderStatus.status(id);
-          if (!status) throw CoreError.say('NOT_FOUND', message('core.errors.noFolder', { id }));
-          return status;
-        },
-        move: (id, accountId) => engine.moveFolder(id, accountId),
-      },
+      uploads,
+      folders: createFoldersService(engine, uploads),
       conversions: engine.conversions,
       imports: this.imports,
       notifications: this.notifications,

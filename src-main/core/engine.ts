@@ -52,6 +52,8 @@ export class Engine extends DisposableBase {
   readonly uploads: UploadStore;
   readonly queue: UploadQueue;
   readonly sync: SyncService;
+  /** the files of watched folders the person cancelled ("why this file?" reads them) */
+  readonly declines: DeclinedFiles;
   /** each watched folder's state, counts and recent files */
   readonly folderStatus: FolderStatusService;
   readonly limiter: BandwidthLimiter;
@@ -138,10 +140,11 @@ export class Engine extends DisposableBase {
       await this.queue.stop();
       this.queue.dispose();
     });
+    this.declines = new DeclinedFiles(db, now);
     this.sync = new SyncService({
       folders: this.folders,
       index: this.index,
-      declines: new DeclinedFiles(db, now),
+      declines: this.declines,
       queue: this.queue,
       trash: options.trash ?? NO_TRASH,
       clock,

@@ -20,6 +20,7 @@ export interface FolderFileRecord {
 
 interface RecentRow {
   name: string;
+  path: string;
   upload_id: number | null;
   outcome: string;
   file_id: string | null;
@@ -76,7 +77,7 @@ export class FolderFiles {
    */
   recent(folderId: number): FolderRecentFile[] {
     const rows = this.sql(
-      `SELECT f.name, item.id AS upload_id, f.outcome, f.file_id, f.at,
+      `SELECT f.name, f.path, item.id AS upload_id, f.outcome, f.file_id, f.at,
            f.outcome = 'uploaded' AND EXISTS (SELECT 1 FROM upload_items AS later
              WHERE later.path = f.path AND later.id > f.upload_id AND later.folder_id = f.folder_id) AS changed
          FROM folder_files AS f LEFT JOIN upload_items AS item ON item.id = f.upload_id
@@ -85,6 +86,7 @@ export class FolderFiles {
     return rows.flatMap((row) => {
       const parsed = FolderRecentFileSchema.safeParse({
         name: row.name,
+        path: row.path,
         uploadId: row.upload_id,
         outcome: row.outcome,
         fileId: row.file_id,

@@ -193,6 +193,16 @@ export class UploadStore {
     );
   }
 
+  /** The latest item of this path in any state, under any spelling of its name, this spelling first ("why this file?"). */
+  latestByPath(path: string): UploadItem | undefined {
+    return this.parseRow(
+      this.sql('SELECT * FROM upload_items WHERE path IN (?, ?, ?) ORDER BY path = ? DESC, id DESC LIMIT 1').get(
+        ...spellingsOf(path),
+        path,
+      ),
+    );
+  }
+
   /**
    * The latest finished upload of exactly this content at this path, under
    * any spelling of its name (the same content under the same name is one

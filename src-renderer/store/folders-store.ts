@@ -41,6 +41,11 @@ export class FoldersStore extends ReadStore<'folders:list'> {
     return this.bridge.invoke('folders:browse', request);
   }
 
+  /** "Why this file?": what the core knows about one local file, and what can be done about it. */
+  why(path: string) {
+    return this.bridge.invoke('folders:why', { path });
+  }
+
   /** The system's folder dialog, where the bridge `canPickFolder`: the path chosen, null when cancelled. */
   async pick(): Promise<string | null> {
     return (await this.bridge.invoke('app:pickFolder', {})).path;

@@ -150,9 +150,12 @@ export class QueueStore extends Store<QueueState> {
     return this.bridge.invoke('uploads:reveal', { id });
   }
 
-  /** Queues files by their paths (dropped on the desktop app's window); their rows come with the core's events. */
-  addPaths(accountId: string, paths: string[]) {
-    return this.bridge.invoke('uploads:addPaths', { accountId, paths });
+  /**
+   * Queues files by their paths (dropped on the desktop app's window); their rows come with the core's events.
+   * `force`: again, though uploaded from this computer before ("Upload anyway" of Find a file)
+   */
+  addPaths(accountId: string, paths: string[], force?: boolean) {
+    return this.bridge.invoke('uploads:addPaths', { accountId, paths, force });
   }
 
   /** Clears the finished items and says how many; the rows are read again on the core's `uploads:removed`. */

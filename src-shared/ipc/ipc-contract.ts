@@ -15,7 +15,8 @@ import type { AppErrorCode } from './app-error-codes.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
-import { FolderStatusSchema } from '../model/folder-status.js';
+import { FolderPollingSchema, FolderStateSchema, FolderStatusSchema } from '../model/folder-status.js';
+import { LeftAloneSchema } from '../model/left-alone.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
 import { QueuePauseSchema } from '../model/queue-pause-schema.js';
 import { FileChangesSchema, ImportRequestSchema, VisibilitySchema } from '../model/visibility.js';
@@ -246,6 +247,86 @@ export const FolderListingSchema = z.object({
 });
 export type FolderListing = z.infer<typeof FolderListingSchema>;
 
+// ---- why this file
+
+/**
+ * "Why this file?" (folders:why, `media-sync why PATH`): one answer for any
+ * local path, built by the core from what it already knows (the watched
+ * folders and their state, the rules, the queue, the declined files, the
+ * folders' index). `verdict` is the one thing that holds for the file now,
+ * the most telling first: a queue item over a rule (a file uploaded anyway is
+ * uploaded), a rule over the index.
+ */
+export const FileWhyVerdictSchema = z.discriminatedUnion('kind', [
+  /** nothing at this path */
+  z.object({ kind: z.literal('missing') }),
+  /** a folder or another non-file at this path */
+  z.object({ kind: z.literal('notAFile') }),
+  /** under no watched folder, and never queued */
+  z.object({ kind: z.literal('outside') }),
+  /** a rule of its folder leaves it alone */
+  z.object({ kind: z.literal('leftAlone'), rule: LeftAloneSchema }),
+  /** in the queue, not finished: `item.state` says what it waits for (with the folder's state) */
+  z.object({ kind: z.literal('inQueue'), item: UploadItemViewSchema }),
+  /** its upload failed: `item.state.reason` says why, with the request id */
+  z.object({ kind: z.literal('failed'), item: UploadItemViewSchema }),
+  /** the person cancelled it: the folder leaves this version alone; `itemId` null once the item left the queue */
+  z.object({ kind: z.literal('declined'), itemId: z.int().positive().nullable() }),
+  /** uploaded (or found on the service already) */
+  z.object({
+    kind: z.literal('uploaded'),
+    fileId: z.string(),
+    /** the file's name on the service; null when the service could not be asked */
+    name: z.string().nullable(),
+    /** when (epoch ms); null once its queue item is gone (the folder's index keeps no time) */
+    at: z.number().nullable(),
+    itemId: z.int().positive().nullable(),
+    /** the page to open or share (a video's watch page); null when the service could not be asked */
+    link: z.string().nullable(),
+    /** the file on disk is not the version uploaded (its size or modification time differ) */
+    changedSince: z.boolean(),
+    /** not sent: a file of the same name and size was on the service already */
+    existing: z.boolean(),
+  }),
+  /** in the folder before it was watched with "only new files": known, never uploaded */
+  z.object({ kind: z.literal('known') }),
+  /** under a watched folder, no rule leaves it alone, and the folder has not taken it in yet */
+  z.object({ kind: z.literal('notSeenYet') }),
+]);
+export type FileWhyVerdict = z.infer<typeof FileWhyVerdictSchema>;
+
+/** What the person can do about it, each one contract command (the UI's buttons, the CLI's hints). */
+export const FileWhyActionSchema = z.discriminatedUnion('kind', [
+  /** uploads:retry */
+  z.object({ kind: z.literal('retry'), itemId: z.int().positive() }),
+  /** uploads:addPaths with `force`; `accountId` null: the default account */
+  z.object({ kind: z.literal('uploadAnyway'), accountId: z.string().nullable() }),
+  /** folders:update without this glob */
+  z.object({ kind: z.literal('removeRule'), folderId: z.int().positive(), pattern: z.string() }),
+]);
+export type FileWhyAction = z.infer<typeof FileWhyActionSchema>;
+
+export const FileWhySchema = z.object({
+  /** absolute, as asked (`~` expanded, relative paths resolved) */
+  path: z.string(),
+  /** the file on disk now; null when there is none */
+  file: z.object({ size: z.number().min(0), mtimeMs: z.number() }).nullable(),
+  /** the watched folder it is under (the innermost), with its state; null under none */
+  folder: z
+    .object({
+      id: z.int().positive(),
+      path: z.string(),
+      accountId: z.string(),
+      state: FolderStateSchema,
+      /** checked by polling, and why; null: the system's change events (or not watched now) */
+      polling: FolderPollingSchema.nullable(),
+    })
+    .nullable(),
+  verdict: FileWhyVerdictSchema,
+  actions: z.array(FileWhyActionSchema),
+});
+export type FileWhy = z.infer<typeof FileWhySchema>;
+
 const FilePage = z.object({ data: z.array(FileSchema), meta: PaginationMetaSchema.nullable() });
 const JobPage = z.object({ data: z.array(RemoteJobSchema), meta: PaginationMetaSchema.nullable() });
 const Ok = z.object({ ok: z.literal(true) });
@@ -370,6 +451,13 @@ export const IPC_COMMANDS = {
   'folders:rescan': command(z.object({ id: ItemId }), FolderStatusSchema),
   /** opens the watched folder itself in the system's file manager (the desktop app; the headless daemon does nothing) */
   'folders:reveal': command(z.object({ id: ItemId }), Ok),
+  /**
+   * "Why this file?": for any local path, the watched folder it is under and
+   * that folder's state, the rule that leaves it alone, its upload, and what
+   * the person can do (FileWhySchema). The path is absolute or starts with
+   * `~`; reads only, and asks the service at most for an uploaded file's link
+   */
+  'folders:why': command(z.object({ path: FolderPath }), FileWhySchema),
 
   /**
    * files dropped on the window or given to `media-sync upload`; each path is checked first, and one that is

@@ -81,6 +81,8 @@ export type FolderPolling = z.infer<typeof FolderPollingSchema>;
 /** One of the last files a folder dealt with, newest first. */
 export const FolderRecentFileSchema = z.object({
   name: z.string(),
+  /** absolute: what "why this file?" is asked about (a row of the card opens its answer) */
+  path: z.string(),
   /** the upload's queue item, null once it left the queue */
   uploadId: z.int().positive().nullable(),
   outcome: z.enum(['uploaded', 'failed', 'skipped']),

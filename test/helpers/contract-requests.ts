@@ -31,6 +31,7 @@ export function requestForEveryCommand(context: {
     'folders:pause': { id: 99 },
     'folders:resume': { id: 99 },
     'folders:rescan': { id: 99 },
+    'folders:why': { path: join(dataDir, 'missing.mp4') },
     'uploads:addPaths': { accountId, paths: [join(dataDir, 'missing.mp4')] },
     'uploads:list': {},
     'uploads:status': {},

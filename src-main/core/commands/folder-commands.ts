@@ -54,5 +54,6 @@ export function folderCommands({
       await system.shell.openFolder(folders.status(id).path);
       return OK;
     },
+    'folders:why': async ({ path }) => folders.why(path),
   };
 }

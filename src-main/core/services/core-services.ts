@@ -1,34 +1,16 @@
 import type { AppIntent, IpcEventName, IpcEventPayload } from '../../../src-shared/ipc/ipc-contract.js';
-import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
 import type { Clock } from '../../common/clock.js';
 import type { FileLog } from '../../common/file-log.js';
 import type { ConversionFollower } from '../../conversions/conversion-follower.js';
 import type { RemoteImports } from '../../imports/remote-imports.js';
-import type { FolderStore } from '../../storage/folder-store.js';
-import type { SyncService } from '../../sync/sync-service.js';
 import type { AppCoreOptions } from '../app-core-options.js';
-import type { Engine } from '../engine.js';
 import type { IntentInbox } from '../intent-inbox.js';
 import type { NotificationCenter } from '../notification-center.js';
 import type { ShellPorts, UpdatesPort } from '../ports.js';
 import type { AccountsService } from './accounts-service.js';
+import type { FoldersService } from './folders-service.js';
 import type { SettingsService } from './settings-service.js';
 import type { UploadsService } from './uploads-service.js';
-
-/** The watched folders: what is watched, how each is doing, and what a person does to them. */
-export interface FoldersService {
-  readonly store: Pick<FolderStore, 'list'>;
-  readonly sync: Pick<
-    SyncService,
-    'addFolder' | 'updateFolder' | 'countToRemove' | 'removeFolder' | 'setPaused' | 'rescanFolder' | 'whenSettled'
-  >;
-  /** each folder's state, counts and recent files */
-  statuses(): FolderStatus[];
-  /** the folder's; NOT_FOUND when there is none */
-  status(id: number): FolderStatus;
-  /** moves a signed-out account's folder, and its waiting files, to a signed-in account */
-  move: Engine['moveFolder'];
-}
 
 /** The app itself: what it is, where it logs, the shell's ports, links and files the OS opened, its updates. */
 export interface SystemService {

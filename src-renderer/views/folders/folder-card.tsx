@@ -16,6 +16,7 @@ import { formatRelativeTime } from '../../text/relative-time.js';
 import { folderOptionsSummary } from '../../text/settings-form.js';
 import { filesSearchHash } from '../../routes.js';
 import { useStores } from '../../store/stores.js';
+import { useFileRowWhy } from './find-file.js';
 import { EditFolder } from './folder-forms.js';
 
 /** What the view says after a folder's action; a rescan's words (`scanOf`, the folder) stay while it scans. */
@@ -60,6 +61,7 @@ export const FolderCard = memo(function FolderCard(props: {
   const text = folderStateText(status.state, { now, locale });
   const polling = status.polling && pollingText(status.polling);
   const count = (value: number) => numberFormat(locale).format(value);
+  const why = useFileRowWhy(status.accountId);
 
   async function rescan() {
     if (await action.run(() => folderStatus.rescan(status.id))) {
@@ -139,10 +141,19 @@ export const FolderCard = memo(function FolderCard(props: {
                 {recentOutcomeText(file)}
               </span>
               <span className="muted">{formatRelativeTime(file.at, now, locale)}</span>
+              <button
+                type="button"
+                className="button button--quiet button--small"
+                aria-label={t('why.rowButtonLabel', { name: file.name })}
+                onClick={() => why.open(file.path)}
+              >
+                {t('why.rowButton')}
+              </button>
             </li>
           ))}
         </ul>
       )}
+      {why.panel}
 
       <ErrorNote error={action.error} onDismiss={action.clearError} />
       {editing && folder ? (

@@ -9,6 +9,7 @@ import { accountLabel } from '../../text/account-label.js';
 import { useStore } from '../../store/store.js';
 import { useStores } from '../../store/stores.js';
 import { FolderCard, type FolderNote } from './folder-card.js';
+import { FindFile } from './find-file.js';
 import { AddFolder } from './folder-forms.js';
 import './folders-view.css';
 
@@ -19,7 +20,8 @@ const CLOCK_TICK_MS = 30_000;
  * The watched folders, one card each with what it is doing, its counts and
  * its last files. Adding one starts with the folder (the system's picker in
  * the desktop app, the page's folder browser in a browser); its account and
- * options are asked for after.
+ * options are asked for after. Below them, Find a file: "why this file?"
+ * for any path.
  */
 export function FoldersView(props: {
   account: AccountView;
@@ -119,6 +121,7 @@ export function FoldersView(props: {
           })}
         </div>
       )}
+      {list && <FindFile accountId={account.id} />}
       {browsing && (
         <FolderBrowser
           title={t('folderPath.pickerTitle')}

@@ -69,6 +69,7 @@ describe('FolderFiles: the counts and recent files of a watched folder', () => {
     expect(files.recent(folderId).map((file) => file.name)).toEqual(['7.jpg', '6.jpg', '5.jpg', '4.jpg', '3.jpg']);
     expect(files.recent(folderId)[0]).toEqual({
       name: '7.jpg',
+      path: '/photos/7.jpg',
       uploadId: null,
       outcome: 'uploaded',
       fileId: 'id-7.jpg',

@@ -115,6 +115,8 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => uploads.nextWake(NOW), ['upload_items_wake']);
     expectIndexed(() => uploads.get(HISTORY + 5), ['INTEGER PRIMARY KEY']);
     expectIndexed(() => uploads.findUnfinishedByPath('/photos/new-3.jpg'), ['upload_items_path']);
+    // "why this file?": the latest item of a path, whatever its state
+    expectIndexed(() => uploads.latestByPath('/history/old-7.jpg'), ['upload_items_path']);
     expectIndexed(() => uploads.findDone('/history/old-7.jpg', identity, 'a1'), ['upload_items_path']);
     expectIndexed(() => uploads.isKnownFileId('old-9'), ['upload_items_file']);
     // a row of the queue: whether its file changed since; the earlier upload a new version makes out of date

@@ -18,9 +18,33 @@ const STATUS: FolderStatus = {
   counts: { uploadedToday: 3, uploaded: 1_204, failed: 1, skipped: 2 },
   lastScanAt: null,
   recent: [
-    { name: 'd.mp4', uploadId: 4, outcome: 'uploaded', fileId: 'f4', at: Date.now(), changedSinceUpload: true },
-    { name: 'c.mp4', uploadId: 3, outcome: 'uploaded', fileId: 'f3', at: Date.now(), changedSinceUpload: false },
-    { name: 'b.mp4', uploadId: 2, outcome: 'failed', fileId: null, at: Date.now(), changedSinceUpload: false },
+    {
+      name: 'd.mp4',
+      path: '/home/you/Videos/d.mp4',
+      uploadId: 4,
+      outcome: 'uploaded',
+      fileId: 'f4',
+      at: Date.now(),
+      changedSinceUpload: true,
+    },
+    {
+      name: 'c.mp4',
+      path: '/home/you/Videos/c.mp4',
+      uploadId: 3,
+      outcome: 'uploaded',
+      fileId: 'f3',
+      at: Date.now(),
+      changedSinceUpload: false,
+    },
+    {
+      name: 'b.mp4',
+      path: '/home/you/Videos/b.mp4',
+      uploadId: 2,
+      outcome: 'failed',
+      fileId: null,
+      at: Date.now(),
+      changedSinceUpload: false,
+    },
   ],
 };
 
@@ -70,12 +94,26 @@ describe('a watched folder’s card', () => {
     // edited since its upload: its new version is in the queue
     expect(text(html)).toContain('d.mp4 uploaded, changed since its upload');
     expect(text(html)).toContain('c.mp4 uploaded');
-    expect(buttons(html)).toEqual(['Pause', 'Rescan now', 'Copy path', 'Edit options', 'Remove']);
+    expect(buttons(html)).toEqual([
+      'Why?',
+      'Why?',
+      'Why?',
+      'Pause',
+      'Rescan now',
+      'Copy path',
+      'Edit options',
+      'Remove',
+    ]);
     expect(html).toContain('aria-label="Pause /home/you/Videos"');
+    // each file's row opens "why this file?" for it
+    expect(html).toContain('aria-label="Why? d.mp4"');
   });
 
   it('offers Resume once paused, the file manager in the desktop app, and a sign-in for a refused token', () => {
-    const paused = card({ paused: true, state: { kind: 'paused', by: 'folder', until: null } }, DESKTOP_CAPABILITIES);
+    const paused = card(
+      { paused: true, state: { kind: 'paused', by: 'folder', until: null }, recent: [] },
+      DESKTOP_CAPABILITIES,
+    );
     expect(buttons(paused)).toEqual(['Resume', 'Rescan now', 'Show in file manager', 'Edit options', 'Remove']);
     expect(text(paused)).toContain('Paused by you');
 
