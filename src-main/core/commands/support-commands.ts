@@ -1,0 +1,54 @@
+import { buildSupportFile, type SupportSources } from '../support-file.js';
+import type { CommandContext, HandlersOf } from './handlers.js';
+
+/** What the support file's commands read of the core. */
+type SupportContext = Pick<
+  CommandContext,
+  'engine' | 'options' | 'clock' | 'settings' | 'accountViews' | 'queueStatus' | 'client'
+>;
+
+/** The support file (docs/ui.md, Support and logs): its preview, and the zip. */
+export function supportCommands(core: SupportContext): HandlersOf<'support'> {
+  return {
+    'support:preview': async (request) => {
+      const { fileName, entries, zip } = await buildSupportFile(await supportSources(core), request);
+      return { fileName, entries, size: zip.length };
+    },
+    'support:build': async (request) => {
+      const { fileName, entries, zip } = await buildSupportFile(await supportSources(core), request);
+      return { fileName, entries, size: zip.length, data: zip.toString('base64') };
+    },
+  };
+}
+
+/** Items changed this long ago or more are not looked for in the log (their names would not be there). */
+const NAMES_WINDOW_MS = 31 * 24 * 60 * 60 * 1000;
+
+async function supportSources(core: SupportContext): Promise<SupportSources> {
+  const { engine, options } = core;
+  const now = core.clock.wall();
+  const accounts = core.accountViews();
+  const unfinished = engine.uploads.unfinished();
+  const recentItems = engine.uploads.list().filter((item) => item.updatedAt >= now - NAMES_WINDOW_MS);
+  const passwords = recentItems.flatMap((item) => (item.metadata.password ? [item.metadata.password] : []));
+  return {
+    now,
+    app: options.info,
+    settings: core.settings(),
+    accounts,
+    folders: engine.folders.list(),
+    folderStatuses: engine.folderStatus.statuses(),
+    queue: { status: core.queueStatus(), counts: engine.uploads.counts(), unfinished },
+    recentItems,
+    requests: accounts.flatMap((account) => {
+      try {
+        return [{ accountId: account.id, records: core.client(account.id).requests.list() }];
+      } catch {
+        return []; // signed out meanwhile, or no token: no requests
+      }
+    }),
+    logsDir: options.log?.dir ?? null,
+    secrets: [...(await engine.tokens()), ...passwords],
+    scrub: options.log?.scrub,
+  };
+}
