@@ -31,9 +31,9 @@ const RULES: ReadonlyArray<{ pattern: RegExp; replacement: string | ((...groups:
   },
   // token=x in a query string or a key=value line
   { pattern: new RegExp(String.raw`\b(${SECRET_NAME})=[^&\s"',;}]+`, 'gi'), replacement: `$1=${REDACTED}` },
-  // Cookie: a=x; b=y / Set-Cookie: ...: every cookie of the header, whatever its name
+  // Cookie: a=x; b=y / Set-Cookie: a=x; Path=/: every pair of the header, whatever its name, up to a space after them
   {
-    pattern: /(\b(?:set-)?cookie\\*["']?\s*[:=]\s*\\*["']?)[^"\\\r\n]+/gi,
+    pattern: /(\b(?:set-)?cookie\\*["']?\s*[:=]\s*\\*["']?)[^\s;"\\]+(?:;\s*[^\s;"\\=]+(?:=[^\s;"\\]*)?)*/gi,
     replacement: `$1${REDACTED}`,
   },
   // user:password@ in a URL (a proxy address)

@@ -30,7 +30,13 @@ export interface SupportSources {
   accounts: readonly AccountView[];
   folders: readonly WatchedFolder[];
   folderStatuses: readonly FolderStatus[];
-  queue: { status: QueueStatus; counts: Partial<Record<string, number>>; unfinished: readonly UploadItem[] };
+  queue: {
+    status: QueueStatus;
+    counts: Partial<Record<string, number>>;
+    unfinished: readonly UploadItem[];
+    /** the newest failures, newest first */
+    failed: readonly UploadItem[];
+  };
   /** items whose names may be in the log: the unfinished ones and those changed in the window */
   recentItems: readonly UploadItem[];
   requests: ReadonlyArray<{ accountId: string; records: readonly RequestRecord[] }>;
@@ -65,7 +71,7 @@ export async function buildSupportFile(sources: SupportSources, request: Support
     names.addPath(sources.app.dataDir);
     if (sources.logsDir) names.addPath(sources.logsDir);
     for (const folder of sources.folders) names.addPath(folder.path);
-    for (const item of [...sources.queue.unfinished, ...sources.recentItems]) {
+    for (const item of [...sources.queue.unfinished, ...sources.queue.failed, ...sources.recentItems]) {
       names.addPath(item.path);
       names.addName(item.fileName);
     }
@@ -126,7 +132,8 @@ export async function buildSupportFile(sources: SupportSources, request: Support
         json({
           status: sources.queue.status,
           counts: sources.queue.counts,
-          unfinished: sources.queue.unfinished.map(unfinishedItem),
+          unfinished: sources.queue.unfinished.map(supportItem),
+          failed: sources.queue.failed.map(supportItem),
         }),
       ),
     },
@@ -145,8 +152,8 @@ export async function buildSupportFile(sources: SupportSources, request: Support
   };
 }
 
-/** An unfinished upload without what is not support's business: its password (the metadata) and fingerprint. */
-function unfinishedItem(item: UploadItem) {
+/** An upload without what is not support's business: its password (the metadata) and fingerprint. */
+function supportItem(item: UploadItem) {
   const { metadata: _metadata, fingerprint: _fingerprint, ...rest } = item;
   return rest;
 }
@@ -184,7 +191,7 @@ function readme(request: SupportFileRequest, created: Date): string {
     'settings.json  the settings',
     'accounts.json  each account: its server (base URL) and plan',
     'folders.json   the watched folders, their options and state',
-    'queue.json     the upload queue: counts and the unfinished uploads',
+    'queue.json     the upload queue: counts, the unfinished uploads and the last failures',
     'requests.json  the last requests to each server: method, path, status, request id, time',
     '',
     'Removed from every entry: API tokens, the daemon session key, file passwords,',

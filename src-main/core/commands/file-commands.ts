@@ -12,6 +12,8 @@ export function fileCommands(core: Pick<CommandContext, 'engine' | 'options' | '
     'files:status': async ({ accountId, fileId }) => core.client(accountId).getFileStatus(fileId),
     'files:update': async ({ accountId, fileId, changes }) => {
       const client = core.client(accountId);
+      // a file's password is a secret from here on: never in the log, nor in a support file made from it
+      if (changes.password) core.options.log?.addSecret(changes.password);
       await client.updateFile(fileId, changes);
       return client.getFile(fileId);
     },

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { buildSupportFile, type SupportSources } from '../support-file.js';
 import type { CommandContext, HandlersOf } from './handlers.js';
 
@@ -21,6 +22,8 @@ export function supportCommands(core: SupportContext): HandlersOf<'support'> {
   };
 }
 
+/** The newest failures a support file lists. */
+const FAILURES_SHOWN = 50;
 /** Items changed this long ago or more are not looked for in the log (their names would not be there). */
 const NAMES_WINDOW_MS = 31 * 24 * 60 * 60 * 1000;
 
@@ -38,7 +41,12 @@ async function supportSources(core: SupportContext): Promise<SupportSources> {
     accounts,
     folders: engine.folders.list(),
     folderStatuses: engine.folderStatus.statuses(),
-    queue: { status: core.queueStatus(), counts: engine.uploads.counts(), unfinished },
+    queue: {
+      status: core.queueStatus(),
+      counts: engine.uploads.counts(),
+      unfinished,
+      failed: engine.uploads.ofKind('failed', { newest: FAILURES_SHOWN }),
+    },
     recentItems,
     requests: accounts.flatMap((account) => {
       try {
@@ -47,7 +55,8 @@ async function supportSources(core: SupportContext): Promise<SupportSources> {
         return []; // signed out meanwhile, or no token: no requests
       }
     }),
-    logsDir: options.log?.dir ?? null,
+    // a CLI's own core writes no log: the one in the data folder is the daemon's (headless/main.ts)
+    logsDir: options.log?.dir ?? join(options.info.dataDir, 'logs'),
     secrets: [...(await engine.tokens()), ...passwords],
     scrub: options.log?.scrub,
   };
