@@ -27,6 +27,7 @@ import {
   type TransportTimeouts,
 } from './http-transport.js';
 import { FileChangedError, multipartFileBody, type FileRange } from './multipart-body.js';
+import { RequestLog } from './request-log.js';
 import { RequestScheduler, type HttpResult, type Priority } from './request-scheduler.js';
 import { isRetryableStatus } from './retry-policy.js';
 
@@ -128,6 +129,8 @@ async function* untilSent(pieces: AsyncIterable<Uint8Array>, sent: () => void): 
 export class MediaApiClient {
   readonly baseUrl: string;
   readonly scheduler: RequestScheduler;
+  /** the last requests' paths, statuses and ids, for a support file */
+  readonly requests = new RequestLog();
   private token: string;
   private dispatcher: LazyDispatcher;
   private readonly timeouts: TransportTimeouts;
@@ -365,6 +368,7 @@ export class MediaApiClient {
     headersTimeoutMs?: number;
     onBytes?: () => void;
   }): Promise<HttpResult> {
+    const answered = (result: HttpResult | null) => this.requests.record(input.method, input.path, result, Date.now());
     return sendHttp(
       this.dispatcher,
       {
@@ -377,6 +381,15 @@ export class MediaApiClient {
         onBytes: input.onBytes,
       },
       this.token,
+    ).then(
+      (result) => {
+        answered(result);
+        return result;
+      },
+      (error: unknown) => {
+        answered(null);
+        throw error;
+      },
     );
   }
 }

@@ -32,6 +32,10 @@ const USAGE = `Usage: media-sync <command> [options]
                 [--password-stdin | --remove-password]
   import URL... [--name N] [--description D] [--public|--private] [--folder-id N] [--blocked-countries US,DE] [--wait]
   jobs ls [--page N] | show ID | cancel ID | retry ID
+  support-file [--days N] [--include-names] [--out FILE]
+                                               a zip of the last N days of logs (3), settings, folders, queue
+                                               and last requests for a support request: no tokens, keys or
+                                               passwords; file and folder names replaced unless --include-names
   repair                                       a damaged database: keep it aside, start a fresh one with what
                                                can be read (no Media Sync may run on the data folder meanwhile)
 
@@ -69,6 +73,7 @@ const COMMANDS: Record<
   files: { group: () => import('./commands/files.js'), runs: 'nothing', reachesService: true },
   import: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },
   jobs: { group: () => import('./commands/imports.js'), runs: 'nothing', reachesService: true },
+  'support-file': { group: () => import('./commands/support.js'), runs: 'nothing', reachesService: false },
 };
 
 /**

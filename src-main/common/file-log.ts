@@ -36,6 +36,8 @@ export interface FileLog extends Log, SecretSink {
   readonly path: string;
   /** the last `maxLines` lines, oldest first, from the current file and the rotated ones, scrubbed again */
   recent(maxLines: number): Promise<string[]>;
+  /** `text` with every secret this log was told cut out, as its lines are (for what leaves the app beside the log) */
+  scrub(text: string): string;
   /** writes nothing more; later entries are dropped */
   close(): Promise<void>;
   /** an entry could not be written, with the system's error (ENOSPC: the disk is full); it was dropped and counted */
@@ -186,6 +188,7 @@ export function createFileLog(options: FileLogOptions): FileLog {
       // a token signed in after a line was written is cut out of that line now
       return lines.slice(-maxLines).map((line) => scrubSecrets(line, secrets));
     },
+    scrub: (text) => scrubSecrets(text, secrets),
     onDidFailToWrite: failures.event,
     async close() {
       closed = true;

@@ -31,6 +31,11 @@ const RULES: ReadonlyArray<{ pattern: RegExp; replacement: string | ((...groups:
   },
   // token=x in a query string or a key=value line
   { pattern: new RegExp(String.raw`\b(${SECRET_NAME})=[^&\s"',;}]+`, 'gi'), replacement: `$1=${REDACTED}` },
+  // Cookie: a=x; b=y / Set-Cookie: a=x; Path=/: every pair of the header, whatever its name, up to a space after them
+  {
+    pattern: /(\b(?:set-)?cookie\\*["']?\s*[:=]\s*\\*["']?)[^\s;"\\]+(?:;\s*[^\s;"\\=]+(?:=[^\s;"\\]*)?)*/gi,
+    replacement: `$1${REDACTED}`,
+  },
   // user:password@ in a URL (a proxy address)
   { pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^@\s/]+@/gi, replacement: `$1${REDACTED}@` },
   // the reference server's tokens: mfs_ and 43 characters of base64url (tokens.ts)
@@ -68,4 +73,17 @@ function secretForms(secrets: Iterable<string>): string[] {
     forms.add(JSON.stringify(secret).slice(1, -1));
   }
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** A URL or an absolute path, then `?` and what follows up to a space, a quote or a fragment. */
+const QUERY_STRING = /(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*|(?<!\w)\/[\w\-./%~]*)\?(?!\[redacted\])[^\s"'<>#]+/gi;
+
+/**
+ * `text` with the query string of every URL and request path cut off
+ * (`https://host/a?x=1` → `https://host/a?[redacted]`, `/files?search=x`
+ * likewise): a query may carry a search for a file's name, a signed link's
+ * key or a token a server took there, whatever its parameter is called.
+ */
+export function stripQueryStrings(text: string): string {
+  return text.replace(QUERY_STRING, `$1?${REDACTED}`);
 }

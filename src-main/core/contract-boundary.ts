@@ -14,6 +14,7 @@ import { folderCommands } from './commands/folder-commands.js';
 import { importCommands } from './commands/import-commands.js';
 import { notificationCommands } from './commands/notification-commands.js';
 import { settingsCommands } from './commands/settings-commands.js';
+import { supportCommands } from './commands/support-commands.js';
 import { uploadCommands } from './commands/upload-commands.js';
 import { outgoing } from './outgoing-check.js';
 
@@ -29,6 +30,7 @@ export function commandHandlers(services: CoreServices): Handlers {
     ...notificationCommands(services),
     ...conversionCommands(services),
     ...appCommands(services),
+    ...supportCommands(services),
   };
 }
 

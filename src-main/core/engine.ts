@@ -232,6 +232,12 @@ export class Engine extends DisposableBase {
     return engine;
   }
 
+  /** Every token the engine signs in with (the vault's, MEDIA_SYNC_TOKEN), for what must cut them out (a support file). */
+  async tokens(): Promise<string[]> {
+    const stored = await Promise.all(this.accounts.list().map((account) => this.vault.get(account.id)));
+    return [...stored, this.options.envToken].filter((token): token is string => Boolean(token));
+  }
+
   /**
    * Checks `token` with GET /account and remembers the account (the token in
    * the vault). Signing in again to the same account replaces its token and

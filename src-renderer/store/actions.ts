@@ -81,4 +81,9 @@ export class AppActions {
   diagnostics() {
     return this.bridge.invoke('app:diagnostics', {});
   }
+
+  /** The support file of these choices, built in the core: its entries, size and bytes (base64). */
+  supportFile(request: IpcRequest<'support:build'>) {
+    return this.bridge.invoke('support:build', request);
+  }
 }

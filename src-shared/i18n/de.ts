@@ -845,6 +845,26 @@ export const de: Catalog = {
       export: 'Diagnosedaten exportieren',
       exported: '{{file}} wurde in Ihren Downloads gespeichert.',
     },
+    supportFile: {
+      open: 'Supportdatei speichern…',
+      title: 'Supportdatei speichern',
+      intro:
+        'Ein Zip zum Mitschicken mit einer Frage: das Protokoll, Version und Plattform der App, Einstellungen, überwachte Ordner, die Warteschlange, Server und Tarife Ihrer Konten und die letzten Anfragen mit ihren IDs. Tokens, Schlüssel, Passwörter, Cookies und die Abfrageteile von Webadressen werden entfernt.',
+      days: 'Protokoll der letzten',
+      dayChoice_one: '{{count, number}} Tag',
+      dayChoice_other: '{{count, number}} Tage',
+      includeNames: 'Dateinamen einschließen',
+      namesReplaced:
+        'Datei- und Ordnernamen werden durch Platzhalter wie name-3f9a1c.jpg ersetzt (gleicher Name, gleicher Platzhalter), sodass niemand sie aus der Datei lesen kann.',
+      namesKept: 'Datei- und Ordnernamen bleiben, wie sie sind: Wer die Datei liest, sieht sie.',
+      contents: 'Im Zip',
+      entry: 'Datei',
+      size: 'Größe',
+      zipSize: 'Das Zip: {{size}}',
+      preparing: 'Die Liste wird vorbereitet…',
+      save: 'Speichern',
+      saved: 'Die Supportdatei {{file}} wurde gespeichert.',
+    },
     logs: {
       title: 'Protokolle',
       intro:

@@ -840,6 +840,26 @@ export const en = {
       export: 'Export diagnostics',
       exported: 'Saved {{file}} to your downloads.',
     },
+    supportFile: {
+      open: 'Save a support file…',
+      title: 'Save a support file',
+      intro:
+        'One zip to send with a question: the log, the app’s version and platform, settings, watched folders, the queue, your accounts’ servers and plans and the last requests with their ids. Tokens, keys, passwords, cookies and the query strings of web addresses are removed.',
+      days: 'Log of the last',
+      dayChoice_one: '{{count, number}} day',
+      dayChoice_other: '{{count, number}} days',
+      includeNames: 'Include file names',
+      namesReplaced:
+        'File and folder names are replaced by stand-ins such as name-3f9a1c.jpg (the same name, the same stand-in), so nobody can read them from the file.',
+      namesKept: 'File and folder names are kept as they are: whoever reads the file sees them.',
+      contents: 'In the zip',
+      entry: 'File',
+      size: 'Size',
+      zipSize: 'The zip: {{size}}',
+      preparing: 'Preparing the list…',
+      save: 'Save',
+      saved: 'Saved the support file {{file}}.',
+    },
     logs: {
       title: 'Logs',
       intro:

@@ -391,6 +391,20 @@ export const AppIntentSchema = z.discriminatedUnion('kind', [
 ]);
 export type AppIntent = z.infer<typeof AppIntentSchema>;
 
+/** The log's days a support file can hold: the log keeps about a week at most (common/file-log.ts). */
+export const SUPPORT_FILE_DAYS = { min: 1, max: 30, default: 3 } as const;
+const SupportFileRequestSchema = z.object({
+  days: z.int().min(SUPPORT_FILE_DAYS.min).max(SUPPORT_FILE_DAYS.max).default(SUPPORT_FILE_DAYS.default),
+  includeNames: z.boolean().default(false),
+});
+export const SupportFilePreviewSchema = z.object({
+  fileName: z.string(),
+  entries: z.array(z.object({ name: z.string(), size: z.int().nonnegative() })),
+  /** the zip's size in bytes */
+  size: z.int().nonnegative(),
+});
+export type SupportFilePreview = z.infer<typeof SupportFilePreviewSchema>;
+
 /** A link as long as this is refused at the boundary; shorter ones past DEEP_LINK_MAX_CHARS get the core's reason. */
 const LINK_REQUEST_MAX_CHARS = 65_536;
 
@@ -554,6 +568,16 @@ export const IPC_COMMANDS = {
       logsDir: z.string().nullable(),
     }),
   ),
+
+  // ---- the support file (docs/ui.md, Support and logs)
+  /** What a support file of these choices holds: each entry's name and size, and the zip's size; nothing is saved. */
+  'support:preview': command(SupportFileRequestSchema, SupportFilePreviewSchema),
+  /**
+   * The support file itself, base64 in `data`: the page saves it as a
+   * download (the desktop app through the system's save dialog), the CLI
+   * writes it to a file. Secrets are never in it; names only with `includeNames`.
+   */
+  'support:build': command(SupportFileRequestSchema, SupportFilePreviewSchema.extend({ data: z.base64() })),
 
   // ---- links and opened files
   /**

@@ -76,6 +76,8 @@ export function requestForEveryCommand(context: {
     'app:installUpdate': {},
     'folders:browse': { path: dataDir },
     'folders:reveal': { id: 99 },
+    'support:preview': { days: 1 },
+    'support:build': { days: 1 },
   };
 }
 
@@ -83,6 +85,9 @@ export function requestForEveryCommand(context: {
 export const VOLATILE_COMMANDS: ReadonlySet<string> = new Set([
   'app:rateLimits',
   'app:diagnostics',
+  // the time in the name and the log's own lines; the stand-ins' key is new for each zip
+  'support:preview',
+  'support:build',
   'uploads:pauseAll',
   'imports:list',
   // each link gets the next intent id; what is waiting depends on the links opened before

@@ -15,6 +15,8 @@ export function fileCommands({
     'files:status': async ({ accountId, fileId }) => accounts.client(accountId).getFileStatus(fileId),
     'files:update': async ({ accountId, fileId, changes }) => {
       const client = accounts.client(accountId);
+      // a file's password is a secret from here on: never in the log, nor in a support file made from it
+      if (changes.password) system.log?.addSecret(changes.password);
       await client.updateFile(fileId, changes);
       return client.getFile(fileId);
     },

@@ -23,12 +23,17 @@ export interface AccountsService {
   signIn(request: { baseUrl: string; token: string; plan?: Plan }): Promise<AccountView>;
   /** forgets the token; the account's folders and queue wait for it; says `account:changed` */
   signOut(accountId: string): Promise<void>;
+  /** every token the accounts use (stored, or MEDIA_SYNC_TOKEN's): what a support file is scrubbed of */
+  tokens(): Promise<string[]>;
   /** starts the bundled reference server ("Try it locally") and signs in to it; UNAVAILABLE without one */
   startDemo(): Promise<AccountView>;
 }
 
 export interface AccountsServiceOptions {
-  engine: Pick<Engine, 'accounts' | 'client' | 'tokenFromEnvironment' | 'signIn' | 'signOut' | 'moveAccount'>;
+  engine: Pick<
+    Engine,
+    'accounts' | 'client' | 'tokenFromEnvironment' | 'tokens' | 'signIn' | 'signOut' | 'moveAccount'
+  >;
   /** how tokens are kept, in English (TokenVault.description), and as a catalog message */
   tokenStorage: string;
   tokenStorageText?: Message;
@@ -84,6 +89,7 @@ export function createAccountsService(options: AccountsServiceOptions): Accounts
       return client;
     },
     signIn,
+    tokens: () => engine.tokens(),
     async signOut(accountId) {
       await engine.signOut(accountId);
       emit('account:changed', views());

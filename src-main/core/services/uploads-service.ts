@@ -25,8 +25,8 @@ export interface UploadsService {
     UploadQueue,
     'enqueue' | 'page' | 'get' | 'pauseAll' | 'resumeAll' | 'pause' | 'resume' | 'cancel' | 'retry' | 'clearFinished'
   >;
-  /** the number of items per kind, and the newest of a kind: from the kind index, never the history */
-  readonly store: Pick<UploadStore, 'count' | 'counts' | 'ofKind'>;
+  /** the items by kind (from the kind index), the unfinished ones, and the whole list for a support file */
+  readonly store: Pick<UploadStore, 'count' | 'counts' | 'ofKind' | 'unfinished' | 'list'>;
   /** the queue as the UI (and the tray) sees it */
   status(): QueueStatus;
   /** the queue summed up for the tray and the taskbar, with the items of `ended` that are final */

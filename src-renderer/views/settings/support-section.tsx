@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { Trans } from 'react-i18next';
 import { useAction, useBridge, useQuery } from '../../bridge/bridge-context.js';
 import { writeClipboard } from '../../bridge/clipboard.js';
+import { saveDownload } from '../../bridge/download.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { useStores } from '../../store/stores.js';
 import { StatusNote } from '../../components/status-note.js';
 import { useLocale } from '../../i18n/i18n.js';
+import { SupportFileDialog } from './support-file-dialog.js';
 
 /** Settings → Support: the diagnostics export and where the logs are. */
 export function SupportSection() {
@@ -14,17 +16,12 @@ export function SupportSection() {
   const [exported, setExported] = useState('');
   const { t } = useLocale();
 
+  const [supportFileOpen, setSupportFileOpen] = useState(false);
+
   async function exportDiagnostics() {
     const report = await action.run(() => app.diagnostics());
     if (!report) return;
-    const url = URL.createObjectURL(new Blob([report.json], { type: 'application/json' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = report.fileName;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveDownload(new Blob([report.json], { type: 'application/json' }), report.fileName);
     setExported(t('settings.support.exported', { file: report.fileName }));
   }
 
@@ -32,9 +29,23 @@ export function SupportSection() {
     <section className="settings__section card" aria-labelledby="support-title">
       <h2 id="support-title">{t('settings.support.title')}</h2>
       <p className="muted">{t('settings.support.intro')}</p>
-      <button type="button" className="button" disabled={action.busy} onClick={() => void exportDiagnostics()}>
-        {t('settings.support.export')}
-      </button>
+      <div className="form__actions">
+        <button type="button" className="button" onClick={() => setSupportFileOpen(true)}>
+          {t('settings.supportFile.open')}
+        </button>
+        <button type="button" className="button" disabled={action.busy} onClick={() => void exportDiagnostics()}>
+          {t('settings.support.export')}
+        </button>
+      </div>
+      {supportFileOpen && (
+        <SupportFileDialog
+          onClose={() => setSupportFileOpen(false)}
+          onSaved={(file) => {
+            setSupportFileOpen(false);
+            setExported(t('settings.supportFile.saved', { file }));
+          }}
+        />
+      )}
       <ErrorNote error={action.error} />
       <StatusNote text={exported} />
       <LogsFolder />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED, scrubSecrets } from '../../../src-main/common/scrub-secrets.js';
+import { REDACTED, scrubSecrets, stripQueryStrings } from '../../../src-main/common/scrub-secrets.js';
 
 /** A token of no known shape: only its registration can catch it. */
 const CANARY = 'CanarY-7f3a/9b+Qz=x%41~tok';
@@ -53,7 +53,7 @@ describe('scrubSecrets', () => {
       ['GET /files?token=abc123&page=2', 'GET /files?token=[redacted]&page=2'],
       ['callback?access_token=abc&state=1', 'callback?access_token=[redacted]&state=1'],
       ['running at http://127.0.0.1:8790/?key=Zm9vYmFy', 'running at http://127.0.0.1:8790/?key=[redacted]'],
-      ['cookie: media_sync_session=Zm9vYmFy; theme=dark', 'cookie: media_sync_session=[redacted]; theme=dark'],
+      ['cookie: media_sync_session=Zm9vYmFy; theme=dark', 'cookie: [redacted]'],
       ['{"token":"s3cret","tokenStorage":"a file (0600)"}', '{"token":"[redacted]","tokenStorage":"a file (0600)"}'],
       ['{"demoToken": "abc", "password":"hunter2"}', '{"demoToken": "[redacted]", "password":"[redacted]"}'],
       [JSON.stringify(JSON.stringify({ token: 'abc' })), JSON.stringify(JSON.stringify({ token: REDACTED }))],
@@ -87,5 +87,28 @@ describe('scrubSecrets', () => {
 
   it('ignores an empty secret instead of cutting between every character', () => {
     expect(scrubSecrets('plain text', [''])).toBe('plain text');
+  });
+});
+
+describe('scrubSecrets: cookies', () => {
+  it('cuts every pair of a Cookie or Set-Cookie header, whatever its names, and leaves what follows', () => {
+    expect(scrubSecrets('Cookie: theme=dark; sid=Numbat-99 then GET /a', [])).toBe('Cookie: [redacted] then GET /a');
+    expect(scrubSecrets('Set-Cookie: a=b; Path=/; HttpOnly next', [])).toBe('Set-Cookie: [redacted] next');
+    expect(scrubSecrets('{"cookie":"sid=abc; x=y","a":1}', [])).toBe('{"cookie":"[redacted]","a":1}');
+    expect(scrubSecrets(scrubSecrets('cookie: sid=abc', []), [])).toBe('cookie: [redacted]');
+  });
+});
+
+describe('stripQueryStrings', () => {
+  it("cuts the query of a URL and of a request path, keeps the fragment and a sentence's question mark", () => {
+    expect(stripQueryStrings('GET /api/v1/files?search=IMG_1.jpg&page=2 failed')).toBe(
+      'GET /api/v1/files?[redacted] failed',
+    );
+    expect(stripQueryStrings('see https://cdn.test:8/a/b?sig=Bilby#t=3 ok')).toBe(
+      'see https://cdn.test:8/a/b?[redacted]#t=3 ok',
+    );
+    expect(stripQueryStrings('"url":"http://h/x?key=1"')).toBe('"url":"http://h/x?[redacted]"');
+    expect(stripQueryStrings('Did it fail? Yes, is it?')).toBe('Did it fail? Yes, is it?');
+    expect(stripQueryStrings(stripQueryStrings('/x?a=1'))).toBe('/x?[redacted]');
   });
 });

@@ -19,6 +19,7 @@ const NAMESPACES = [
   'conversions',
   'settings',
   'notifications',
+  'support',
   'app',
 ];
 
