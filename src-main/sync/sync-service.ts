@@ -17,6 +17,7 @@ import type { DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
 import { detectFileSystemWithoutEvents, type FileSystemProbe } from './file-system-kind.js';
 import { FileIntake } from './file-intake.js';
+import { createFileRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';
 import { absPathOf, countFiles, PathRules } from './folder-walk.js';
 import { FolderWatcher } from './folder-watcher.js';
@@ -320,7 +321,13 @@ export class SyncService {
       ...ignoreOf(folder),
     });
     const subscriptions = new DisposableStore();
-    subscriptions.add(watcher.onDidFindFile((file) => void this.intake.consider(folder, file)));
+    // a file its type, size or age rule leaves alone is never queued, like a file its name rules leave alone
+    const leftAlone = createFileRules(folder.options);
+    subscriptions.add(
+      watcher.onDidFindFile((file) => {
+        if (leftAlone(file) === null) void this.intake.consider(folder, file);
+      }),
+    );
     subscriptions.add(
       watcher.onDidError((error) => {
         this.log(`Watching ${folder.path}: ${error.message}`);

@@ -19,6 +19,8 @@ export interface FolderOptionsDraft {
   /** null: the app's default */
   settleSeconds: number | null;
   checkByPolling: boolean;
+  /** the file rules (type, size, modified after), as they are sent */
+  fileRules: Pick<FolderOptions, 'fileTypes' | 'minSize' | 'maxSize' | 'modifiedAfter'>;
 }
 
 export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
@@ -33,6 +35,12 @@ export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
     globsText: options.ignoreGlobs.join('\n'),
     settleSeconds: options.settleSeconds,
     checkByPolling: options.checkByPolling,
+    fileRules: {
+      fileTypes: options.fileTypes,
+      minSize: options.minSize,
+      maxSize: options.maxSize,
+      modifiedAfter: options.modifiedAfter,
+    },
   };
 }
 
@@ -50,6 +58,7 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
     ignoreGlobs: globsFromText(draft.globsText),
     settleSeconds: draft.settleSeconds,
     checkByPolling: draft.checkByPolling,
+    ...draft.fileRules,
   };
 }
 

@@ -28,6 +28,10 @@ export const NEW_FOLDER_OPTIONS = draftFromOptions({
   ignoreGlobs: [],
   settleSeconds: null,
   checkByPolling: false,
+  fileTypes: null,
+  minSize: null,
+  maxSize: null,
+  modifiedAfter: null,
 });
 
 /**
