@@ -74,6 +74,8 @@ export class PathRules {
 export interface ListCallbacks {
   onFile: (relPath: string) => void;
   onSubfolder: (relPath: string) => void;
+  /** A file a name rule leaves alone (a folder preview counts them by rule). */
+  onFileLeftAlone?: (relPath: string, rule: LeftAlone) => void;
   /** A folder that exists but could not be read (EACCES, EIO); may throw to end the walk. */
   onError: (error: unknown) => void;
   signal?: AbortSignal;
@@ -101,8 +103,10 @@ export async function listFolder(
       const kind = await entryKind(entry, path.join(absFolder, entry.name));
       if (kind === 'folder') {
         if (rules.entersFolder(relPath)) callbacks.onSubfolder(relPath);
-      } else if (kind === 'file' && !rules.isIgnoredFile(relPath)) {
-        callbacks.onFile(relPath);
+      } else if (kind === 'file') {
+        const rule = rules.fileLeftAloneBy(relPath);
+        if (rule === null) callbacks.onFile(relPath);
+        else callbacks.onFileLeftAlone?.(relPath, rule);
       }
     }
     return true;
@@ -178,7 +182,7 @@ export async function countFiles(
 }
 
 /** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
-const LIST_STAT_CONCURRENCY = 32;
+export const LIST_STAT_CONCURRENCY = 32;
 
 /**
  * Lists the eligible files of a folder as they are now, without watching or

@@ -3,6 +3,7 @@ import {
   type FolderOptionsInput,
   type WatchedFolder,
 } from '../../src-shared/model/folder-options.js';
+import type { FolderPreview } from '../../src-shared/model/folder-preview.js';
 import type { FolderPolling, FolderState } from '../../src-shared/model/folder-status.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -20,6 +21,7 @@ import { FileIntake } from './file-intake.js';
 import { createFileRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';
 import { absPathOf, countFiles, PathRules } from './folder-walk.js';
+import { previewFolder, PREVIEW_BOUNDS } from './folder-preview.js';
 import { FolderWatcher } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 import { UploadedFiles } from './uploaded-files.js';
@@ -180,6 +182,27 @@ export class SyncService {
       folderId === null ||
       (index.lookup(folderId, relPath) === undefined && declines.lookup(absPathOf(root, relPath)) === undefined);
     return countFiles(root, rules, pending, { files: 10_000, ms: 2_000, now: () => this.clock.monotonic() });
+  }
+
+  /**
+   * What the folder `folderId` (or the one at `path` about to be added)
+   * would upload with `options`, and what they leave alone, before anything
+   * is queued (folder-preview.ts). A path already watched is that folder.
+   */
+  async preview(path: string, folderId: number | null, input: FolderOptionsInput): Promise<FolderPreview> {
+    const options = FolderOptionsSchema.parse(input);
+    const root = folderId === null ? await checkFolderPath(path) : this.folderOrFail(folderId).path;
+    const id = folderId ?? this.options.folders.findByPath(root)?.id ?? null;
+    const { index, declines } = this.options;
+    return previewFolder({
+      root,
+      options,
+      adding: id === null,
+      isKnown: (relPath, size) =>
+        id !== null &&
+        (index.lookup(id, relPath)?.size === size || declines.lookup(absPathOf(root, relPath))?.size === size),
+      bounds: { ...PREVIEW_BOUNDS, now: () => this.clock.monotonic() },
+    });
   }
 
   /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */

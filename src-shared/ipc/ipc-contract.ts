@@ -15,6 +15,7 @@ import type { AppErrorCode } from './app-error-codes.js';
 import { ConversionFollowSchema, type ConversionFollow } from '../model/conversion-follow.js';
 import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/deep-link.js';
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
+import { FolderPreviewSchema } from '../model/folder-preview.js';
 import { FolderStatusSchema } from '../model/folder-status.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
 import { QueuePauseSchema } from '../model/queue-pause-schema.js';
@@ -334,6 +335,16 @@ export const IPC_COMMANDS = {
   'folders:countToRemove': command(
     z.object({ path: z.string().min(1), id: ItemId.nullable(), options: FolderOptionsSchema }),
     z.object({ files: z.int().min(0), more: z.boolean() }),
+  ),
+  /**
+   * What a folder's options would upload and leave alone, counted before
+   * anything is queued: for a watched folder (`id`) whose rules change, or
+   * one about to be added at `path` (id null). A walk that stops at 100,000
+   * files or 10 s (FolderPreview's `stopped`)
+   */
+  'folders:preview': command(
+    z.object({ path: z.string().min(1), id: ItemId.nullable(), options: FolderOptionsSchema }),
+    FolderPreviewSchema,
   ),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
   /**

@@ -32,6 +32,7 @@ export function folderCommands(
       return folder;
     },
     'folders:countToRemove': async ({ path, id, options }) => engine.sync.countToRemove(path, id, options),
+    'folders:preview': async ({ path, id, options }) => engine.sync.preview(path, id, options),
     'folders:remove': async ({ id }) => {
       await engine.sync.removeFolder(id);
       changedFolders();
