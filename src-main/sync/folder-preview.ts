@@ -6,9 +6,6 @@ import { eachAtOnce } from '../common/each-at-once.js';
 import { createFileRules } from './file-rules.js';
 import { absPathOf, LIST_STAT_CONCURRENCY, listFolder, PathRules, type WalkBounds } from './folder-walk.js';
 
-/** Where a preview stops: 100,000 files seen, or 10 s. */
-export const PREVIEW_BOUNDS = { files: 100_000, ms: 10_000 };
-
 export interface PreviewInput {
   root: string;
   options: FolderOptions;

@@ -3,7 +3,7 @@ import {
   type FolderOptionsInput,
   type WatchedFolder,
 } from '../../src-shared/model/folder-options.js';
-import type { FolderPreview } from '../../src-shared/model/folder-preview.js';
+import { PREVIEW_LIMITS, type FolderPreview } from '../../src-shared/model/folder-preview.js';
 import type { FolderPolling, FolderState } from '../../src-shared/model/folder-status.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -21,7 +21,7 @@ import { FileIntake } from './file-intake.js';
 import { createFileRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';
 import { absPathOf, countFiles, PathRules } from './folder-walk.js';
-import { previewFolder, PREVIEW_BOUNDS } from './folder-preview.js';
+import { previewFolder } from './folder-preview.js';
 import { FolderWatcher } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 import { UploadedFiles } from './uploaded-files.js';
@@ -201,7 +201,7 @@ export class SyncService {
       isKnown: (relPath, size) =>
         id !== null &&
         (index.lookup(id, relPath)?.size === size || declines.lookup(absPathOf(root, relPath))?.size === size),
-      bounds: { ...PREVIEW_BOUNDS, now: () => this.clock.monotonic() },
+      bounds: { ...PREVIEW_LIMITS, now: () => this.clock.monotonic() },
     });
   }
 

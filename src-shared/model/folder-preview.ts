@@ -13,6 +13,9 @@ export const LEFT_ALONE_RULES = [
   'movedInto',
 ] as const satisfies readonly LeftAloneRule[];
 
+/** Where a preview's walk stops: 100,000 files seen, or 10 s. */
+export const PREVIEW_LIMITS = { files: 100_000, ms: 10_000 };
+
 const Count = z.object({ files: z.int().min(0), bytes: z.number().min(0) });
 
 /**
