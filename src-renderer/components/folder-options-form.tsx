@@ -3,6 +3,8 @@ import { SETTLE_CHOICES, type FolderOptions } from '../../src-shared/model/folde
 import { settleChoiceText } from '../text/file-checks-text.js';
 import { globsFromText, subfolderError } from '../text/settings-form.js';
 import { useLocale } from '../i18n/i18n.js';
+import { fileRulesDraft, fileRulesFromDraft, type FileRulesDraft } from '../text/file-rules-form.js';
+import { FileRulesFields } from './file-rules-fields.js';
 import { RadioOption } from './radio-option.js';
 import './folder-options-form.css';
 
@@ -19,8 +21,8 @@ export interface FolderOptionsDraft {
   /** null: the app's default */
   settleSeconds: number | null;
   checkByPolling: boolean;
-  /** the file rules (type, size, modified after), as they are sent */
-  fileRules: Pick<FolderOptions, 'fileTypes' | 'minSize' | 'maxSize' | 'modifiedAfter'>;
+  /** the file rules (type, size, modified after), as typed */
+  fileRules: FileRulesDraft;
 }
 
 export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
@@ -35,18 +37,15 @@ export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
     globsText: options.ignoreGlobs.join('\n'),
     settleSeconds: options.settleSeconds,
     checkByPolling: options.checkByPolling,
-    fileRules: {
-      fileTypes: options.fileTypes,
-      minSize: options.minSize,
-      maxSize: options.maxSize,
-      modifiedAfter: options.modifiedAfter,
-    },
+    fileRules: fileRulesDraft(options),
   };
 }
 
-/** The options to send, or null while the subfolder name is wrong. */
+/** The options to send, or null while the subfolder name or a file rule is wrong. */
 export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | null {
   if (draft.afterUpload === 'move' && subfolderError(draft.subfolder)) return null;
+  const { rules } = fileRulesFromDraft(draft.fileRules);
+  if (!rules) return null;
   return {
     visibility: draft.visibility,
     allowOnlineWatch: draft.allowOnlineWatch,
@@ -58,7 +57,7 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
     ignoreGlobs: globsFromText(draft.globsText),
     settleSeconds: draft.settleSeconds,
     checkByPolling: draft.checkByPolling,
-    ...draft.fileRules,
+    ...rules,
   };
 }
 
@@ -239,6 +238,7 @@ export function FolderOptionsForm(props: {
           {t('folderOptions.ignoreHint')}
         </small>
       </label>
+      <FileRulesFields value={value.fileRules} onChange={(fileRules) => set({ fileRules })} />
     </div>
   );
 }
