@@ -22,6 +22,9 @@ const USAGE = `Usage: media-sync <command> [options]
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
               [--settle 3s|2m|recordings] [--poll]   how long a file must stay unchanged; check by polling
+              [--types videos,pictures,audio|everything] [--ext mov,mp4] [--min-size 1MB] [--max-size 4GB]
+              [--modified-after 2026-01-01]   which files the folder takes
+              [--dry-run]   says what would be uploaded and left alone; queues nothing, watches nothing
   folders [ls] | pause ID | resume ID | rescan ID   the watched folders, their state and counts
   folders move ID                              a folder whose account is signed out uploads to the signed-in account
   why PATH                                     why a file did or did not upload: its folder, rule, upload, what to do
@@ -100,12 +103,14 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     const entry = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (!entry) throw new UsageError(`Unknown command "${command}".`);
     const [group, open] = await Promise.all([entry.group(), import('./open-contract.js')]);
+    // `watch --dry-run` only counts: no queue, no watcher, no service
+    const dryRun = command === 'watch' && flags['dry-run'] === true;
     contract = await open.openContract({
       dataDir,
       command,
       io,
-      runs: entry.runs,
-      reachesService: entry.reachesService,
+      runs: dryRun ? 'nothing' : entry.runs,
+      reachesService: dryRun ? false : entry.reachesService,
       bandwidthBytesPerSecond: byteSize(flags.bandwidth, 'bandwidth'),
       chunkSizeBytes: chunkSizeFlag(flags['chunk-size']),
     });

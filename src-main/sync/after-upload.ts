@@ -4,7 +4,7 @@ import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { quickFingerprint, sameVersion } from '../common/file-fingerprint.js';
 import type { TrashPort } from '../core/ports.js';
-import { PathRules } from './folder-walk.js';
+import { PathRules, pathRuleOptions } from './folder-walk.js';
 import { hasMediaFile, isSidecar, sidecarsOf } from './sidecars.js';
 import type { SyncIndex } from './sync-index.js';
 
@@ -81,12 +81,7 @@ async function followers(
 ): Promise<Array<{ absPath: string; relPath: string }>> {
   const found = await sidecarsOf(absPath);
   if (found.length === 0) return [];
-  const after = folder.options.afterUpload;
-  const rules = new PathRules({
-    includeSubfolders: folder.options.includeSubfolders,
-    ignoreGlobs: folder.options.ignoreGlobs,
-    ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [],
-  });
+  const rules = new PathRules(pathRuleOptions(folder.options));
   const relFolder = relPath.includes('/') ? relPath.slice(0, relPath.lastIndexOf('/') + 1) : '';
   const going: Array<{ absPath: string; relPath: string }> = [];
   for (const sidecar of found) {

@@ -8,7 +8,8 @@ import { FINAL_UPLOAD_KINDS, type UploadItem } from '../../src-shared/model/uplo
 import { CoreError } from '../common/core-error.js';
 import type { DeclinedFiles } from './declined-files.js';
 import { expandHome, pathRules, systemFolderPathContext, type FolderPathContext } from './folder-path.js';
-import { PathRules, relPathOf } from './folder-walk.js';
+import { createFileRules } from './file-rules.js';
+import { PathRules, pathRuleOptions, relPathOf } from './folder-walk.js';
 import type { SyncIndex } from './sync-index.js';
 
 /** A file as a folder's file rules (type, size, modified after) judge it. */
@@ -29,8 +30,6 @@ export interface FileWhyDeps {
   declines: Pick<DeclinedFiles, 'lookup'>;
   /** an uploaded file's name and link, asked of the service; null when it cannot be asked now */
   remoteFile: (accountId: string, fileId: string) => Promise<{ name: string; link: string } | null>;
-  /** the folder's rules on the file's stat (type, size, modified after), when it has any */
-  fileRules?: (folder: WatchedFolder, file: RuledFile) => LeftAlone | null;
   pathContext?: FolderPathContext;
 }
 
@@ -101,7 +100,7 @@ async function verdictOf(
   }
   if (!folder) return { kind: 'outside' };
   const relPath = relPathOf(folder.path, path)!;
-  const rule = leftAloneBy(folder, { relPath, ...file }, deps);
+  const rule = leftAloneBy(folder, { relPath, ...file });
   if (rule) return { kind: 'leftAlone', rule };
   if (deps.declines.lookup(path)) return { kind: 'declined', itemId: null };
   const entry = deps.index.lookup(folder.id, relPath);
@@ -114,14 +113,9 @@ async function verdictOf(
 }
 
 /** The rule of the folder that leaves the file alone: by its path (PathRules), then by its stat (file rules). */
-function leftAloneBy(folder: WatchedFolder, file: RuledFile, deps: FileWhyDeps): LeftAlone | null {
-  const after = folder.options.afterUpload;
-  const rules = new PathRules({
-    includeSubfolders: folder.options.includeSubfolders,
-    ignoreGlobs: folder.options.ignoreGlobs,
-    ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [],
-  });
-  return rules.fileLeftAloneBy(file.relPath) ?? deps.fileRules?.(folder, file) ?? null;
+function leftAloneBy(folder: WatchedFolder, file: RuledFile): LeftAlone | null {
+  const rules = new PathRules(pathRuleOptions(folder.options));
+  return rules.fileLeftAloneBy(file.relPath) ?? createFileRules(folder.options)(file);
 }
 
 function differs(sent: { size: number; mtimeMs: number }, now: { size: number; mtimeMs: number }): boolean {

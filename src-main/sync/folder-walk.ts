@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import { lstat, opendir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { eachAtOnce } from '../common/each-at-once.js';
+import type { FolderOptions } from '../../src-shared/model/folder-options.js';
 import type { LeftAlone } from '../../src-shared/model/left-alone.js';
 import { createIgnoreRules } from './ignore-rules.js';
 
@@ -24,6 +25,18 @@ export interface PathRuleOptions {
   ignoreGlobs?: string[];
   /** extra relPath prefixes to ignore, e.g. the after-upload 'Uploaded' subfolder */
   ignorePrefixes?: string[];
+}
+
+/** A watched folder's path rules from its options: its globs, and the subfolder its files move into after upload. */
+export function pathRuleOptions(
+  options: Pick<FolderOptions, 'includeSubfolders' | 'ignoreGlobs' | 'afterUpload'>,
+): PathRuleOptions {
+  const after = options.afterUpload;
+  return {
+    includeSubfolders: options.includeSubfolders,
+    ignoreGlobs: options.ignoreGlobs,
+    ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [],
+  };
 }
 
 /** The folder's ignore rules as the watcher applies them: to folders it would enter, and to files. */
@@ -74,6 +87,8 @@ export class PathRules {
 export interface ListCallbacks {
   onFile: (relPath: string) => void;
   onSubfolder: (relPath: string) => void;
+  /** A file a name rule leaves alone (a folder preview counts them by rule). */
+  onFileLeftAlone?: (relPath: string, rule: LeftAlone) => void;
   /** A folder that exists but could not be read (EACCES, EIO); may throw to end the walk. */
   onError: (error: unknown) => void;
   signal?: AbortSignal;
@@ -101,8 +116,10 @@ export async function listFolder(
       const kind = await entryKind(entry, path.join(absFolder, entry.name));
       if (kind === 'folder') {
         if (rules.entersFolder(relPath)) callbacks.onSubfolder(relPath);
-      } else if (kind === 'file' && !rules.isIgnoredFile(relPath)) {
-        callbacks.onFile(relPath);
+      } else if (kind === 'file') {
+        const rule = rules.fileLeftAloneBy(relPath);
+        if (rule === null) callbacks.onFile(relPath);
+        else callbacks.onFileLeftAlone?.(relPath, rule);
       }
     }
     return true;
@@ -178,7 +195,7 @@ export async function countFiles(
 }
 
 /** Stats in flight while listing a baseline: enough to keep libuv's pool busy, far from any descriptor limit. */
-const LIST_STAT_CONCURRENCY = 32;
+export const LIST_STAT_CONCURRENCY = 32;
 
 /**
  * Lists the eligible files of a folder as they are now, without watching or

@@ -3,6 +3,7 @@ import {
   type FolderOptionsInput,
   type WatchedFolder,
 } from '../../src-shared/model/folder-options.js';
+import { PREVIEW_LIMITS, type FolderPreview } from '../../src-shared/model/folder-preview.js';
 import type { FolderPolling, FolderState } from '../../src-shared/model/folder-status.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { systemClock, type Clock } from '../common/clock.js';
@@ -17,8 +18,10 @@ import type { DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
 import { detectFileSystemWithoutEvents, type FileSystemProbe } from './file-system-kind.js';
 import { FileIntake } from './file-intake.js';
+import { createFileRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';
-import { absPathOf, countFiles, PathRules } from './folder-walk.js';
+import { absPathOf, countFiles, PathRules, pathRuleOptions } from './folder-walk.js';
+import { previewFolder } from './folder-preview.js';
 import { FolderWatcher } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
 import { UploadedFiles } from './uploaded-files.js';
@@ -144,8 +147,7 @@ export class SyncService {
     if (!options.uploadExisting) {
       const files = await FolderWatcher.list({
         root,
-        includeSubfolders: options.includeSubfolders,
-        ...ignoreOf(folder),
+        ...pathRuleOptions(folder.options),
       });
       this.options.index.recordBaseline(folder.id, files);
     }
@@ -168,17 +170,33 @@ export class SyncService {
     const options = FolderOptionsSchema.parse(input);
     const root = folderId === null ? await checkFolderPath(path) : this.folderOrFail(folderId).path;
     if (folderId === null && !options.uploadExisting) return { files: 0, more: false };
-    const after = options.afterUpload;
-    const rules = new PathRules({
-      includeSubfolders: options.includeSubfolders,
-      ignoreGlobs: options.ignoreGlobs,
-      ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [],
-    });
+    const rules = new PathRules(pathRuleOptions(options));
     const { index, declines } = this.options;
     const pending = (relPath: string) =>
       folderId === null ||
       (index.lookup(folderId, relPath) === undefined && declines.lookup(absPathOf(root, relPath)) === undefined);
     return countFiles(root, rules, pending, { files: 10_000, ms: 2_000, now: () => this.clock.monotonic() });
+  }
+
+  /**
+   * What the folder `folderId` (or the one at `path` about to be added)
+   * would upload with `options`, and what they leave alone, before anything
+   * is queued (folder-preview.ts). A path already watched is that folder.
+   */
+  async preview(path: string, folderId: number | null, input: FolderOptionsInput): Promise<FolderPreview> {
+    const options = FolderOptionsSchema.parse(input);
+    const root = folderId === null ? await checkFolderPath(path) : this.folderOrFail(folderId).path;
+    const id = folderId ?? this.options.folders.findByPath(root)?.id ?? null;
+    const { index, declines } = this.options;
+    return previewFolder({
+      root,
+      options,
+      adding: id === null,
+      isKnown: (relPath, size) =>
+        id !== null &&
+        (index.lookup(id, relPath)?.size === size || declines.lookup(absPathOf(root, relPath))?.size === size),
+      bounds: { ...PREVIEW_LIMITS, now: () => this.clock.monotonic() },
+    });
   }
 
   /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */
@@ -313,14 +331,19 @@ export class SyncService {
         : null;
     const watcher = new FolderWatcher({
       root: folder.path,
-      includeSubfolders: folder.options.includeSubfolders,
       settleMs: folder.options.settleSeconds === null ? this.options.settleMs : folder.options.settleSeconds * 1000,
       pollMs: polling ? this.pollIntervalMs : undefined,
       clock: this.clock,
-      ...ignoreOf(folder),
+      ...pathRuleOptions(folder.options),
     });
     const subscriptions = new DisposableStore();
-    subscriptions.add(watcher.onDidFindFile((file) => void this.intake.consider(folder, file)));
+    // a file its type, size or age rule leaves alone is never queued, like a file its name rules leave alone
+    const leftAlone = createFileRules(folder.options);
+    subscriptions.add(
+      watcher.onDidFindFile((file) => {
+        if (leftAlone(file) === null) void this.intake.consider(folder, file);
+      }),
+    );
     subscriptions.add(
       watcher.onDidError((error) => {
         this.log(`Watching ${folder.path}: ${error.message}`);
@@ -430,10 +453,4 @@ export class SyncService {
       .run(() => this.rescan())
       .catch(() => undefined);
   }
-}
-
-/** The watcher's ignore settings for a folder: its globs, and its after-upload subfolder. */
-function ignoreOf(folder: WatchedFolder): { ignoreGlobs: string[]; ignorePrefixes: string[] } {
-  const after = folder.options.afterUpload;
-  return { ignoreGlobs: folder.options.ignoreGlobs, ignorePrefixes: after.kind === 'move' ? [after.subfolder] : [] };
 }

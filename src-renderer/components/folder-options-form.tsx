@@ -8,6 +8,8 @@ import {
 import { settleChoiceText } from '../text/file-checks-text.js';
 import { globsFromText, subfolderError } from '../text/settings-form.js';
 import { useLocale } from '../i18n/i18n.js';
+import { fileRulesDraft, fileRulesFromDraft, type FileRulesDraft } from '../text/file-rules-form.js';
+import { FileRulesFields } from './file-rules-fields.js';
 import { RadioOption } from './radio-option.js';
 import './folder-options-form.css';
 
@@ -25,6 +27,8 @@ export interface FolderOptionsDraft {
   settleSeconds: number | null;
   checkByPolling: boolean;
   notify: FolderNotify;
+  /** the file rules (type, size, modified after), as typed */
+  fileRules: FileRulesDraft;
 }
 
 export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
@@ -40,12 +44,15 @@ export function draftFromOptions(options: FolderOptions): FolderOptionsDraft {
     settleSeconds: options.settleSeconds,
     checkByPolling: options.checkByPolling,
     notify: options.notify,
+    fileRules: fileRulesDraft(options),
   };
 }
 
-/** The options to send, or null while the subfolder name is wrong. */
+/** The options to send, or null while the subfolder name or a file rule is wrong. */
 export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | null {
   if (draft.afterUpload === 'move' && subfolderError(draft.subfolder)) return null;
+  const { rules } = fileRulesFromDraft(draft.fileRules);
+  if (!rules) return null;
   return {
     visibility: draft.visibility,
     allowOnlineWatch: draft.allowOnlineWatch,
@@ -58,6 +65,7 @@ export function optionsFromDraft(draft: FolderOptionsDraft): FolderOptions | nul
     settleSeconds: draft.settleSeconds,
     checkByPolling: draft.checkByPolling,
     notify: draft.notify,
+    ...rules,
   };
 }
 
@@ -256,6 +264,7 @@ export function FolderOptionsForm(props: {
           {t('folderOptions.ignoreHint')}
         </small>
       </label>
+      <FileRulesFields value={value.fileRules} onChange={(fileRules) => set({ fileRules })} />
     </div>
   );
 }

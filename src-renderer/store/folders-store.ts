@@ -36,6 +36,11 @@ export class FoldersStore extends ReadStore<'folders:list'> {
     return this.bridge.invoke('folders:countToRemove', request);
   }
 
+  /** What a folder's rules would upload and leave alone, counted before anything is queued. */
+  preview(request: IpcRequest<'folders:preview'>) {
+    return this.bridge.invoke('folders:preview', request);
+  }
+
   /** A folder of the computer the core runs on, checked and listed (the page's folder browser). */
   browse(request: IpcRequest<'folders:browse'>) {
     return this.bridge.invoke('folders:browse', request);

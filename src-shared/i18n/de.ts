@@ -1094,6 +1094,58 @@ export const de: Catalog = {
     cliUploadAnyway: 'Trotzdem hochladen: media-sync upload --force "{{path}}"',
     cliRemoveRule: 'Regel „{{pattern}}“ entfernen: in der App unter Ordner → {{folder}} → Optionen',
   },
+  // a folder's file rules and their preview (issue 35, part 4): the folder form and `media-sync watch --dry-run`
+  folderRules: {
+    title: 'Welche Dateien',
+    types: 'Dateitypen',
+    typesAll: 'Alle Typen',
+    typesChosen: 'Nur diese Typen',
+    videos: 'Videodateien',
+    pictures: 'Bilder',
+    audio: 'Audiodateien',
+    extensions: 'Weitere Endungen',
+    extensionsHint: 'Durch Kommas oder Leerzeichen getrennt, etwa braw, r3d.',
+    extensionsError: 'Keine Dateiendung: {{value}}',
+    typesNone: 'Wählen Sie mindestens einen Typ oder alle Typen.',
+    minSize: 'Kleinste Datei (MB)',
+    maxSize: 'Größte Datei (MB)',
+    sizeHint: 'Leer: keine Grenze.',
+    sizeError: 'Die kleinste Größe darf nicht über der größten liegen.',
+    modifiedAfter: 'Nur Dateien, geändert nach dem',
+    modifiedAfterHint: 'Leer: jedes Datum.',
+    previewTitle: 'Bevor etwas hochgeladen wird',
+    counting: 'Die Dateien im Ordner werden gezählt …',
+    countFailed: 'Der Ordner konnte nicht gezählt werden: {{reason}}',
+  },
+  folderPreview: {
+    upload_one: '{{count, number}} Datei ({{size}}) wird hochgeladen',
+    upload_other: '{{count, number}} Dateien ({{size}}) werden hochgeladen',
+    uploadNone: 'Keine Datei wird hochgeladen',
+    leftAlone_one: '{{count, number}} bleibt unberührt ({{rules}})',
+    leftAlone_other: '{{count, number}} bleiben unberührt ({{rules}})',
+    both: '{{upload}}; {{leftAlone}}.',
+    uploadOnly: '{{upload}}.',
+    by: {
+      type: '{{count, number}} nach Typ',
+      size: '{{count, number}} nach Größe',
+      modified: '{{count, number}} nach Datum',
+      hidden: '{{count, number}} versteckt',
+      litter_one: '{{count, number}} temporäre oder Systemdatei',
+      litter_other: '{{count, number}} temporäre oder Systemdateien',
+      glob: '{{count, number}} nach Ihren Mustern',
+      inSubfolder: '{{count, number}} in Unterordnern',
+      movedInto: '{{count, number}} im Unterordner für hochgeladene Dateien',
+    },
+    onlyNew_one:
+      'Nur, was ab jetzt hinzukommt, wird hochgeladen: Die {{count, number}} Datei ({{size}}), die jetzt im Ordner liegt, bleibt, wo sie ist.',
+    onlyNew_other:
+      'Nur, was ab jetzt hinzukommt, wird hochgeladen: Die {{count, number}} Dateien ({{size}}), die jetzt im Ordner liegen, bleiben, wo sie sind.',
+    known_one: '{{count, number}} Datei wurde aus diesem Ordner schon hochgeladen und wird nicht erneut gesendet.',
+    known_other:
+      '{{count, number}} Dateien wurden aus diesem Ordner schon hochgeladen und werden nicht erneut gesendet.',
+    stoppedFiles: 'Das Zählen endete bei {{count, number}} Dateien: Der Ordner enthält mehr.',
+    stoppedTime: 'Das Zählen endete nach {{count, number}} Sekunden: Der Ordner enthält mehr.',
+  },
   // sentences the core writes: notifications, the tray, errors it reports
   // `media-sync` (die Befehlszeile spricht Englisch; ihre Sätze mit einer Anzahl, je ganz, in ihren Pluralformen)
   cli: {

@@ -17,6 +17,7 @@ import { FilesLinkSchema, ImportLinkSchema, InvalidLinkSchema } from '../model/d
 import { FolderOptionsSchema, WatchedFolderSchema } from '../model/folder-options.js';
 import { FolderPollingSchema, FolderStateSchema, FolderStatusSchema } from '../model/folder-status.js';
 import { LeftAloneSchema } from '../model/left-alone.js';
+import { FolderPreviewSchema } from '../model/folder-preview.js';
 import { QueueHoldSchema } from '../model/queue-hold.js';
 import { QueuePauseSchema } from '../model/queue-pause-schema.js';
 import { FileChangesSchema, ImportRequestSchema, VisibilitySchema } from '../model/visibility.js';
@@ -442,6 +443,16 @@ export const IPC_COMMANDS = {
   'folders:countToRemove': command(
     z.object({ path: z.string().min(1), id: ItemId.nullable(), options: FolderOptionsSchema }),
     z.object({ files: z.int().min(0), more: z.boolean() }),
+  ),
+  /**
+   * What a folder's options would upload and leave alone, counted before
+   * anything is queued: for a watched folder (`id`) whose rules change, or
+   * one about to be added at `path` (id null). A walk that stops at 100,000
+   * files or 10 s (FolderPreview's `stopped`)
+   */
+  'folders:preview': command(
+    z.object({ path: z.string().min(1), id: ItemId.nullable(), options: FolderOptionsSchema }),
+    FolderPreviewSchema,
   ),
   'folders:remove': command(z.object({ id: ItemId }), Ok),
   /**

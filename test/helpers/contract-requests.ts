@@ -24,6 +24,7 @@ export function requestForEveryCommand(context: {
     'folders:add': { accountId, path: join(dataDir, 'missing') },
     'folders:update': { id: 99, options: {} },
     'folders:countToRemove': { path: join(dataDir, 'missing'), id: null, options: {} },
+    'folders:preview': { path: join(dataDir, 'missing'), id: null, options: {} },
     'folders:remove': { id: 99 },
     'folders:move': { id: 99, accountId },
     'folders:whenSettled': {},

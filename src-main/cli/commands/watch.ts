@@ -1,10 +1,18 @@
 import { resolve } from 'node:path';
 import type { UploadItemView } from '../../../src-shared/ipc/ipc-contract.js';
-import { MAX_SETTLE_SECONDS, RECORDINGS_SETTLE_SECONDS } from '../../../src-shared/model/folder-options.js';
+import { englishText } from '../../../src-shared/i18n/message.js';
+import {
+  MAX_SETTLE_SECONDS,
+  RECORDINGS_SETTLE_SECONDS,
+  type FolderOptionsInput,
+} from '../../../src-shared/model/folder-options.js';
+import type { FolderPreview } from '../../../src-shared/model/folder-preview.js';
+import { previewSentences } from '../../../src-shared/model/folder-preview-text.js';
 import { UsageError, describeState, holdText, line } from '../cli-output.js';
 import type { Flags } from '../cli-args.js';
 import { cliText } from '../cli-words.js';
 import { defaultAccount, itemSummary, output, type CommandContext } from '../command-context.js';
+import { fileRuleFlags } from '../rule-flags.js';
 import { listenForStop, whenAborted } from '../stop-signal.js';
 import { OWNER_STOPPED, UploadFollower, accountSignedOut, tokenRefused } from '../upload-follower.js';
 
@@ -28,6 +36,7 @@ export async function run(_command: string, dirs: string[], context: CommandCont
   if (dirs.length === 0) throw new UsageError('watch needs at least one DIR.');
   const { contract, flags, io } = context;
   const options = folderOptions(flags);
+  if (flags['dry-run']) return dryRun(dirs, options, context);
   const account = await defaultAccount(context);
   const folders = new Set<number>();
   const ours = (item: UploadItemView) => item.folderId !== null && folders.has(item.folderId);
@@ -98,6 +107,25 @@ export async function run(_command: string, dirs: string[], context: CommandCont
   }
 }
 
+/**
+ * `watch DIR… --dry-run`: what each folder would upload with these options,
+ * and what they leave alone, counted as the app's preview counts it
+ * (folders:preview); nothing is added, watched or queued.
+ */
+async function dryRun(dirs: string[], options: FolderOptionsInput, context: CommandContext): Promise<number> {
+  const previews: (FolderPreview & { path: string })[] = [];
+  for (const dir of dirs) {
+    const path = resolve(dir);
+    previews.push({ path, ...(await context.contract.invoke('folders:preview', { path, id: null, options })) });
+  }
+  output(context, { previews }, () =>
+    previews
+      .map((preview) => [preview.path, ...previewSentences(preview, englishText, 'en-US')].join('\n  '))
+      .join('\n'),
+  );
+  return 0;
+}
+
 function stopped(signal: NodeJS.Signals, context: CommandContext): number {
   if (!context.flags.json) {
     line(
@@ -118,6 +146,7 @@ function folderOptions(flags: Flags) {
     ignoreGlobs: flags.ignore ?? [],
     settleSeconds: parseSettle(flags.settle),
     checkByPolling: flags.poll ?? false,
+    ...fileRuleFlags(flags),
   };
 }
 

@@ -28,6 +28,7 @@ export function folderCommands({
       return folder;
     },
     'folders:countToRemove': async ({ path, id, options }) => sync.countToRemove(path, id, options),
+    'folders:preview': async ({ path, id, options }) => sync.preview(path, id, options),
     'folders:remove': async ({ id }) => {
       await sync.removeFolder(id);
       changedFolders();

@@ -13,7 +13,14 @@ export interface FoldersService {
   readonly store: Pick<FolderStore, 'list'>;
   readonly sync: Pick<
     SyncService,
-    'addFolder' | 'updateFolder' | 'countToRemove' | 'removeFolder' | 'setPaused' | 'rescanFolder' | 'whenSettled'
+    | 'addFolder'
+    | 'updateFolder'
+    | 'countToRemove'
+    | 'preview'
+    | 'removeFolder'
+    | 'setPaused'
+    | 'rescanFolder'
+    | 'whenSettled'
   >;
   /** each folder's state, counts and recent files */
   statuses(): FolderStatus[];

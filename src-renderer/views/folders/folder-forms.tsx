@@ -12,6 +12,7 @@ import {
   type FolderOptionsDraft,
 } from '../../components/folder-options-form.js';
 import { FolderPathField } from '../../components/folder-path-field.js';
+import { FolderPreviewNote } from './folder-preview-note.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { errorText } from '../../i18n/translate.js';
 import { useStores } from '../../store/stores.js';
@@ -29,6 +30,10 @@ export const NEW_FOLDER_OPTIONS = draftFromOptions({
   settleSeconds: null,
   checkByPolling: false,
   notify: 'batch',
+  fileTypes: null,
+  minSize: null,
+  maxSize: null,
+  modifiedAfter: null,
 });
 
 /**
@@ -79,6 +84,21 @@ function useDeleteConfirm() {
   return { confirmFirst, dialog };
 }
 
+/** Whether the options take other files than before: then the edit form shows the preview. */
+function rulesChanged(before: FolderOptions, after: FolderOptions | null): boolean {
+  if (!after) return false;
+  const rules = (options: FolderOptions) =>
+    JSON.stringify([
+      options.includeSubfolders,
+      options.ignoreGlobs,
+      options.fileTypes,
+      options.minSize,
+      options.maxSize,
+      options.modifiedAfter,
+    ]);
+  return rules(before) !== rules(after);
+}
+
 /** A watched folder's options, edited in its card. */
 export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: () => void }) {
   const [draft, setDraft] = useState(() => draftFromOptions(folder.options));
@@ -104,6 +124,9 @@ export function EditFolder({ folder, onDone }: { folder: WatchedFolder; onDone: 
       onSubmit={(event) => void save(event)}
     >
       <FolderOptionsForm value={draft} onChange={setDraft} adding={false} />
+      {rulesChanged(folder.options, options) && (
+        <FolderPreviewNote path={folder.path} id={folder.id} options={options} />
+      )}
       <ErrorNote error={action.error} />
       {deleting.dialog}
       <div className="form__actions">
@@ -180,6 +203,7 @@ export function AddFolder(props: {
         </select>
       </label>
       <FolderOptionsForm value={draft} onChange={setDraft} adding />
+      <FolderPreviewNote path={path} id={null} options={options} />
       <ErrorNote error={pathError ? null : action.error} />
       {deleting.dialog}
       <div className="form__actions">

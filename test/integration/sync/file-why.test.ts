@@ -1,4 +1,4 @@
-import { appendFile, mkdir, open, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppCore } from '../../../src-main/core/app-core.js';
@@ -109,6 +109,31 @@ describe('folders:why', () => {
     expect((await why(hidden)).verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'hidden', segment: '.cache' } });
     // none of them went to the queue
     expect((await callCore(core, 'uploads:list', {})).total).toBe(0);
+  });
+
+  it('names the file rule that leaves a file alone (type, size, modified after)', async () => {
+    const [folder] = await callCore(core, 'folders:list', {});
+    const options = {
+      ...folder!.options,
+      fileTypes: { groups: ['videos' as const], extensions: [] },
+      minSize: 100,
+      modifiedAfter: Date.parse('2026-01-01T00:00:00Z'),
+    };
+    await callCore(core, 'folders:update', { id: folderId, options });
+    const notes = join(watched, 'notes.txt');
+    const tiny = join(watched, 'tiny.mp4');
+    const old = join(watched, 'old.mp4');
+    await writeFile(notes, 'x'.repeat(500));
+    await writeFile(tiny, 'x');
+    await writeFile(old, 'x'.repeat(500));
+    const longAgo = new Date('2025-06-01T00:00:00Z');
+    await utimes(old, longAgo, longAgo);
+
+    expect((await why(notes)).verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'type', allowed: ['videos'] } });
+    expect((await why(tiny)).verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'size', min: 100, max: null } });
+    const byDate = await why(old);
+    expect(byDate.verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'modified', after: options.modifiedAfter } });
+    expect(words(byDate).verdict).toBe('Left alone: the folder takes only files modified after a date.');
   });
 
   it('says when a path is outside every watched folder, holds no file, or is a folder; refuses a relative path', async () => {
