@@ -152,7 +152,13 @@ export class AppCore extends DisposableBase {
       droppedFilesDir: options.droppedFilesDir,
     });
     this.services = {
-      accounts: createAccountsService({ ...options, engine, emit }),
+      accounts: createAccountsService({
+        engine,
+        tokenStorage: options.tokenStorage,
+        tokenStorageText: options.tokenStorageText,
+        demo: options.demo,
+        emit,
+      }),
       uploads,
       folders: createFoldersService(engine, uploads),
       conversions: engine.conversions,
@@ -160,7 +166,10 @@ export class AppCore extends DisposableBase {
       notifications: this.notifications,
       settings,
       system: {
-        ...options,
+        info: options.info,
+        shell: options.shell,
+        log: options.log,
+        updates: options.updates,
         clock,
         intents: this.intents,
         wake: () => engine.wake(),
