@@ -1052,7 +1052,7 @@ export const de: Catalog = {
     ruleGlob: 'Ausgelassen durch die Regel „{{pattern}}“ des Ordners.',
     ruleInSubfolder: 'Ausgelassen: Der Ordner schließt seine Unterordner nicht ein.',
     ruleMovedInto: 'Ausgelassen: In „{{subfolder}}“ verschiebt der Ordner die hochgeladenen Dateien.',
-    ruleType: 'Ausgelassen durch die Dateitypen des Ordners ({{allowed}}).',
+    ruleType: 'Ausgelassen: Dateien dieses Typs nimmt der Ordner nicht.',
     ruleSize: 'Ausgelassen durch die Größengrenzen des Ordners.',
     ruleModified: 'Ausgelassen: Der Ordner nimmt nur Dateien, die nach einem Datum geändert wurden.',
     queued: 'In der Warteschlange, wartet, bis sie an der Reihe ist.',

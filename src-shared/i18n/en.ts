@@ -1047,7 +1047,7 @@ export const en = {
     ruleGlob: 'Left alone by the folder’s rule “{{pattern}}”.',
     ruleInSubfolder: 'Left alone: the folder does not include its subfolders.',
     ruleMovedInto: 'Left alone: “{{subfolder}}” is where the folder moves the files it uploaded.',
-    ruleType: 'Left alone by the folder’s file types ({{allowed}}).',
+    ruleType: 'Left alone: the folder does not take files of this type.',
     ruleSize: 'Left alone by the folder’s size limits.',
     ruleModified: 'Left alone: the folder takes only files modified after a date.',
     queued: 'In the queue, waiting for its turn.',

@@ -69,7 +69,7 @@ function ruleWords(rule: LeftAlone): Message {
     case 'movedInto':
       return message('why.ruleMovedInto', { subfolder: rule.subfolder });
     case 'type':
-      return message('why.ruleType', { allowed: rule.allowed.join(', ') });
+      return message('why.ruleType');
     case 'size':
       return message('why.ruleSize');
     case 'modified':

@@ -129,7 +129,9 @@ describe('folders:why', () => {
     const longAgo = new Date('2025-06-01T00:00:00Z');
     await utimes(old, longAgo, longAgo);
 
-    expect((await why(notes)).verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'type', allowed: ['videos'] } });
+    const byType = await why(notes);
+    expect(byType.verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'type', allowed: ['videos'] } });
+    expect(words(byType).verdict).toBe('Left alone: the folder does not take files of this type.');
     expect((await why(tiny)).verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'size', min: 100, max: null } });
     const byDate = await why(old);
     expect(byDate.verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'modified', after: options.modifiedAfter } });
