@@ -22,6 +22,7 @@ const OPTIONS = {
   ignore: { type: 'string', multiple: true },
   settle: { type: 'string' },
   poll: { type: 'boolean' },
+  notify: { type: 'string' },
   'dry-run': { type: 'boolean' },
   types: { type: 'string' },
   ext: { type: 'string' },

@@ -22,6 +22,7 @@ const USAGE = `Usage: media-sync <command> [options]
   upload FILE... [--public|--private] [--name N] [--description D] [--allow-online-watch|--no-online-watch] [--force]
   watch DIR... [--once] [--public] [--only-new] [--skip-existing] [--no-subfolders] [--after keep|delete|move:SUBFOLDER] [--ignore GLOB]...
               [--settle 3s|2m|recordings] [--poll]   how long a file must stay unchanged; check by polling
+              [--notify every|batch|problems|never]   what its uploads tell you (default: a summary per batch)
               [--types videos,pictures,audio|everything] [--ext mov,mp4] [--min-size 1MB] [--max-size 4GB]
               [--modified-after 2026-01-01]   which files the folder takes
               [--dry-run]   says what would be uploaded and left alone; queues nothing, watches nothing

@@ -129,6 +129,13 @@ export function globsFromText(text: string): string[] {
  * ignores 2 patterns". Each part is a phrase of its own in the catalogs
  * (`settings.summary`), so the dots only separate them.
  */
+/** What a folder's card says of its "Notify me" when it is not the default (a summary per batch). */
+const NOTIFY_SUMMARY = {
+  everyFile: 'settings.summary.notifyEveryFile',
+  problems: 'settings.summary.notifyProblems',
+  never: 'settings.summary.notifyNever',
+} as const;
+
 export function folderOptionsSummary(options: FolderOptions): string {
   const parts: string[] = [
     options.visibility === 'public' ? t('settings.summary.public') : t('settings.summary.private'),
@@ -155,6 +162,11 @@ export function folderOptionsSummary(options: FolderOptions): string {
   }
   if (options.settleSeconds !== null) parts.push(settleSummaryText(options.settleSeconds));
   if (options.checkByPolling) parts.push(t('fileChecks.summaryPolling'));
+  const { fileTypes, minSize, maxSize, modifiedAfter } = options;
+  if (fileTypes !== null || minSize !== null || maxSize !== null || modifiedAfter !== null) {
+    parts.push(t('settings.summary.fileRules'));
+  }
+  if (options.notify !== 'batch') parts.push(t(NOTIFY_SUMMARY[options.notify]));
   return parts.join(' · ');
 }
 

@@ -4,6 +4,7 @@ import { englishText } from '../../../src-shared/i18n/message.js';
 import {
   MAX_SETTLE_SECONDS,
   RECORDINGS_SETTLE_SECONDS,
+  type FolderNotify,
   type FolderOptionsInput,
 } from '../../../src-shared/model/folder-options.js';
 import type { FolderPreview } from '../../../src-shared/model/folder-preview.js';
@@ -146,6 +147,7 @@ function folderOptions(flags: Flags) {
     ignoreGlobs: flags.ignore ?? [],
     settleSeconds: parseSettle(flags.settle),
     checkByPolling: flags.poll ?? false,
+    notify: parseNotify(flags.notify),
     ...fileRuleFlags(flags),
   };
 }
@@ -160,6 +162,14 @@ function parseSettle(value: string | undefined): number | null {
     throw new UsageError('--settle must be from 1s to 10m (e.g. 30s, 2m), or recordings.');
   }
   return seconds;
+}
+
+/** `--notify every|batch|problems|never`: the folder's "Notify me"; absent: a summary per batch. */
+function parseNotify(value: string | undefined): FolderNotify {
+  if (value === undefined || value === 'batch') return 'batch';
+  if (value === 'every') return 'everyFile';
+  if (value === 'problems' || value === 'never') return value;
+  throw new UsageError('--notify must be every, batch, problems or never.');
 }
 
 function parseAfter(value: string | undefined) {

@@ -83,16 +83,25 @@ describe('media-sync folders', { timeout: 120_000 }, () => {
     expect(alone.stdout).toContain('2 uploaded (2 today), 0 failed, 0 skipped');
   });
 
-  it('watch sets the settle window and polling (--settle, --poll); folders says the folder is checked by polling', async () => {
+  it('watch sets the settle window, polling and Notify me (--settle, --poll, --notify); folders says the folder is checked by polling', async () => {
     const owner = await startInProcessOwner(sandbox.home.path);
     try {
       expect((await cli(['login', '--base-url', sandbox.server.baseUrl], sandbox.server.token)).code).toBe(0);
       const recordings = join(sandbox.files.path, 'Recordings');
       await mkdir(recordings);
-      const watched = await cli(['watch', recordings, '--once', '--settle', 'recordings', '--poll']);
+      const watched = await cli([
+        'watch',
+        recordings,
+        '--once',
+        '--settle',
+        'recordings',
+        '--poll',
+        '--notify',
+        'problems',
+      ]);
       expect(watched.code).toBe(0);
       const [folder] = await owner.contract.invoke('folders:list', {});
-      expect(folder!.options).toMatchObject({ settleSeconds: 120, checkByPolling: true });
+      expect(folder!.options).toMatchObject({ settleSeconds: 120, checkByPolling: true, notify: 'problems' });
       const listed = await cli(['folders']);
       expect(listed.stdout).toMatch(/Recordings +up to date since .+; checked by polling every minute {2}0 uploaded/);
       expect((JSON.parse((await cli(['folders', '--json'])).stdout) as FolderStatus[])[0]!.polling).toEqual({
@@ -106,6 +115,10 @@ describe('media-sync folders', { timeout: 120_000 }, () => {
           stderr: expect.stringContaining('--settle must be from 1s to 10m (e.g. 30s, 2m), or recordings.'),
         });
       }
+      expect(await cli(['watch', recordings, '--once', '--notify', 'sometimes'])).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining('--notify must be every, batch, problems or never.'),
+      });
     } finally {
       await owner.close();
     }

@@ -90,6 +90,14 @@ describe('settings form', () => {
     );
   });
 
+  it('says a folder’s file rules and a Notify me other than the summary per batch', () => {
+    const options = FolderOptionsSchema.parse({ minSize: 1_000_000, notify: 'problems' });
+    expect(folderOptionsSummary(options)).toBe(
+      'Private · with subfolders · existing files too · files kept · only some files (by type, size or date) · notifies only about problems',
+    );
+    expect(folderOptionsSummary(FolderOptionsSchema.parse({ notify: 'never' }))).toMatch(/ · never notifies$/);
+  });
+
   it('calls a token encrypted only when its storage says so', () => {
     expect(tokenStorageEncrypted('encrypted with the macOS Keychain')).toBe(true);
     expect(tokenStorageEncrypted('a file only your user can read (0600)')).toBe(false);
