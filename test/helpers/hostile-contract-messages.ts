@@ -146,9 +146,15 @@ const UNKNOWN_NAMES = [
 ];
 const NAME_ALPHABET = 'abcdefghijklmnopqrstuvwxyz:_-./\\%$ 0123456789éß😀\u0000\u202e';
 
-type Kind = 'string' | 'number' | 'boolean' | 'array' | 'object';
+type Kind = 'string' | 'number' | 'boolean' | 'array' | 'object' | 'null';
 const kindOf = (tree: Tree): Kind =>
-  Array.isArray(tree) ? 'array' : tree instanceof Obj ? 'object' : (typeof tree as 'string' | 'number' | 'boolean');
+  tree === null
+    ? 'null'
+    : Array.isArray(tree)
+      ? 'array'
+      : tree instanceof Obj
+        ? 'object'
+        : (typeof tree as 'string' | 'number' | 'boolean');
 
 /** Values a field of each kind can never take (never null or undefined: those may mean "not given"). */
 function wrongValue(random: Random, kind: Kind, options: HostileOptions): Tree {
@@ -184,6 +190,8 @@ function wrongValue(random: Random, kind: Kind, options: HostileOptions): Tree {
     ],
     // not an object of another kind: a nested schema that is not strict would take that as {}
     object: [() => 'x', () => 42, () => true, () => [], () => [new Obj([])], huge],
+    // a null field is a nullable something (an id, a name, a flag): only a nested array is wrong for any of them
+    null: [() => [[true]], () => [[42]]],
   };
   return random.pick(choices[kind])();
 }
