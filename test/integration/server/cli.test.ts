@@ -44,10 +44,24 @@ async function startCli(args: string[]): Promise<Started> {
   return { child, exited, line: JSON.parse(first), stdoutLines, stderr: () => stderr };
 }
 
+/** Ctrl-C and wait for the whole job: npm may exit before the server it started has closed (CI saw it answer after). */
 async function stopCli(started: Started): Promise<void> {
-  if (started.child.exitCode === null && started.child.signalCode === null)
-    process.kill(-started.child.pid!, 'SIGTERM');
+  const group = -started.child.pid!;
+  if (started.child.exitCode === null && started.child.signalCode === null) process.kill(group, 'SIGTERM');
   await started.exited;
+  for (let tries = 0; groupAlive(group); tries++) {
+    if (tries === 100) throw new Error('the server was still running 10 s after SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(group, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function admin(dataDir: string, ...args: string[]) {
