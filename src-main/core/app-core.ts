@@ -309,7 +309,9 @@ export class AppCore extends DisposableBase {
         this.progressThrottle.schedule();
       }),
       queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', uploads.status())),
-      this.engine.pruning.onDidRemove((removed) => this.emit('uploads:removed', { removed })),
+      ...[queue.onDidRemove, this.engine.pruning.onDidRemove].map((onDidRemove) =>
+        onDidRemove((removed) => this.emit('uploads:removed', { removed })),
+      ),
       this.whenDone?.onDidChange(() => this.emit('uploads:statusChanged', uploads.status())) ?? (() => undefined),
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
         const { limit, remaining, gateOpensInMs, gateReason } = state;

@@ -20,7 +20,7 @@ import { detectFileSystemWithoutEvents, type FileSystemProbe } from './file-syst
 import { FileIntake } from './file-intake.js';
 import { createFileRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';
-import { absPathOf, countFiles, PathRules, pathRuleOptions } from './folder-walk.js';
+import { absPathOf, countFiles, PathRules, pathRuleOptions, relPathOf } from './folder-walk.js';
 import { previewFolder } from './folder-preview.js';
 import { FolderWatcher } from './folder-watcher.js';
 import type { SyncIndex } from './sync-index.js';
@@ -199,10 +199,23 @@ export class SyncService {
     });
   }
 
-  /** New options for a folder: its watcher starts over with them; what it uploaded stays known. */
+  /**
+   * New options for a folder: its watcher starts over with them; what it
+   * uploaded stays known, and what it queued that they now leave alone
+   * leaves the queue (what is being sent finishes).
+   */
   async updateFolder(id: number, input: FolderOptionsInput): Promise<WatchedFolder> {
     const options = FolderOptionsSchema.parse(input);
-    return this.rewatch(id, () => this.options.folders.update(id, options));
+    return this.rewatch(id, () => {
+      this.options.folders.update(id, options);
+      const root = this.options.folders.get(id)!.path;
+      const names = new PathRules(pathRuleOptions(options));
+      const files = createFileRules(options);
+      this.options.queue.forget(id, (item) => {
+        const relPath = relPathOf(root, item.path);
+        return relPath !== undefined && (names.fileLeftAloneBy(relPath) ?? files({ ...item, relPath })) !== null;
+      });
+    });
   }
 
   /**

@@ -96,6 +96,7 @@ export class UploadQueue implements Disposable {
   private readonly items: ItemStates;
   private readonly statusEmitter = this.disposables.add(new Emitter<QueueRunState>());
   private readonly uploadedEmitter = this.disposables.add(new Emitter<UploadedEvent>());
+  private readonly removeEmitter = this.disposables.add(new Emitter<number>());
   private readonly idleWaiters: Array<() => void> = [];
   private readonly writers: WriterWaits;
   /** a stored item changed (state, or a new item) */
@@ -105,6 +106,8 @@ export class UploadQueue implements Disposable {
   readonly onDidChangeStatus = this.statusEmitter.event;
   /** an item is done */
   readonly onDidUpload = this.uploadedEmitter.event;
+  /** items left the queue's list (cleared, or no longer wanted): how many */
+  readonly onDidRemove = this.removeEmitter.event;
 
   constructor(private readonly options: UploadQueueOptions) {
     this.clock = options.clock ?? systemClock;
@@ -285,7 +288,27 @@ export class UploadQueue implements Disposable {
   }
 
   clearFinished(): number {
-    return this.options.store.clearFinished();
+    return this.removed(this.options.store.clearFinished());
+  }
+
+  /**
+   * Takes the items of a watched folder that `leftAlone` picks off the queue
+   * as if never queued (the folder's rules now leave them alone), not as
+   * declined: should the rules change back, the folder's next walk queues
+   * them again. An item being sent, or whose last request may have reached
+   * the service, stays and finishes.
+   */
+  forget(folderId: number, leftAlone: (item: UploadItem) => boolean): number {
+    const ids = this.options.store
+      .unfinishedOfFolder(folderId)
+      .filter((item) => !this.workers.has(item.id) && !item.finalSent && leftAlone(item))
+      .map((item) => item.id);
+    return this.removed(this.options.store.remove(ids));
+  }
+
+  private removed(count: number): number {
+    if (count > 0) this.removeEmitter.fire(count);
+    return count;
   }
 
   /** Upload requests in flight across all files, from now on. */

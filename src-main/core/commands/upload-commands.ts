@@ -6,8 +6,7 @@ import { OK, type CoreServices, type HandlersOf } from './handlers.js';
 export function uploadCommands({
   uploads,
   accounts,
-  emit,
-}: Pick<CoreServices, 'uploads' | 'accounts' | 'emit'>): HandlersOf<'uploads'> {
+}: Pick<CoreServices, 'uploads' | 'accounts'>): HandlersOf<'uploads'> {
   const { queue } = uploads;
   // the item as the command left it, or as it was when the command had nothing to do
   const viewOf = async (id: number, changed: Promise<UploadItem | undefined>) =>
@@ -42,11 +41,7 @@ export function uploadCommands({
     'uploads:resume': async ({ id }) => viewOf(id, queue.resume(id)),
     'uploads:cancel': async ({ id }) => viewOf(id, queue.cancel(id)),
     'uploads:retry': async ({ id }) => viewOf(id, queue.retry(id)),
-    'uploads:clearFinished': async () => {
-      const removed = queue.clearFinished();
-      if (removed > 0) emit('uploads:removed', { removed });
-      return { removed };
-    },
+    'uploads:clearFinished': async () => ({ removed: queue.clearFinished() }),
     'uploads:setWhenDone': async ({ action }) => {
       uploads.chooseWhenDone(action === 'nothing' ? null : action);
       return uploads.status();

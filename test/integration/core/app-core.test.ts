@@ -140,6 +140,9 @@ describe('AppCore against the reference server', () => {
       ok: true,
       value: { ok: true },
     });
+    // "Clear finished": the answer counts it, and every page hears it to read its rows again
+    expect(await call('uploads:clearFinished')).toEqual({ ok: true, value: { removed: 1 } });
+    expect(events.filter((e) => e.name === 'uploads:removed').map((e) => e.payload)).toEqual([{ removed: 1 }]);
   });
 
   it('files:update drops control and direction characters from a name, as the server does; a name of nothing else is refused unsent', async () => {

@@ -137,6 +137,44 @@ describe('Folder rules and their preview', { timeout: 60_000 }, () => {
     expect(await uploaded(engine, 5)).toEqual([...Object.keys(TAKEN), 'notes.txt', 'photo.jpg'].sort());
   });
 
+  it('a rule added while files wait takes them off the queue, and they come back when it goes', async () => {
+    // the queue not started: every file the folder finds waits in it
+    fixture = await openEngine(server.baseUrl, server.token, { settleMs: SETTLE_MS });
+    const engine = fixture.engine;
+    const queued = () =>
+      engine.uploads
+        .unfinished()
+        .map((item) => item.path.slice(folder.length + 1))
+        .sort();
+    const everyFile = [
+      'clip1.mp4',
+      'clip2.MOV',
+      'draft-1.mp4',
+      'notes.txt',
+      'old.mp4',
+      'photo.jpg',
+      'sub/clip3.mkv',
+      'tiny.mp4',
+    ];
+    const watched = await engine.sync.addFolder(fixture.accountId, folder, {});
+    await waitFor(() => (queued().length === everyFile.length ? true : undefined), 20_000, 'every file queued');
+    expect(queued()).toEqual(everyFile);
+
+    const removed: number[] = [];
+    engine.queue.onDidRemove((count) => removed.push(count));
+    await engine.sync.updateFolder(watched.id, RULES);
+    expect(queued()).toEqual(Object.keys(TAKEN).sort());
+    expect(removed).toEqual([5]);
+    // taken off, not declined: without the rule the folder queues them again
+    await engine.sync.updateFolder(watched.id, {});
+    await waitFor(() => (queued().length === everyFile.length ? true : undefined), 20_000, 'queued again');
+    expect(queued()).toEqual(everyFile);
+
+    engine.queue.start();
+    expect(await uploaded(engine, everyFile.length)).toEqual(everyFile);
+    expect(engine.uploads.list()).toHaveLength(everyFile.length);
+  });
+
   it('stops at its file bound and says so, counting what it walked', async () => {
     const preview = await previewFolder({
       root: folder,
