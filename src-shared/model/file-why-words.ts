@@ -1,5 +1,6 @@
 import type { FileWhy } from '../ipc/ipc-contract.js';
 import { message, type Message } from '../i18n/message.js';
+import { dateTimeFormat, formatBytes } from './format.js';
 import type { LeftAlone } from './left-alone.js';
 
 /**
@@ -7,7 +8,8 @@ import type { LeftAlone } from './left-alone.js';
  * folder and its state, what holds for the file, and what happens next. One
  * mapping for the UI (in its language) and the CLI (English), so both say
  * the same. Times, links and a failure's reason are not in these sentences:
- * each side shows them as rows of their own (times formatted with Intl).
+ * each side shows them as rows of their own (times formatted with Intl); a
+ * rule's limits are (sizes and dates written for `locale`).
  */
 export interface FileWhyWords {
   folder: Message;
@@ -15,8 +17,8 @@ export interface FileWhyWords {
   next: Message;
 }
 
-export function fileWhyWords(why: FileWhy): FileWhyWords {
-  return { folder: folderWords(why), verdict: verdictWords(why), next: nextWords(why) };
+export function fileWhyWords(why: FileWhy, locale = 'en-US'): FileWhyWords {
+  return { folder: folderWords(why), verdict: verdictWords(why, locale), next: nextWords(why) };
 }
 
 function folderWords({ folder }: FileWhy): Message {
@@ -35,10 +37,10 @@ function folderWords({ folder }: FileWhy): Message {
   return message('why.folderLive', values);
 }
 
-function verdictWords({ verdict }: FileWhy): Message {
+function verdictWords({ verdict, path }: FileWhy, locale: string): Message {
   switch (verdict.kind) {
     case 'leftAlone':
-      return ruleWords(verdict.rule);
+      return ruleWords(verdict.rule, path, locale);
     case 'inQueue': {
       const state = verdict.item.state;
       if (state.kind === 'queued') return message(state.waiting ? 'why.queuedBeingWritten' : 'why.queued');
@@ -56,7 +58,8 @@ function verdictWords({ verdict }: FileWhy): Message {
   }
 }
 
-function ruleWords(rule: LeftAlone): Message {
+function ruleWords(rule: LeftAlone, path: string, locale: string): Message {
+  const size = (bytes: number) => formatBytes(bytes, locale);
   switch (rule.rule) {
     case 'hidden':
       return message('why.ruleHidden', { segment: rule.segment });
@@ -68,12 +71,18 @@ function ruleWords(rule: LeftAlone): Message {
       return message('why.ruleInSubfolder');
     case 'movedInto':
       return message('why.ruleMovedInto', { subfolder: rule.subfolder });
-    case 'type':
-      return message('why.ruleType');
+    case 'type': {
+      const extension = /\.([^./\\]+)$/.exec(path)?.[1];
+      return extension ? message('why.ruleType', { extension }) : message('why.ruleTypeNoExtension');
+    }
     case 'size':
-      return message('why.ruleSize');
+      if (rule.min !== null && rule.max !== null)
+        return message('why.ruleSizeBetween', { min: size(rule.min), max: size(rule.max) });
+      return rule.min !== null
+        ? message('why.ruleSizeMin', { min: size(rule.min) })
+        : message('why.ruleSizeMax', { max: size(rule.max ?? 0) });
     case 'modified':
-      return message('why.ruleModified');
+      return message('why.ruleModified', { date: dateTimeFormat(locale, { dateStyle: 'medium' }).format(rule.after) });
   }
 }
 

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import type { FileWhy, FileWhyAction } from '../../../src-shared/ipc/ipc-contract.js';
 import { fileWhyWords } from '../../../src-shared/model/file-why-words.js';
+import { dateTimeFormat } from '../../../src-shared/model/format.js';
 import { useAction } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { useLocale } from '../../i18n/i18n.js';
@@ -143,8 +144,8 @@ function FileWhyPanel({ why, onClose }: { why: ReturnType<typeof useFileWhy>; on
 
 function AnswerRows({ answer }: { answer: FileWhy }) {
   const { t, locale } = useLocale();
-  const words = fileWhyWords(answer);
-  const when = (at: number) => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
+  const words = fileWhyWords(answer, locale);
+  const when = (at: number) => dateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
   const rows: [string, React.ReactNode][] = [
     [t('why.labelFolder'), translate(words.folder)],
     [t('why.labelStatus'), translate(words.verdict)],

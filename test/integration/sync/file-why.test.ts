@@ -117,7 +117,7 @@ describe('folders:why', () => {
       ...folder!.options,
       fileTypes: { groups: ['videos' as const], extensions: [] },
       minSize: 100,
-      modifiedAfter: Date.parse('2026-01-01T00:00:00Z'),
+      modifiedAfter: Date.parse('2026-01-01T12:00:00Z'),
     };
     await callCore(core, 'folders:update', { id: folderId, options });
     const notes = join(watched, 'notes.txt');
@@ -131,11 +131,13 @@ describe('folders:why', () => {
 
     const byType = await why(notes);
     expect(byType.verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'type', allowed: ['videos'] } });
-    expect(words(byType).verdict).toBe('Left alone: the folder does not take files of this type.');
-    expect((await why(tiny)).verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'size', min: 100, max: null } });
+    expect(words(byType).verdict).toBe('Left alone: the folder does not take .txt files.');
+    const bySize = await why(tiny);
+    expect(bySize.verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'size', min: 100, max: null } });
+    expect(words(bySize).verdict).toBe('Left alone: the folder takes only files of at least 100 B.');
     const byDate = await why(old);
     expect(byDate.verdict).toEqual({ kind: 'leftAlone', rule: { rule: 'modified', after: options.modifiedAfter } });
-    expect(words(byDate).verdict).toBe('Left alone: the folder takes only files modified after a date.');
+    expect(words(byDate).verdict).toBe('Left alone: the folder takes only files modified after Jan 1, 2026.');
   });
 
   it('says when a path is outside every watched folder, holds no file, or is a folder; refuses a relative path', async () => {
