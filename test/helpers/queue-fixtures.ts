@@ -1,13 +1,13 @@
 import type { QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
-import type { UploadState } from '../../src-shared/model/upload-state.js';
+import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
 import type { RowContext } from '../../src-renderer/text/queue-row-text.js';
 
-/** An upload as the UI receives it, queued unless told otherwise. */
-export function item(
+/** An upload as the core stores it, queued unless told otherwise. */
+export function uploadItem(
   id: number,
   state: UploadState = { kind: 'queued' },
-  extra: Partial<UploadItemView> = {},
-): UploadItemView {
+  extra: Partial<UploadItem> = {},
+): UploadItem {
   return {
     id,
     accountId: 'a1',
@@ -15,8 +15,9 @@ export function item(
     fileName: `clip-${id}.mp4`,
     size: 1_000_000,
     mtimeMs: 1,
+    fingerprint: 'f',
     visibility: null,
-    metadata: { hasPassword: false },
+    metadata: {},
     folderId: null,
     state,
     dzuuid: null,
@@ -24,9 +25,24 @@ export function item(
     ackedChunks: [],
     restarts: 0,
     finalSent: false,
-    fileId: null,
+    fileId: state.kind === 'done' ? state.fileId : null,
+    staleFileIds: [],
     createdAt: 1,
     updatedAt: 1,
+    ...extra,
+  };
+}
+
+/** An upload as the UI receives it, queued unless told otherwise. */
+export function item(
+  id: number,
+  state: UploadState = { kind: 'queued' },
+  extra: Partial<UploadItemView> = {},
+): UploadItemView {
+  const { fingerprint: _fingerprint, staleFileIds: _stale, ...stored } = uploadItem(id, state);
+  return {
+    ...stored,
+    metadata: { hasPassword: false },
     afterUpload: null,
     changedSinceUpload: false,
     fromBrowser: false,

@@ -1,33 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { UploadItem, UploadState } from '../../../src-shared/model/upload-state.js';
+import type { UploadState } from '../../../src-shared/model/upload-state.js';
 import { UPLOADED_SUMMARY_MS, UploadLog } from '../../../src-main/core/engine-log.js';
 import { FakeClock, flushMicrotasks } from '../../helpers/fake-clock.js';
 import { memoryLog } from '../../helpers/memory-log.js';
+import { uploadItem } from '../../helpers/queue-fixtures.js';
 
-function upload(id: number, state: UploadState): UploadItem {
-  return {
-    id,
-    accountId: 'a1',
-    path: `/photos/photo-${id}.jpg`,
-    fileName: `photo-${id}.jpg`,
-    size: 8_192,
-    mtimeMs: 1,
-    fingerprint: 'f',
-    visibility: null,
-    metadata: {},
-    folderId: 1,
-    state,
-    dzuuid: null,
-    chunkSize: 90_000_000,
-    ackedChunks: [],
-    restarts: 0,
-    finalSent: false,
-    fileId: state.kind === 'done' ? state.fileId : null,
-    staleFileIds: [],
-    createdAt: 1,
-    updatedAt: 1,
-  };
-}
+/** A file of a watched folder's: the log names it by its path. */
+const upload = (id: number, state: UploadState) =>
+  uploadItem(id, state, { path: `/photos/photo-${id}.jpg`, fileName: `photo-${id}.jpg`, folderId: 1 });
 
 const done = (id: number) => upload(id, { kind: 'done', fileId: `F${id}`, finishedAt: 1 });
 const problem = { message: 'The service refused the file.', code: 'UNSUPPORTED_MEDIA', requestId: 'r-1' };
