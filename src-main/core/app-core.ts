@@ -1,4 +1,4 @@
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import {
   IPC_EVENTS,
   type AppIntent,
@@ -8,12 +8,10 @@ import {
   type RateLimitView,
 } from '../../src-shared/ipc/ipc-contract.js';
 import { followChangesRow } from '../../src-shared/model/follow-row.js';
-import type { FolderStatus } from '../../src-shared/model/folder-status.js';
 import { parseDeepLink } from '../../src-shared/model/deep-link.js';
 import { isSnoozed } from '../../src-shared/model/notification-snooze.js';
 import type { Settings } from '../../src-shared/model/settings.js';
-import type { UploadItem, UploadState } from '../../src-shared/model/upload-state.js';
-import type { BlockReason } from '../api-client/request-scheduler.js';
+import type { UploadState } from '../../src-shared/model/upload-state.js';
 import { systemClock } from '../common/clock.js';
 import { DisposableBase, Emitter } from '../common/disposable.js';
 import { CoreLanguage } from '../common/i18n.js';
@@ -23,8 +21,9 @@ import type { AppCoreOptions } from './app-core-options.js';
 import type { Handlers } from './commands/handlers.js';
 import { commandHandlers, runCommand } from './contract-boundary.js';
 import type { Engine } from './engine.js';
+import { notifyWhatTheEngineDoes } from './engine-notifications.js';
 import { IntentInbox } from './intent-inbox.js';
-import { isFolderProblem, NotificationCenter, type FolderProblem, type FromFolder } from './notification-center.js';
+import { NotificationCenter } from './notification-center.js';
 import { NotificationFeedFile } from './notification-feed-file.js';
 import { queueOpenedFiles } from './opened-files.js';
 import { CHECK_OUTGOING, outgoing } from './outgoing-check.js';
@@ -67,8 +66,6 @@ export class AppCore extends DisposableBase {
   /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
   private readonly lastRateLimit = new Map<string, string>();
   private readonly lastBlocked = new Map<string, string | null>();
-  /** per watched folder: the problem last said of it (null: none) */
-  private readonly folderProblems = new Map<number, FolderProblem | null>();
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
   private readonly intents = this.register(new IntentInbox());
@@ -181,6 +178,12 @@ export class AppCore extends DisposableBase {
     this.applySettings(settings.value());
     this.handlers = commandHandlers(this.services);
     this.watchEngine();
+    this.register(
+      notifyWhatTheEngineDoes(engine, this.notifications, {
+        translate: this.language.translate,
+        dataDir: options.info.dataDir,
+      }),
+    );
     if (options.updates) {
       this.register(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
     }
@@ -249,30 +252,7 @@ export class AppCore extends DisposableBase {
     this.options.updates?.setFeedUrl(settings.updateUrl);
   }
 
-  /** The watched folder `item` came from, as its notifications need it; undefined: added by hand or imported. */
-  private fromFolder(item: UploadItem): FromFolder | undefined {
-    const folder = item.folderId === null ? undefined : this.engine.folders.get(item.folderId);
-    return folder && { id: folder.id, name: basename(folder.path), notify: folder.options.notify };
-  }
-
-  /** A folder that comes to need the person (gone, not connected, unreadable) is said once, when it starts. */
-  private notifyFolderProblems(statuses: readonly FolderStatus[]): void {
-    for (const { id, path, state } of statuses) {
-      const said = state.kind === 'problem' && isFolderProblem(state.problem) ? state.problem : null;
-      if (this.folderProblems.get(id) === said) continue;
-      this.folderProblems.set(id, said);
-      if (said) this.notifications.folderProblem(id, basename(path), said);
-    }
-  }
-
-  private notifyAccountProblem(accountId: string, blocked: BlockReason): void {
-    const account = this.engine.accounts.list().find((one) => one.id === accountId);
-    const name = account ? (account.username ?? new URL(account.baseUrl).host) : accountId;
-    const reason = blocked.text ? this.language.translate(blocked.text) : blocked.message;
-    this.notifications.accountProblem(name, reason, blocked.requestId);
-  }
-
-  /** Turns engine happenings into contract events and notifications. */
+  /** Turns engine happenings into contract events (what a person is told of: engine-notifications.ts). */
   private watchEngine(): void {
     const queue = this.engine.queue;
     const { uploads, accounts } = this.services;
@@ -283,23 +263,8 @@ export class AppCore extends DisposableBase {
         // a new version of a file uploaded before: that earlier row now says the file changed since
         const earlier = item.state.kind === 'queued' ? this.engine.uploads.doneBefore(item.path, item.id) : undefined;
         if (earlier) this.emit('uploads:itemChanged', uploads.view(earlier));
-        if (item.state.kind === 'failed') {
-          const { message, requestId, text } = item.state.reason;
-          this.notifications.uploadFailed(basename(item.path), message, requestId, text, this.fromFolder(item));
-        }
       }),
-      queue.onDidUpload(({ item, file, replacedStale }) => {
-        if (replacedStale) this.notifications.replacedStale(item.fileName, file?.urls.page ?? null);
-        else {
-          const from = this.fromFolder(item);
-          const fileId = item.state.kind === 'done' ? item.state.fileId : null;
-          const uploaded = fileId === null ? null : { accountId: item.accountId, fileId };
-          this.notifications.uploaded(
-            item.fileName,
-            file?.urls.page ?? null,
-            from && { ...from, bytes: item.size, file: uploaded },
-          );
-        }
+      queue.onDidUpload(({ item, file }) => {
         if (item.state.kind !== 'done') return;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
         this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, name: item.fileName, file: links });
@@ -326,8 +291,6 @@ export class AppCore extends DisposableBase {
         if ((this.lastBlocked.get(accountId) ?? null) !== blocked) {
           this.lastBlocked.set(accountId, blocked);
           this.emit('account:changed', accounts.views());
-          // it needs the person: said when it starts, snoozed or not
-          if (state.blocked) this.notifyAccountProblem(accountId, state.blocked);
         }
       }),
       this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
@@ -336,22 +299,12 @@ export class AppCore extends DisposableBase {
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
         const item = follow.uploadId !== null && followChangesRow(follow) ? queue.get(follow.uploadId) : undefined;
         if (item?.state.kind === 'done') this.emit('uploads:itemChanged', uploads.view(item));
-        if (follow.state.kind === 'ready') this.notifications.readyToWatch(follow.name, follow.watchUrl);
-        if (follow.state.kind === 'failed') {
-          this.notifications.conversionFailed(follow.name, follow.state.reason, follow.state.text);
-        }
       }),
       this.imports.onDidChange((change) => this.emit('imports:changed', change)),
-      this.engine.folderStatus.onDidChange((statuses) => {
-        this.emit('folders:statusChanged', statuses);
-        this.notifyFolderProblems(statuses);
-      }),
-      this.engine.sync.onDidLeaveFile(({ path, why }) => this.notifications.leftInPlace(basename(path), why)),
+      this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', statuses)),
       this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
       this.engine.onDidWake(() => this.policy.wake()),
-      // once each time it fills up; the hold and the folders' state say it for as long as it lasts
-      this.engine.dataDisk.onDidChange((full) => full && this.notifications.dataDiskFull(this.options.info.dataDir)),
       // a log that cannot be written for lack of room is the app's disk being full too
       this.options.log?.onDidFailToWrite((error) => this.engine.dataDisk.report(error, this.options.log!.dir)) ??
         (() => undefined),
