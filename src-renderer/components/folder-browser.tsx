@@ -43,6 +43,8 @@ export function FolderBrowser(props: {
   /** the check of a path typed and chosen without Go */
   const typedCheck = useAction();
   const [goTo, setGoTo] = useState(props.start ?? '');
+  /** the person typed under Go to since the last folder was asked for: the listing that lands keeps their text */
+  const typedSinceOpen = useRef(false);
   const [active, setActive] = useState(0);
   /** after opening a subfolder its button is gone: focus goes into the new list instead of <body> */
   const focusListOnLoad = useRef(false);
@@ -51,7 +53,7 @@ export function FolderBrowser(props: {
 
   useEffect(() => {
     if (!current) return;
-    setGoTo(current.path);
+    if (!typedSinceOpen.current) setGoTo(current.path);
     setActive(0);
     if (focusListOnLoad.current) {
       focusListOnLoad.current = false;
@@ -69,6 +71,7 @@ export function FolderBrowser(props: {
   /** `focusList`: opened from the list, whose button is gone once it opens */
   function open(target: string | undefined, { focusList = false } = {}) {
     typedCheck.clearError();
+    typedSinceOpen.current = false;
     focusListOnLoad.current = focusList;
     if (target === path) listing.reload();
     else setPath(target);
@@ -125,6 +128,7 @@ export function FolderBrowser(props: {
           autoComplete="off"
           onChange={(event) => {
             setGoTo(event.target.value);
+            typedSinceOpen.current = true;
             typedCheck.clearError();
           }}
         />

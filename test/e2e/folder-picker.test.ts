@@ -123,6 +123,40 @@ describe('choosing a folder in the browser', () => {
     await page.close();
   });
 
+  it('keeps what the person types under Go to while the first folder still loads, and goes there on Enter', async () => {
+    const page = await app.open();
+    // the daemon's first listing (the home folder) is held until the person has typed
+    let release: () => void = () => undefined;
+    await page.routeWebSocket(/\/ipc(\?|$)/, (route) => {
+      const server = route.connectToServer();
+      let held: number | null = null;
+      route.onMessage((message) => {
+        const sent = JSON.parse(String(message)) as { id: number; name: string };
+        if (sent.name === 'folders:browse' && held === null) held = sent.id;
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        const answer = JSON.parse(String(message)) as { id?: number };
+        if (answer.id !== undefined && answer.id === held) release = () => route.send(message);
+        else route.send(message);
+      });
+    });
+    // the page opened its socket before the route: a reload opens it again, through the route
+    await page.reload();
+    await startAdding(page);
+    const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
+    await dialog.getByRole('status').getByText('Loading the folders…').waitFor();
+    const music = join(home, 'Music');
+    await dialog.getByLabel('Go to').fill(music);
+    release();
+    await dialog.getByRole('status').getByText(`“${home}” has 2 subfolders.`).waitFor();
+    expect(await dialog.getByLabel('Go to').inputValue()).toBe(music);
+    await dialog.getByLabel('Go to').press('Enter');
+    await dialog.getByRole('status').getByText(`“${music}” has no subfolders`).waitFor();
+    expect(await dialog.getByLabel('Go to').inputValue()).toBe(music);
+    await page.close();
+  });
+
   it('says inline why a typed path cannot be opened or added, and adds nothing', async () => {
     const page = await startAdding();
     const before = await watchedPaths();
