@@ -3,6 +3,7 @@ import { FILE_TYPE_GROUPS } from '../../src-shared/model/folder-options.js';
 import { useLocale } from '../i18n/i18n.js';
 import { fileRulesFromDraft, type FileRulesDraft } from '../text/file-rules-form.js';
 import { RadioOption } from './radio-option.js';
+import { TextField } from './text-field.js';
 
 /** A folder's file rules (types, sizes, modified after), beside its ignore patterns in the folder form. */
 export function FileRulesFields(props: { value: FileRulesDraft; onChange: (value: FileRulesDraft) => void }) {
@@ -43,24 +44,13 @@ export function FileRulesFields(props: { value: FileRulesDraft; onChange: (value
                 <span>{t(`folderRules.${group}`)}</span>
               </label>
             ))}
-            <label className="field">
-              <span>{t('folderRules.extensions')}</span>
-              <input
-                type="text"
-                value={value.extensionsText}
-                aria-invalid={errors.extensions ? true : undefined}
-                aria-describedby={described('extensions', errors.extensions, true)}
-                onChange={(event) => set({ extensionsText: event.target.value })}
-              />
-              <small id={`${id}-extensions-hint`} className="muted">
-                {t('folderRules.extensionsHint')}
-              </small>
-              {errors.extensions && (
-                <span id={`${id}-extensions-error`} className="field__error">
-                  {errors.extensions}
-                </span>
-              )}
-            </label>
+            <TextField
+              label={t('folderRules.extensions')}
+              value={value.extensionsText}
+              error={errors.extensions}
+              hint={t('folderRules.extensionsHint')}
+              onChange={(extensionsText) => set({ extensionsText })}
+            />
           </div>
         )}
         {errors.types && (
@@ -90,18 +80,13 @@ export function FileRulesFields(props: { value: FileRulesDraft; onChange: (value
           {errors.size}
         </span>
       )}
-      <label className="field">
-        <span>{t('folderRules.modifiedAfter')}</span>
-        <input
-          type="date"
-          value={value.modifiedAfter}
-          aria-describedby={`${id}-modified-hint`}
-          onChange={(event) => set({ modifiedAfter: event.target.value })}
-        />
-        <small id={`${id}-modified-hint`} className="muted">
-          {t('folderRules.modifiedAfterHint')}
-        </small>
-      </label>
+      <TextField
+        label={t('folderRules.modifiedAfter')}
+        type="date"
+        value={value.modifiedAfter}
+        hint={t('folderRules.modifiedAfterHint')}
+        onChange={(modifiedAfter) => set({ modifiedAfter })}
+      />
     </fieldset>
   );
 }

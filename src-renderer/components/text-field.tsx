@@ -15,10 +15,13 @@ export function TextField(props: {
   hint?: string;
   max?: number;
   multiline?: boolean;
-  type?: 'text' | 'password' | 'search';
-  inputMode?: 'numeric';
+  type?: 'text' | 'password' | 'search' | 'url' | 'date';
+  inputMode?: 'numeric' | 'decimal';
   autoComplete?: string;
   placeholder?: string;
+  spellCheck?: boolean;
+  /** beside `field` (a field nested under a choice) */
+  className?: string;
 }) {
   const id = useId();
   const hintId = `${id}-hint`;
@@ -33,9 +36,10 @@ export function TextField(props: {
     'aria-invalid': props.error ? true : undefined,
     'aria-describedby': describedBy,
     placeholder: props.placeholder,
+    spellCheck: props.spellCheck,
   };
   return (
-    <div className="field">
+    <div className={props.className ? `field ${props.className}` : 'field'}>
       <label htmlFor={id} className="field__label">
         {props.label}
       </label>

@@ -8,6 +8,7 @@ import { useAction } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
 import { RadioOption } from '../../components/radio-option.js';
 import { StatusNote } from '../../components/status-note.js';
+import { TextField } from '../../components/text-field.js';
 import { useLocale } from '../../i18n/i18n.js';
 import { pollIntervalText } from '../../text/file-checks-text.js';
 import { settingsChange, settingsForm, type SettingsForm, type SettingsFormErrors } from '../../text/settings-form.js';
@@ -65,8 +66,6 @@ export function AppSection() {
     setSaved(t('settings.app.saved'));
   }
 
-  const errorId = (field: keyof SettingsFormErrors) => (errors[field] ? `settings-${field}-error` : undefined);
-
   return (
     <form
       className="settings__section card form"
@@ -99,44 +98,25 @@ export function AppSection() {
           {t('settings.app.limitAll')}
         </RadioOption>
         {form.bandwidthLimited && (
-          <label className="field settings__nested">
-            <span>{t('settings.app.limitMb')}</span>
-            <input
-              type="text"
-              inputMode="decimal"
-              value={form.bandwidthMb}
-              aria-invalid={errors.bandwidthMb ? true : undefined}
-              aria-describedby={errorId('bandwidthMb')}
-              onChange={(event) => set({ bandwidthMb: event.target.value })}
-            />
-            {errors.bandwidthMb && (
-              <span id="settings-bandwidthMb-error" className="field__error">
-                {errors.bandwidthMb}
-              </span>
-            )}
-          </label>
+          <TextField
+            className="settings__nested"
+            label={t('settings.app.limitMb')}
+            inputMode="decimal"
+            value={form.bandwidthMb}
+            error={errors.bandwidthMb}
+            onChange={(bandwidthMb) => set({ bandwidthMb })}
+          />
         )}
       </fieldset>
 
-      <label className="field">
-        <span>{t('settings.app.chunk')}</span>
-        <input
-          type="text"
-          inputMode="decimal"
-          value={form.chunkMb}
-          aria-invalid={errors.chunkMb ? true : undefined}
-          aria-describedby={['settings-chunk-hint', errorId('chunkMb')].filter(Boolean).join(' ')}
-          onChange={(event) => set({ chunkMb: event.target.value })}
-        />
-        <small id="settings-chunk-hint" className="muted">
-          {t('settings.app.chunkHint')}
-        </small>
-        {errors.chunkMb && (
-          <span id="settings-chunkMb-error" className="field__error">
-            {errors.chunkMb}
-          </span>
-        )}
-      </label>
+      <TextField
+        label={t('settings.app.chunk')}
+        inputMode="decimal"
+        value={form.chunkMb}
+        error={errors.chunkMb}
+        hint={t('settings.app.chunkHint')}
+        onChange={(chunkMb) => set({ chunkMb })}
+      />
 
       <label className="field">
         <span>{t('settings.app.removeFinished')}</span>
@@ -181,26 +161,16 @@ export function AppSection() {
         </small>
       </label>
 
-      <label className="field">
-        <span>{t('settings.app.proxy')}</span>
-        <input
-          type="url"
-          value={form.proxyUrl}
-          placeholder={t('settings.app.proxyPlaceholder')}
-          spellCheck={false}
-          aria-invalid={errors.proxyUrl ? true : undefined}
-          aria-describedby={['settings-proxy-hint', errorId('proxyUrl')].filter(Boolean).join(' ')}
-          onChange={(event) => set({ proxyUrl: event.target.value })}
-        />
-        <small id="settings-proxy-hint" className="muted">
-          {t('settings.app.proxyHint')}
-        </small>
-        {errors.proxyUrl && (
-          <span id="settings-proxyUrl-error" className="field__error">
-            {errors.proxyUrl}
-          </span>
-        )}
-      </label>
+      <TextField
+        label={t('settings.app.proxy')}
+        type="url"
+        value={form.proxyUrl}
+        placeholder={t('settings.app.proxyPlaceholder')}
+        spellCheck={false}
+        error={errors.proxyUrl}
+        hint={t('settings.app.proxyHint')}
+        onChange={(proxyUrl) => set({ proxyUrl })}
+      />
 
       <ErrorNote error={action.error} />
       <div className="form__actions">
