@@ -239,14 +239,13 @@ export class MediaApiClient {
       'upload',
       async ({ signal, onBytes }) => {
         const body = multipartFileBody(fields, request.range);
-        const watchdog = new AbortController();
-        const timer = setTimeout(() => watchdog.abort(stalled(this.noProgressTimeoutMs)), this.noProgressTimeoutMs);
-        let sent = 0;
         // A stop (pause, quit) once the whole body is on its way waits a moment for the answer: a chunk the
         // server took is then known as taken, instead of being cut off between its answer and us and sent
-        // again at the next start. Before that, it stops at once.
+        // again at the next start. Before that, it stops at once. A body that stalls stops it too.
         let bodySent = false;
         const stop = new AbortController();
+        const timer = setTimeout(() => stop.abort(stalled(this.noProgressTimeoutMs)), this.noProgressTimeoutMs);
+        let sent = 0;
         let grace: NodeJS.Timeout | undefined;
         const onStop = () => {
           if (!bodySent) return stop.abort(signal.reason);
@@ -270,7 +269,7 @@ export class MediaApiClient {
             path: '/files/upload',
             headers: { 'Content-Type': body.contentType, 'Content-Length': String(body.contentLength) },
             body: whole ?? untilSent(body.stream(beforePiece), () => (bodySent = true)),
-            signal: AbortSignal.any([stop.signal, watchdog.signal]),
+            signal: stop.signal,
             headersTimeoutMs: this.uploadHeadersTimeoutMs,
             onBytes: () => timer.refresh(),
           });

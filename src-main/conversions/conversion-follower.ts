@@ -104,8 +104,9 @@ export class ConversionFollower {
     return this.options.store.list(limit);
   }
 
-  byUpload(uploadId: number): ConversionFollow | undefined {
-    return this.options.store.byUpload(uploadId);
+  /** The follow of one file. */
+  get(accountId: string, fileId: string): ConversionFollow | undefined {
+    return this.options.store.get(accountId, fileId);
   }
 
   /** Starts polling what is followed, from before a restart too. */

@@ -112,14 +112,6 @@ export class ConversionStore {
     return row.at;
   }
 
-  /** The follow of the file an upload made. */
-  byUpload(uploadId: number): ConversionFollow | undefined {
-    const row = this.sql('SELECT * FROM conversion_follows WHERE upload_id = ? ORDER BY started_at DESC LIMIT 1').get(
-      uploadId,
-    );
-    return row === undefined ? undefined : this.parse(row as Row);
-  }
-
   /** Forgets files final since before `before` (history the Activity panel no longer shows). */
   pruneFinal(before: number): number {
     return this.sql(`DELETE FROM conversion_follows WHERE updated_at < ? AND kind IS NOT 'following'`).run(before)

@@ -168,7 +168,13 @@ export class Engine extends DisposableBase {
       unfinishedItems: () => this.uploads.unfinished(),
       accountProblem: (id) => this.accountProblem(id),
       onDidChangeAccount: (listener) => {
-        const state = this.onDidChangeAccountState(listener);
+        // a status shows whether an account is blocked (accountProblem), not its rate budget, which every request moves
+        const blocked = new Map<string, boolean>();
+        const state = this.onDidChangeAccountState(({ accountId, state: now }) => {
+          if ((blocked.get(accountId) ?? false) === (now.blocked !== null)) return;
+          blocked.set(accountId, now.blocked !== null);
+          listener(undefined);
+        });
         const accounts = this.onDidChangeAccounts(listener);
         return { dispose: () => (state.dispose(), accounts.dispose()) };
       },

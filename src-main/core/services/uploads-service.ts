@@ -47,7 +47,7 @@ export interface UploadsServiceOptions {
   limiter: Pick<BandwidthLimiter, 'limit'>;
   policy: Pick<QueuePolicy, 'limitBy'>;
   whenDone: WhenDoneRunner | undefined;
-  conversions: Pick<ConversionFollower, 'byUpload'>;
+  conversions: Pick<ConversionFollower, 'get'>;
   shell: Pick<ShellPorts, 'revealPath'>;
   /** where the daemon writes files a page sends before they are queued */
   droppedFilesDir?: string;
@@ -99,7 +99,8 @@ export function createUploadsService(options: UploadsServiceOptions): UploadsSer
     }),
     view: (upload) => {
       if (upload.state.kind !== 'done') return toUploadItemView(upload, null, false, fromBrowser(upload));
-      const afterUpload = options.conversions.byUpload(upload.id) ?? null;
+      // by the file it made, not by its number: a queue cleared of every item gives the next one the same number
+      const afterUpload = options.conversions.get(upload.accountId, upload.state.fileId) ?? null;
       return toUploadItemView(upload, afterUpload, store.changedSince(upload), fromBrowser(upload));
     },
     item,

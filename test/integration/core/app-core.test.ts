@@ -264,6 +264,31 @@ describe('AppCore against the reference server', () => {
     }
   });
 
+  it("a new upload's row shows its own file's conversion, not the one of the earlier upload whose number it got", async () => {
+    const account = await signIn();
+    const clip = join(watched.path, 'clip.mp4');
+    await writeFile(clip, fakeMp4(20_000));
+    const [first] = await invoke('uploads:addPaths', { accountId: account.id, paths: [clip] });
+    await engine.queue.whenIdle();
+    const followed = (await invoke('uploads:list', {})).items[0]!.afterUpload;
+    expect(followed).toMatchObject({ name: 'clip.mp4', uploadId: first!.id });
+
+    // a queue cleared of every item numbers the next one as the first was
+    await invoke('uploads:clearFinished', {});
+    const photo = join(watched.path, 'photo.jpg');
+    await writeFile(photo, 'a photo');
+    const [second] = await invoke('uploads:addPaths', { accountId: account.id, paths: [photo] });
+    expect(second!.id).toBe(first!.id);
+    await engine.queue.whenIdle();
+    const rows = events.flatMap(({ name, payload }) => {
+      const row = payload as { id: number; fileName: string; afterUpload: { fileId: string } | null };
+      return name === 'uploads:itemChanged' && row.fileName === 'photo.jpg' ? [row] : [];
+    });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((row) => row.afterUpload?.fileId === followed!.fileId)).toEqual([]);
+    expect((await invoke('uploads:list', {})).items[0]!.afterUpload).not.toMatchObject({ fileId: followed!.fileId });
+  });
+
   it('pages the queue: uploads:list answers one page in queue order and the length of the whole queue', async () => {
     const account = await signIn();
     await call('uploads:pauseAll', { until: null });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../../src-main/core/app-core.js';
 import { Engine } from '../../../src-main/core/engine.js';
+import { FOLDER_STATUS_EVERY_MS } from '../../../src-main/sync/folder-status-service.js';
 import type { IpcCommandName, IpcRequest } from '../../../src-shared/ipc/ipc-contract.js';
 import type { FolderStatus } from '../../../src-shared/model/folder-status.js';
 import { callCore, createAppCore, resultOf, untilFolder } from '../../helpers/app-core-fixture.js';
@@ -229,6 +230,42 @@ describe('AppCore: the status of each watched folder', () => {
     ]);
     // as before: each version is its own file on the service
     expect(await serverFileNames()).toEqual(['notes.txt', 'notes.txt']);
+  });
+
+  it("a folder says its account's token was refused as it happens, and watches again once it is signed in", async () => {
+    const { events } = await startCore();
+    const [{ id }] = await signInAndWatch('Photos');
+    const { id: accountId } = (await invoke('account:list', {}))[0]!;
+    const announced = (kind: string, after: number) =>
+      waitFor(
+        () =>
+          events
+            .slice(after)
+            .some(
+              ({ name, payload }) =>
+                name === 'folders:statusChanged' &&
+                (payload as FolderStatus[]).some((status) => status.id === id && status.state.kind === kind),
+            ) || undefined,
+        5_000,
+        `a folders:statusChanged event with Photos ${kind}`,
+      );
+    // many requests that only move the rate budget: the folder's status does not change
+    for (let i = 0; i < 5; i++) await invoke('account:summary', { accountId });
+    expect((await statusOf(id)).state.kind).toBe('watching');
+    // the statuses of the folder's first scan have gone out: what comes next is the refusal's
+    await new Promise((resolve) => setTimeout(resolve, 2 * FOLDER_STATUS_EVERY_MS));
+
+    // no file in the queue: only the account's refused token can change the folder's status
+    server.admin(['token', 'disable'], { token: server.token });
+    const before = events.length;
+    expect((await resultOf(open!.core, 'account:summary', { accountId })).ok).toBe(false);
+    await announced('problem', before);
+    expect((await statusOf(id)).state).toMatchObject({ kind: 'problem', problem: 'signedOut' });
+
+    server.admin(['token', 'enable'], { token: server.token });
+    const refused = events.length;
+    await invoke('account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    await announced('watching', refused);
   });
 
   it('starts with a watched folder that is gone, and watches it once it is back', async () => {

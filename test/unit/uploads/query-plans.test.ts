@@ -204,7 +204,6 @@ describe('the queries run per event use an index, with 100,000 finished items', 
     expectIndexed(() => conversions.nextPollAfter(NOW), ['conversion_follows_due']);
     expectIndexed(() => conversions.dueAfter(NOW + 120_000), ['conversion_follows_due']);
     expectIndexed(() => conversions.get('a1', 'clip'), ['sqlite_autoindex_conversion_follows_1']);
-    expectIndexed(() => conversions.byUpload(HISTORY + 1), ['conversion_follows_upload']);
     expectIndexed(() => conversions.list(200), ['conversion_follows_recent']);
     expectIndexed(
       () => conversions.update('a1', 'clip', { state: { kind: 'ready', at: NOW }, watchUrl: null, at: NOW }),
