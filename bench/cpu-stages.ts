@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Where a daemon's CPU went, by stage of a file's way (watch, settle,

@@ -4,7 +4,7 @@ import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
 import { fillFinishedUploads } from '../test/helpers/queue-history.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What `npm run bench` keeps of a run: every benchmark's figures (its JSON

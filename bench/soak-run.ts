@@ -3,7 +3,7 @@ import { createCipheriv, createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdir, open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   startFaultProxy,
   type Fault,

@@ -1,7 +1,7 @@
 import { statfs, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { MB } from './bench-support.js';
 import { runSoak, soakPassed, soakSizes, type SoakOptions } from './soak-run.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { writeRandomFile } from '../test/helpers/engine-fixture.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // zod probes for eval when a schema is built, to compile faster parsers; the pages' CSP
 // forbids eval. Loaded before every view chunk (app.tsx's lazyView), so it runs before any schema

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 import { runAdmin, UsageError } from './admin/admin-commands.js';
 import { PRIVATE_UMASK } from './private-files.js';
 import { startReferenceServer } from './server.js';

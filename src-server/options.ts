@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Clock } from './clock.js';
 import type { HostResolver } from './remote/target-guard.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { englishText, type Message } from '../../src-shared/i18n/message.js';
 
 /** The error envelope as a tolerant reader sees it: any code, request_id if any. */

@@ -45,6 +45,7 @@ export async function openContract(options: OpenContractOptions): Promise<CliCon
     const attempt = tryLockDataFolder(options.dataDir, { kind: 'cli', url: null });
     if (attempt.ok) {
       try {
+        await import('./zod-jitless.js');
         const { openLocalCore } = await import('./local-core.js');
         const local = await openLocalCore(attempt.lock, options);
         return contract(local.transport, 'own', new Promise(() => undefined), local.close);

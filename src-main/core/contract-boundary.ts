@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { englishText, message } from '../../src-shared/i18n/message.js';
 import { IPC_COMMANDS, type IpcCommandName, type IpcError, type IpcResult } from '../../src-shared/ipc/ipc-contract.js';
 import { fieldReasons } from '../../src-shared/model/field-reasons.js';

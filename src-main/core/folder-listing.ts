@@ -12,9 +12,6 @@ import {
 /** How many symlinks are followed at once to see whether they lead to a folder. */
 const LINK_CHECKS_AT_ONCE = 32;
 
-/** Numbers by value and case aside, as file managers sort ("Clip 2" before "clip 10"). */
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
 /**
  * The subfolders of a folder, for the page's folder browser (folders:browse):
  * the folder is checked like a typed path (checkFolderPath: `~` expanded,
@@ -57,6 +54,9 @@ export async function listSubfolders(
     );
     batch.forEach((link, index) => leadsToFolder[index] && names.push(link.name));
   }
+  // numbers by value and case aside, as file managers sort ("Clip 2" before "clip 10"); built here, not at
+  // load: the first Intl object of a process costs more than a short command's own work
+  const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
   // the collator ties names that differ only in case; the code points break the tie, so the order is stable
   names.sort((a, b) => collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0));
   const parent = rules.dirname(folder);

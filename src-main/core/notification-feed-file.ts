@@ -1,5 +1,5 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotificationSchema } from '../../src-shared/ipc/ipc-contract.js';
 
 /** A notification as the feed keeps it: what it says as messages, and the body sent as it is. */

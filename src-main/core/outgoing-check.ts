@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Whether the core checks what it sends against its contract: in tests (the

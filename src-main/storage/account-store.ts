@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLANS, type Plan } from '../../src-shared/api/index.js';
 import { statementCache, type Db, type Sql } from './database.js';
 

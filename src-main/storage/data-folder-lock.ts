@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { lstatSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   describeMadePrivate,
   makeFolderPrivate,

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { englishText, message } from '../../src-shared/i18n/message.js';
 import type { Log } from '../common/file-log.js';
 import { CoreError } from '../common/core-error.js';
-import { SecretService } from '../system/secret-service.js';
+import type { SecretService } from '../system/secret-service.js';
+import { sessionBusAddress } from '../system/session-bus-address.js';
 import { FileTokenVault, type TokenVault } from './token-vault.js';
 
 /** The attributes of an account's item: what `secret-tool lookup application media-sync account ID` finds. */
@@ -32,7 +33,7 @@ export class KeyringTokenVault implements TokenVault {
   async get(accountId: string): Promise<string | null> {
     let kept: string | null;
     try {
-      kept = await SecretService.use(this.env, (service) => this.find(service, accountId));
+      kept = await useSecretService(this.env, (service) => this.find(service, accountId));
     } catch (error) {
       // reading elsewhere tells nothing wrong: the file is where an older start kept it
       this.log?.warn(`The desktop keyring did not give the token (${(error as Error).message}); looking in its file.`);
@@ -73,7 +74,7 @@ export class KeyringTokenVault implements TokenVault {
     act: (service: SecretService) => Promise<void>,
   ): Promise<void> {
     try {
-      await SecretService.use(this.env, act);
+      await useSecretService(this.env, act);
     } catch (error) {
       throw CoreError.say('UNAVAILABLE', message(key, { reason: (error as Error).message }));
     }
@@ -96,7 +97,9 @@ export interface TokenVaultOptions {
 export async function openTokenVault(options: TokenVaultOptions): Promise<TokenVault> {
   const file = new FileTokenVault(join(options.dataDir, 'credentials'));
   try {
-    await SecretService.use(options.env, (service) => service.defaultCollection());
+    // asked before the Secret Service's module loads (useSecretService)
+    if (!sessionBusAddress(options.env)) throw new Error('no session bus');
+    await useSecretService(options.env, (service) => service.defaultCollection());
   } catch (error) {
     const where = join(options.dataDir, 'credentials');
     options.log?.info(
@@ -106,4 +109,17 @@ export async function openTokenVault(options: TokenVaultOptions): Promise<TokenV
   }
   options.log?.info('Tokens are kept in the desktop keyring (Secret Service).');
   return new KeyringTokenVault(options.env, file, options.log);
+}
+
+/**
+ * `SecretService.use`, its module loaded at the first use: it brings D-Bus's code, a fifth of what a CLI
+ * command's own core loads, which a command on a machine with no session bus (a server, a container, an SSH
+ * login) never needs.
+ */
+async function useSecretService<T>(
+  env: Record<string, string | undefined>,
+  act: (service: SecretService) => Promise<T>,
+): Promise<T> {
+  const { SecretService } = await import('../system/secret-service.js');
+  return SecretService.use(env, act);
 }

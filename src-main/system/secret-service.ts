@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Variant, type MessageBus } from '@jellybrick/dbus-next';
+import { sessionBusAddress } from './session-bus-address.js';
 import { callMethod, connectBus } from './system-bus.js';
 
 const SERVICE = 'org.freedesktop.secrets';
@@ -14,17 +13,6 @@ class KeyringUnavailableError extends Error {
     super(reason, options);
     this.name = 'KeyringUnavailableError';
   }
-}
-
-/**
- * The session bus's address: `DBUS_SESSION_BUS_ADDRESS`, else systemd's
- * per-user bus at `$XDG_RUNTIME_DIR/bus` where it exists (as GLib looks);
- * null when there is neither (a server, an SSH login, a container).
- */
-export function sessionBusAddress(env: Record<string, string | undefined>): string | null {
-  if (env['DBUS_SESSION_BUS_ADDRESS']) return env['DBUS_SESSION_BUS_ADDRESS'];
-  const runtime = env['XDG_RUNTIME_DIR'];
-  return runtime && existsSync(join(runtime, 'bus')) ? `unix:path=${join(runtime, 'bus')}` : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { basename, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UpdateFileBodySchema } from '../../src-shared/api/index.js';
 import type { UploadItem, UploadMetadata } from '../../src-shared/model/upload-state.js';
 import type { Visibility } from '../../src-shared/model/visibility.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   FINAL_UPLOAD_KINDS,
   UNFINISHED_KINDS,

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { splitForEllipsis } from '../text/middle-ellipsis.js';
 import './middle-ellipsis.css';
 
@@ -6,8 +7,10 @@ import './middle-ellipsis.css';
  * ("IMG_2024…0042.JPG"), CSS doing the cutting. Its text is the whole name,
  * for screen readers and copying; the pointer sees it whole in the title,
  * and the keyboard by focusing it (one Tab stop), when it shows it all.
+ * Memoized: a queue row draws its words again each second while it
+ * uploads, and its name, split by graphemes here, stays the same.
  */
-export function MiddleEllipsis({ text, className }: { text: string; className?: string }) {
+export const MiddleEllipsis = memo(function MiddleEllipsis({ text, className }: { text: string; className?: string }) {
   const { head, tail } = splitForEllipsis(text);
   return (
     <span className={`middle-ellipsis ${className ?? ''}`} title={text} tabIndex={0}>
@@ -15,4 +18,4 @@ export function MiddleEllipsis({ text, className }: { text: string; className?: 
       {tail && <span className="middle-ellipsis__tail">{tail}</span>}
     </span>
   );
-}
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PLANS, TokenPermissionSchema, TOKEN_PERMISSIONS } from '../../src-shared/api/index.js';
 import { parseAllowEntry } from '../auth/ip-allow-list.js';
 import { systemClock } from '../clock.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { TokenPermissionSchema, type Plan, type TokenPermission } from '../../src-shared/api/index.js';
 import { generateToken, hashToken } from '../auth/tokens.js';
 import type { Clock } from '../clock.js';

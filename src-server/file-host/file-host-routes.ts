@@ -4,7 +4,7 @@ import { access } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod';
 import { verifyPassword } from '../auth/passwords.js';
 import type { FileRow } from '../db/files.js';
 import { ApiProblem } from '../http/api-problem.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RemoteJob, RemoteJobStatus } from '../../src-shared/api/index.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/database.js';

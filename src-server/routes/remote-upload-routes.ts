@@ -5,7 +5,7 @@ import {
   PageQuerySchema,
   RemoteUrlSchema,
 } from '../../src-shared/api/index.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { authOf } from '../http/api-gate.js';
 import { ApiProblem, parseOr422 } from '../http/api-problem.js';
 import type { ServerContext } from '../http/context.js';

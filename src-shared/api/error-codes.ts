@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Every `error.code` the API can answer with: the spec's table plus the codes

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The spec names `public`; the value for a private file is not shown (the reference server says `private`). */
 export const PUBLIC_VISIBILITY = 'public';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Token permissions of the spec ("Authentication", item 3). */
 export const TOKEN_PERMISSIONS = ['files:read', 'files:write', 'remote:write'] as const;

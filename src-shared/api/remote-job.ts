@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const REMOTE_JOB_STATUSES = ['pending', 'running', 'completed', 'failed', 'cancelled'] as const;
 export const RemoteJobStatusSchema = z.enum(REMOTE_JOB_STATUSES);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_LIMITS } from './limits.js';
 import { maxChars, withoutControlCharacters } from './text.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Length in characters (Unicode code points), the way the API counts "max 255

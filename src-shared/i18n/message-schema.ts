@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isMessageKey, type MessageKey } from './message.js';
 
 /** A message crossing the ipc contract: its key must be one of the catalogs'. */

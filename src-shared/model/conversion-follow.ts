@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MessageSchema } from '../i18n/message-schema.js';
 
 /** What the last status answer said of the HLS conversion; `progress` only when the service gives one. */

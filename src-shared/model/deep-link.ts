@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_LIMITS } from '../api/limits.js';
 import { RemoteUrlSchema } from '../api/requests.js';
 import { hasControlCharacters, withoutControlCharacters } from '../api/text.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { VisibilitySchema } from './visibility.js';
 
 /** What happens to a local file once it is on the service. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LeftAloneRule } from './left-alone.js';
 
 /** The rules a preview counts left-alone files by, in the order they are said. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Why the app itself holds the whole queue, apart from a person's own pause

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { QueuePause } from './queue-pause.js';
 
 /** A queue pause where it is read back (the contract, the app's stored state). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_LIMITS } from '../api/limits.js';
 import { NotificationSnoozeSchema } from './notification-snooze.js';
 import { DEFAULT_UPDATE_URL } from './update-status.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Upload schedules (issue 13 §2), like rclone's bandwidth timetable: windows

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PUBLIC_VISIBILITY } from '../api/file.js';
 import { CreateRemoteUploadsBodySchema, UpdateFileBodySchema } from '../api/requests.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the app does once the queue is done (docs/uploads.md, "When the queue

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { IPC_COMMANDS, type IpcCommandName } from '../../src-shared/ipc/ipc-contract.js';
 import { requestForEveryCommand } from './contract-requests.js';
 

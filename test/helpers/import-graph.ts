@@ -1,5 +1,5 @@
-import { readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 
 /** Every `import … from '…'`, `export … from '…'`, `import '…'` and `import('…')` with a literal path. */
 const IMPORT =
@@ -44,4 +44,19 @@ export function importsOf(
     if (target) found.add(target);
   }
   return [...found];
+}
+
+/**
+ * The files loaded with `entry` (relative to `root`) before it runs: its imports, theirs and so on, none of the
+ * `import()`s; relative to `root`, sorted.
+ */
+export function loadedWith(root: string, entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const next of importsOf(file, readFileSync(file, 'utf8'), existsSync, 'loadedWithIt')) visit(next);
+  };
+  visit(resolve(root, entry));
+  return [...seen].map((file) => relative(root, file)).sort();
 }

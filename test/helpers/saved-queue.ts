@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Url } from './engine-fixture.js';
 import { waitFor } from './local-http-server.js';
 import type { TestServer } from './test-server.js';

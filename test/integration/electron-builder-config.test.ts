@@ -4,7 +4,7 @@ import { cp, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { buildDesktop } from '../../scripts/build-desktop.js';
 import { APP_ICON_SIZE, TRAY_ICON_SIZE } from '../../scripts/make-icons.js';
 import { NATIVE_BINDING_PATH, runtimePaths, windowIconPath } from '../../src-main/electron/runtime-paths.js';

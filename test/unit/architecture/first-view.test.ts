@@ -1,24 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importsOf, specifiersOf } from '../../helpers/import-graph.js';
+import { loadedWith, specifiersOf } from '../../helpers/import-graph.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-/** The files loaded with `entry` before its first frame: its imports, theirs and so on, none of the `import()`s. */
-function loadedWith(entry: string): string[] {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    for (const next of importsOf(file, readFileSync(file, 'utf8'), existsSync, 'loadedWithIt')) visit(next);
-  };
-  visit(resolve(ROOT, entry));
-  return [...seen].map((file) => relative(ROOT, file)).sort();
-}
-
 describe("the page's first view", () => {
-  const loaded = loadedWith('src-renderer/main.tsx');
+  const loaded = loadedWith(ROOT, 'src-renderer/main.tsx');
 
   it('loads no zod (the views that check input load it, after zod-jitless) and no German catalog', () => {
     const withZod = loaded.filter((file) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CHECK_OUTGOING, outgoing } from '../../../src-main/core/outgoing-check.js';
 
 const ViewSchema = z.object({ id: z.int(), name: z.string(), hidden: z.boolean().default(false) });
