@@ -193,6 +193,55 @@ const MIGRATIONS: readonly string[] = [
     value = json_object('until', CASE WHEN json_valid(value) THEN json(value) END)
   WHERE key = 'uploads.pausedUntil';
   `,
+  // an upload's number is never given again: without AUTOINCREMENT, clearing the newest items handed their numbers
+  // to the next files, and a watched folder's recent file (folder_files.upload_id) or a followed conversion then
+  // named another upload. The numbers those already hold are not given again either.
+  `
+  CREATE TABLE upload_items_numbered (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    file_name TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ms REAL NOT NULL,
+    fingerprint TEXT NOT NULL,
+    visibility INTEGER,
+    metadata TEXT NOT NULL DEFAULT '{}',
+    folder_id INTEGER,
+    state TEXT NOT NULL,
+    dzuuid TEXT,
+    chunk_size INTEGER NOT NULL,
+    acked_chunks TEXT NOT NULL DEFAULT '[]',
+    -- restarts with a new dzuuid after a last chunk that made no file (at most one)
+    restarts INTEGER NOT NULL DEFAULT 0,
+    -- 1 while a request that may complete the file might have reached the server unanswered
+    final_sent INTEGER NOT NULL DEFAULT 0,
+    file_id TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    kind TEXT,
+    wake_at REAL,
+    finished_at REAL,
+    stale_file_ids TEXT NOT NULL DEFAULT '[]'
+  );
+  INSERT INTO upload_items_numbered SELECT id, account_id, path, file_name, size, mtime_ms, fingerprint, visibility,
+    metadata, folder_id, state, dzuuid, chunk_size, acked_chunks, restarts, final_sent, file_id, created_at, updated_at,
+    kind, wake_at, finished_at, stale_file_ids FROM upload_items;
+  DROP TABLE upload_items;
+  ALTER TABLE upload_items_numbered RENAME TO upload_items;
+  CREATE INDEX upload_items_path ON upload_items(path);
+  CREATE INDEX upload_items_file ON upload_items(file_id);
+  CREATE INDEX upload_items_kind ON upload_items(kind);
+  CREATE INDEX upload_items_order ON upload_items(id);
+  CREATE INDEX upload_items_wake ON upload_items(wake_at) WHERE wake_at IS NOT NULL;
+  CREATE INDEX upload_items_finished ON upload_items(finished_at) WHERE finished_at IS NOT NULL;
+  DELETE FROM sqlite_sequence WHERE name = 'upload_items';
+  INSERT INTO sqlite_sequence (name, seq) SELECT 'upload_items', coalesce(max(used), 0) FROM (
+    SELECT max(id) AS used FROM upload_items
+    UNION ALL SELECT max(upload_id) FROM folder_files
+    UNION ALL SELECT max(upload_id) FROM conversion_follows
+  );
+  `,
 ];
 
 /**

@@ -3,10 +3,38 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 10 left it: the queue's numbers without AUTOINCREMENT, so the
+ * numbers of the newest items are given again once they are removed.
+ */
+export function beforeNumbersKept(db: Db): void {
+  const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('upload_items') as string[]).join(
+    ', ',
+  );
+  const indexes = db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'upload_items' AND sql IS NOT NULL")
+    .pluck()
+    .all() as string[];
+  const table = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'upload_items'").pluck().get() as string)
+    .replace('upload_items', 'upload_items_old')
+    .replace('AUTOINCREMENT', '');
+  db.exec(`
+    ${table};
+    INSERT INTO upload_items_old (${columns}) SELECT ${columns} FROM upload_items;
+    DROP TABLE upload_items;
+    ALTER TABLE upload_items_old RENAME TO upload_items;
+    ${indexes.join(';\n')};
+    DELETE FROM sqlite_sequence WHERE name = 'upload_items';
+    PRAGMA user_version = 9;
+  `);
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 9 (issue 33) left it: the queue's pause kept as the epoch ms it
  * ends at, or 'forever'.
  */
 export function beforeQueuePause(db: Db): void {
+  beforeNumbersKept(db);
   db.exec(`
     UPDATE app_state SET key = 'uploads.pausedUntil', value = coalesce(json_extract(value, '$.until'), 'forever')
     WHERE key = 'uploads.pause';
