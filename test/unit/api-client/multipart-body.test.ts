@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileChangedError, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
+import { FileChangedError, READ_PIECE_BYTES, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
 
 const MiB = 1024 * 1024;
 
@@ -72,7 +72,7 @@ describe('multipartFileBody', () => {
       }
       held.push({ piece, offset });
       offset += piece.length;
-      // let the read ahead land before looking at the piece before this one
+      // a read that came early (none should) would land meanwhile: then look at the piece before this one
       await sleep(5);
       const previous = held.at(-2);
       if (previous) {
@@ -92,7 +92,7 @@ describe('multipartFileBody', () => {
       const sent: Buffer[] = [];
       for await (const piece of multipartFileBody({}, range).stream(() => undefined)) {
         sent.push(Buffer.from(piece));
-        if (piece.length === MiB) buffers.add(piece.buffer);
+        if (piece.length === READ_PIECE_BYTES) buffers.add(piece.buffer);
         if (buffers.size >= stopAfter) break;
       }
       return { buffers, sent: Buffer.concat(sent) };
