@@ -11,14 +11,14 @@ import { FileChangedError, READ_PIECE_BYTES, multipartFileBody } from '../../../
 const fs = vi.hoisted(() => ({ slowReads: 0, syncReads: 0 }));
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof NodeFs>();
-  const readSync: typeof real.readSync = (...args: Parameters<typeof real.readSync>) => {
+  const readSync = (fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
     fs.syncReads++;
     if (fs.slowReads > 0) {
       fs.slowReads--;
       const until = performance.now() + 30;
       while (performance.now() < until);
     }
-    return real.readSync(...args);
+    return real.readSync(fd, buffer, offset, length, position);
   };
   return { ...real, default: { ...real, readSync }, readSync };
 });
