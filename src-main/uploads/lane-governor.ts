@@ -9,9 +9,9 @@ export interface LaneGovernorOptions {
   /** how long the file's rate is measured before a decision */
   windowMs?: number;
   /**
-   * and how many bytes at least: bytes are counted as 1 MiB pieces handed to
-   * the network, so on a slow link a second holds one or two of them, and 16
-   * make a rate good to about 6 %
+   * and how many bytes at least: bytes are counted as the body's pieces
+   * (256 KiB) handed to the network, so on a slow link a second holds a few of
+   * them, and 64 make a rate good to about 2 %
    */
   windowBytes?: number;
   /** how much faster one more chunk in flight must make the file to be kept (0.1: 10 %) */

@@ -1,10 +1,27 @@
 import { randomBytes } from 'node:crypto';
+import type * as NodeFs from 'node:fs';
 import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileChangedError, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FileChangedError, READ_PIECE_BYTES, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
+
+// the real readSync, which a test slows down once, as a network share would
+const fs = vi.hoisted(() => ({ slowReads: 0, syncReads: 0 }));
+vi.mock('node:fs', async (importOriginal) => {
+  const real = await importOriginal<typeof NodeFs>();
+  const readSync = (fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
+    fs.syncReads++;
+    if (fs.slowReads > 0) {
+      fs.slowReads--;
+      const until = performance.now() + 30;
+      while (performance.now() < until);
+    }
+    return real.readSync(fd, buffer, offset, length, position);
+  };
+  return { ...real, default: { ...real, readSync }, readSync };
+});
 
 const MiB = 1024 * 1024;
 
@@ -72,7 +89,7 @@ describe('multipartFileBody', () => {
       }
       held.push({ piece, offset });
       offset += piece.length;
-      // let the read ahead land before looking at the piece before this one
+      // a read that came early (none should) would land meanwhile: then look at the piece before this one
       await sleep(5);
       const previous = held.at(-2);
       if (previous) {
@@ -92,7 +109,7 @@ describe('multipartFileBody', () => {
       const sent: Buffer[] = [];
       for await (const piece of multipartFileBody({}, range).stream(() => undefined)) {
         sent.push(Buffer.from(piece));
-        if (piece.length === MiB) buffers.add(piece.buffer);
+        if (piece.length === READ_PIECE_BYTES) buffers.add(piece.buffer);
         if (buffers.size >= stopAfter) break;
       }
       return { buffers, sent: Buffer.concat(sent) };
@@ -158,6 +175,20 @@ describe('multipartFileBody', () => {
       })(),
     ).rejects.toBeInstanceOf(FileChangedError);
     expect(pieces).toEqual([]);
+  });
+
+  it('a slow read (a network share) hands the rest of the body to the thread pool: the event loop waits one read only', async () => {
+    const range = { path, start: 0, end: content.length, fileName: 'clip.mp4' };
+    const read = async () => {
+      const pieces: Buffer[] = [];
+      for await (const piece of multipartFileBody({}, range).stream(() => undefined)) pieces.push(Buffer.from(piece));
+      return Buffer.concat(pieces);
+    };
+    fs.syncReads = 0;
+    fs.slowReads = 1;
+    expect((await read()).includes(content)).toBe(true);
+    // the first piece's read held the event loop; the other pieces were read in the pool
+    expect(fs.syncReads).toBe(1);
   });
 
   it('a file that shrank under the upload fails with FileChangedError instead of sending short', async () => {
