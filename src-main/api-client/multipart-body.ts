@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { detectFileSystemWithoutEvents } from '../common/file-system-kind.js';
 
 /** A byte range of a file on disk, read lazily: a 90 MB chunk is never held in memory. */
 export interface FileRange {
@@ -145,16 +146,17 @@ async function* filePieces(
   ring: Buffer[],
 ): AsyncGenerator<Uint8Array> {
   const handle = await open(file.path, 'r');
-  let slow = false;
   try {
+    // a share, or a read that proved slow: the rest in the pool
+    let inPool = !(await readsOnEventLoop(file.path));
     for (let index = 0, position = file.start; position < file.end; index++) {
       const buffer = (ring[index % RING_SIZE] ??= spareBuffers.pop() ?? Buffer.allocUnsafe(READ_PIECE_BYTES));
       const length = Math.min(buffer.length, file.end - position);
       const started = performance.now();
-      const bytesRead = slow
+      const bytesRead = inPool
         ? (await handle.read(buffer, 0, length, position)).bytesRead
         : readSync(handle.fd, buffer, 0, length, position);
-      slow ||= performance.now() - started > SLOW_READ_MS;
+      inPool ||= performance.now() - started > SLOW_READ_MS;
       // the file shrank under us: sending fewer bytes than announced would hang the request
       if (bytesRead === 0) throw new FileChangedError(file.path);
       position += bytesRead;
@@ -207,4 +209,16 @@ export class FileChangedError extends Error {
 /** WHATWG form encoding of a quoted header parameter: `"` and line breaks are percent-encoded. */
 function escapeQuoted(value: string): string {
   return value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/**
+ * Whether a file's reads may run on the event loop: on a local file system of
+ * Linux. A network share, FUSE or 9p (file-system-kind.ts) can stop answering
+ * in the middle of a read, which on the event loop would freeze the whole app
+ * (the desktop's window and tray with it) rather than one thread of the pool;
+ * elsewhere `statfs` does not tell a share from a disk. Asked in the pool,
+ * once per request: a share that hangs holds only that.
+ */
+async function readsOnEventLoop(path: string): Promise<boolean> {
+  return process.platform === 'linux' && (await detectFileSystemWithoutEvents(path)) === null;
 }

@@ -4,7 +4,7 @@ import type { Log, SecretSink } from '../common/file-log.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { FollowPolicy } from '../conversions/conversion-transition.js';
 import type { TokenVault } from '../storage/token-vault.js';
-import type { FileSystemProbe } from '../sync/file-system-kind.js';
+import type { FileSystemProbe } from '../common/file-system-kind.js';
 import type { WriterProbe } from '../uploads/file-writers.js';
 import type { TrashPort } from './ports.js';
 

@@ -16,7 +16,7 @@ import type { FolderStore } from '../storage/folder-store.js';
 import type { UploadQueue } from '../uploads/upload-queue.js';
 import type { DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
-import { detectFileSystemWithoutEvents, type FileSystemProbe } from './file-system-kind.js';
+import { detectFileSystemWithoutEvents, type FileSystemProbe } from '../common/file-system-kind.js';
 import { FileIntake } from './file-intake.js';
 import { createFileRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describePolling } from '../../../src-main/cli/commands/folders.js';
 import type { Engine } from '../../../src-main/core/engine.js';
-import { detectFileSystemWithoutEvents } from '../../../src-main/sync/file-system-kind.js';
+import { detectFileSystemWithoutEvents } from '../../../src-main/common/file-system-kind.js';
 import { waitFor } from '../../helpers/local-http-server.js';
 import { openWatchedFolderBench, type WatchedFolderBench } from '../../helpers/watched-folder.js';
 

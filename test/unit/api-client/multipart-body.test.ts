@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type * as NodeFs from 'node:fs';
+import type * as NodeFsPromises from 'node:fs/promises';
 import { mkdtemp, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileChangedError, READ_PIECE_BYTES, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
 
 // the real readSync, which a test slows down once, as a network share would
-const fs = vi.hoisted(() => ({ slowReads: 0, syncReads: 0 }));
+const fs = vi.hoisted(() => ({ slowReads: 0, syncReads: 0, onNfs: false }));
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof NodeFs>();
   const readSync = (fd: number, buffer: Buffer, offset: number, length: number, position: number) => {
@@ -21,6 +22,13 @@ vi.mock('node:fs', async (importOriginal) => {
     return real.readSync(fd, buffer, offset, length, position);
   };
   return { ...real, default: { ...real, readSync }, readSync };
+});
+// statfs as an NFS share answers it, when a test says the file is on one
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const real = await importOriginal<typeof NodeFsPromises>();
+  const statfs = async (path: string) =>
+    fs.onNfs ? { ...(await real.statfs(path)), type: 0x6969 } : real.statfs(path);
+  return { ...real, default: { ...real, statfs }, statfs };
 });
 
 const MiB = 1024 * 1024;
@@ -190,6 +198,29 @@ describe('multipartFileBody', () => {
     // the first piece's read held the event loop; the other pieces were read in the pool
     expect(fs.syncReads).toBe(1);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'a file on a network share is read in the thread pool from the first byte: a share that hangs never holds the event loop',
+    async () => {
+      fs.syncReads = 0;
+      fs.onNfs = true;
+      try {
+        const pieces: Buffer[] = [];
+        const range = { path, start: 0, end: content.length, fileName: 'clip.mp4' };
+        for await (const piece of multipartFileBody({}, range).stream(() => undefined)) pieces.push(Buffer.from(piece));
+        expect(Buffer.concat(pieces).includes(content)).toBe(true);
+        expect(fs.syncReads).toBe(0);
+      } finally {
+        fs.onNfs = false;
+      }
+      // on a local disk, on the event loop
+      for await (const piece of multipartFileBody({}, { path, start: 0, end: content.length, fileName: 'a' }).stream(
+        () => undefined,
+      ))
+        void piece;
+      expect(fs.syncReads).toBeGreaterThan(1);
+    },
+  );
 
   it('a file that shrank under the upload fails with FileChangedError instead of sending short', async () => {
     const body = multipartFileBody({}, { path, start: 0, end: content.length, fileName: 'clip.mp4' });
