@@ -243,6 +243,12 @@ export async function chooseFolderInPage(page: Page, path: string): Promise<Loca
   await page.getByRole('heading', { name: 'Folders', level: 1 }).waitFor();
   await page.getByRole('button', { name: /^Add a folder/ }).click();
   const dialog = page.getByRole('dialog', { name: 'Choose a folder to watch' });
+  // typed once the first folder shows, as a person would: a listing landing inside fill() (between its select-all
+  // and its typing) put the home folder before the typed path
+  await dialog
+    .getByRole('status')
+    .getByText(/^“.+” has/)
+    .waitFor();
   await dialog.getByLabel('Go to').fill(path);
   await dialog.getByLabel('Go to').press('Enter');
   await dialog.getByRole('status').getByText(`“${path}” has`).waitFor();
