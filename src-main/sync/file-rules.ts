@@ -1,5 +1,6 @@
 import type { FileTypeGroup, FolderOptions } from '../../src-shared/model/folder-options.js';
 import type { LeftAlone } from '../../src-shared/model/left-alone.js';
+import { PathRules, pathRuleOptions } from './folder-walk.js';
 
 /**
  * The extensions of each group of file types, lower case. By extension, not
@@ -45,6 +46,19 @@ export function createFileRules(options: FileRuleOptions): (file: RuleFile) => L
     if (modifiedAfter !== null && file.mtimeMs <= modifiedAfter) return { rule: 'modified', after: modifiedAfter };
     return null;
   };
+}
+
+/**
+ * Every rule of a folder for one file it holds: its name rules (PathRules)
+ * first, then its file rules; the first that leaves the file alone, or null.
+ * For a file known by path and stat at once ("why this file?", the queue
+ * when the rules change); the watcher and the preview apply the name rules
+ * as they walk.
+ */
+export function createFolderRules(options: FolderOptions): (file: RuleFile) => LeftAlone | null {
+  const names = new PathRules(pathRuleOptions(options));
+  const files = createFileRules(options);
+  return (file) => names.fileLeftAloneBy(file.relPath) ?? files(file);
 }
 
 /** The extension of the last segment, lower case, without the dot ('' for none, or for a name like `.profile`). */

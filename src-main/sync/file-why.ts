@@ -3,21 +3,13 @@ import type { FileWhy, FileWhyAction, FileWhyVerdict, UploadItemView } from '../
 import { message } from '../../src-shared/i18n/message.js';
 import type { WatchedFolder } from '../../src-shared/model/folder-options.js';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
-import type { LeftAlone } from '../../src-shared/model/left-alone.js';
 import { FINAL_UPLOAD_KINDS, type UploadItem } from '../../src-shared/model/upload-state.js';
 import { CoreError } from '../common/core-error.js';
 import type { DeclinedFiles } from './declined-files.js';
 import { expandHome, pathRules, systemFolderPathContext, type FolderPathContext } from './folder-path.js';
-import { createFileRules } from './file-rules.js';
-import { PathRules, pathRuleOptions, relPathOf } from './folder-walk.js';
+import { createFolderRules } from './file-rules.js';
+import { relPathOf } from './folder-walk.js';
 import type { SyncIndex } from './sync-index.js';
-
-/** A file as a folder's file rules (type, size, modified after) judge it. */
-export interface RuledFile {
-  relPath: string;
-  size: number;
-  mtimeMs: number;
-}
 
 /** What "why this file?" reads: the stores and services that know, nothing else of the core. */
 export interface FileWhyDeps {
@@ -100,7 +92,7 @@ async function verdictOf(
   }
   if (!folder) return { kind: 'outside' };
   const relPath = relPathOf(folder.path, path)!;
-  const rule = leftAloneBy(folder, { relPath, ...file });
+  const rule = createFolderRules(folder.options)({ relPath, ...file });
   if (rule) return { kind: 'leftAlone', rule };
   if (deps.declines.lookup(path)) return { kind: 'declined', itemId: null };
   const entry = deps.index.lookup(folder.id, relPath);
@@ -110,12 +102,6 @@ async function verdictOf(
     return uploaded(deps, folder.accountId, entry.fileId, options);
   }
   return { kind: 'notSeenYet' };
-}
-
-/** The rule of the folder that leaves the file alone: by its path (PathRules), then by its stat (file rules). */
-function leftAloneBy(folder: WatchedFolder, file: RuledFile): LeftAlone | null {
-  const rules = new PathRules(pathRuleOptions(folder.options));
-  return rules.fileLeftAloneBy(file.relPath) ?? createFileRules(folder.options)(file);
 }
 
 function differs(sent: { size: number; mtimeMs: number }, now: { size: number; mtimeMs: number }): boolean {

@@ -18,7 +18,7 @@ import type { DeclinedFiles } from './declined-files.js';
 import { message } from '../../src-shared/i18n/message.js';
 import { detectFileSystemWithoutEvents, type FileSystemProbe } from '../common/file-system-kind.js';
 import { FileIntake } from './file-intake.js';
-import { createFileRules } from './file-rules.js';
+import { createFileRules, createFolderRules } from './file-rules.js';
 import { checkFolderPath, folderPathTrouble } from './folder-path.js';
 import { absPathOf, countFiles, PathRules, pathRuleOptions, relPathOf } from './folder-walk.js';
 import { previewFolder } from './folder-preview.js';
@@ -209,11 +209,10 @@ export class SyncService {
     return this.rewatch(id, () => {
       this.options.folders.update(id, options);
       const root = this.options.folders.get(id)!.path;
-      const names = new PathRules(pathRuleOptions(options));
-      const files = createFileRules(options);
+      const leftAlone = createFolderRules(options);
       this.options.queue.forget(id, (item) => {
         const relPath = relPathOf(root, item.path);
-        return relPath !== undefined && (names.fileLeftAloneBy(relPath) ?? files({ ...item, relPath })) !== null;
+        return relPath !== undefined && leftAlone({ ...item, relPath }) !== null;
       });
     });
   }
