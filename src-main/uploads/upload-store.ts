@@ -87,6 +87,15 @@ export class UploadStore {
     return this.parseRows(this.sql('SELECT * FROM upload_items ORDER BY id').all());
   }
 
+  /** The newest `limit` items changed at `since` or later, in queue order: only those rows are parsed. */
+  updatedSince(since: number, limit: number): UploadItem[] {
+    return this.parseRows(
+      this.sql(
+        'SELECT * FROM (SELECT * FROM upload_items WHERE updated_at >= ? ORDER BY id DESC LIMIT ?) ORDER BY id',
+      ).all(since, limit),
+    );
+  }
+
   /** The items not final yet (UNFINISHED_KINDS), in queue order, from the kind index. */
   unfinished(): UploadItem[] {
     return this.parseRows(this.sql(`SELECT * FROM upload_items WHERE kind IN (${UNFINISHED_SQL}) ORDER BY id`).all());

@@ -33,10 +33,7 @@ async function supportSources(core: SupportContext): Promise<SupportSources> {
   const { accounts, uploads, folders, system } = core;
   const now = system.clock.wall();
   const views = accounts.views();
-  const recentItems = uploads.store
-    .list()
-    .filter((item) => item.updatedAt >= now - NAMES_WINDOW_MS)
-    .slice(-NAMES_MAX_ITEMS);
+  const recentItems = uploads.store.updatedSince(now - NAMES_WINDOW_MS, NAMES_MAX_ITEMS);
   const passwords = recentItems.flatMap((item) => (item.metadata.password ? [item.metadata.password] : []));
   return {
     now,

@@ -25,8 +25,8 @@ export interface UploadsService {
     UploadQueue,
     'enqueue' | 'page' | 'get' | 'pauseAll' | 'resumeAll' | 'pause' | 'resume' | 'cancel' | 'retry' | 'clearFinished'
   >;
-  /** the items by kind (from the kind index), the unfinished ones, and the whole list for a support file */
-  readonly store: Pick<UploadStore, 'count' | 'counts' | 'ofKind' | 'unfinished' | 'list'>;
+  /** the items by kind (from the kind index), the unfinished ones, and the recently changed ones for a support file */
+  readonly store: Pick<UploadStore, 'count' | 'counts' | 'ofKind' | 'unfinished' | 'updatedSince'>;
   /** the queue as the UI (and the tray) sees it */
   status(): QueueStatus;
   /** the queue summed up for the tray and the taskbar, with the items of `ended` that are final */
