@@ -2,6 +2,7 @@ import type { FileWhy } from '../ipc/ipc-contract.js';
 import { message, type Message } from '../i18n/message.js';
 import { dateTimeFormat, formatBytes } from './format.js';
 import type { LeftAlone } from './left-alone.js';
+import type { UploadProblem } from './upload-state.js';
 
 /**
  * "Why this file?" in words, as catalog messages (the `why` block): the
@@ -19,6 +20,16 @@ export interface FileWhyWords {
 
 export function fileWhyWords(why: FileWhy, locale = 'en-US'): FileWhyWords {
   return { folder: folderWords(why), verdict: verdictWords(why, locale), next: nextWords(why) };
+}
+
+/**
+ * What went wrong with the file's upload, shown beside the sentences with
+ * its request id: a failure's reason, or the error a retry waits out.
+ */
+export function whyProblem({ verdict }: FileWhy): UploadProblem | null {
+  if (verdict.kind !== 'failed' && verdict.kind !== 'inQueue') return null;
+  const state = verdict.item.state;
+  return state.kind === 'failed' ? state.reason : state.kind === 'retrying' ? state.lastError : null;
 }
 
 function folderWords({ folder }: FileWhy): Message {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { FileWhy, FileWhyAction } from '../../../src-shared/ipc/ipc-contract.js';
 import { englishText, message, type MessageKey, type MessageValues } from '../../../src-shared/i18n/message.js';
-import { fileWhyWords } from '../../../src-shared/model/file-why-words.js';
+import { fileWhyWords, whyProblem } from '../../../src-shared/model/file-why-words.js';
 import { UsageError, line, table } from '../cli-output.js';
 import { output, type CommandContext } from '../command-context.js';
 
@@ -44,12 +44,13 @@ export async function run(_command: string, rest: string[], context: CommandCont
 }
 
 /** The reason and request id of a failure, a retry's time, an upload's time, name and link. */
-function detailRows({ verdict }: FileWhy): string[][] {
+function detailRows(why: FileWhy): string[][] {
+  const { verdict } = why;
   const row = (key: WhyKey, value: string) => [`${say(key)}:`, value];
   const when = (at: number) => new Date(at).toLocaleString();
   if (verdict.kind === 'failed' || verdict.kind === 'inQueue') {
     const state = verdict.item.state;
-    const problem = state.kind === 'failed' ? state.reason : state.kind === 'retrying' ? state.lastError : null;
+    const problem = whyProblem(why);
     const rows: string[][] = [];
     if (problem) rows.push(row('why.labelReason', problem.text ? englishText(problem.text) : problem.message));
     if (problem?.requestId) rows.push(row('why.labelRequestId', problem.requestId));

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import type { FileWhy, FileWhyAction } from '../../../src-shared/ipc/ipc-contract.js';
-import { fileWhyWords } from '../../../src-shared/model/file-why-words.js';
+import { fileWhyWords, whyProblem } from '../../../src-shared/model/file-why-words.js';
 import { dateTimeFormat } from '../../../src-shared/model/format.js';
 import { useAction } from '../../bridge/bridge-context.js';
 import { ErrorNote } from '../../components/error-note.js';
@@ -153,7 +153,7 @@ function AnswerRows({ answer }: { answer: FileWhy }) {
   const { verdict } = answer;
   if (verdict.kind === 'failed' || verdict.kind === 'inQueue') {
     const state = verdict.item.state;
-    const problem = state.kind === 'failed' ? state.reason : state.kind === 'retrying' ? state.lastError : null;
+    const problem = whyProblem(answer);
     if (problem) rows.push([t('why.labelReason'), errorText(problem)]);
     if (problem?.requestId) rows.push([t('why.labelRequestId'), <code key="id">{problem.requestId}</code>]);
     if (state.kind === 'retrying') rows.push([t('why.labelRetryAt'), when(state.retryAt)]);
