@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readSync } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { constants, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { fileCalls } from '../common/file-calls.js';
 import { detectFileSystemWithoutEvents } from '../common/file-system-kind.js';
 
 /** A byte range of a file on disk, read lazily: a 90 MB chunk is never held in memory. */
@@ -174,16 +175,17 @@ async function wholeBody(file: FileRange, head: Buffer, tail: Buffer): Promise<B
   const body = Buffer.allocUnsafe(head.length + fileBytes + tail.length);
   head.copy(body, 0);
   if (fileBytes > 0) {
-    const handle = await open(file.path, 'r');
+    const calls = fileCalls.for(file.path);
+    const fd = await calls.open(file.path, constants.O_RDONLY);
     try {
       for (let read = 0; read < fileBytes;) {
-        const { bytesRead } = await handle.read(body, head.length + read, fileBytes - read, file.start + read);
+        const bytesRead = await calls.read(fd, body, head.length + read, fileBytes - read, file.start + read);
         // the file shrank under us: sending fewer bytes than announced would hang the request
         if (bytesRead === 0) throw new FileChangedError(file.path);
         read += bytesRead;
       }
     } finally {
-      await handle.close();
+      await calls.close(fd);
     }
   }
   tail.copy(body, head.length + fileBytes);
@@ -194,7 +196,7 @@ async function wholeBody(file: FileRange, head: Buffer, tail: Buffer): Promise<B
 async function assertUnchanged(file: FileRange): Promise<void> {
   const expected = file.unchanged;
   if (!expected) return;
-  const now = await stat(file.path).catch(() => null);
+  const now = await fileCalls.stat(file.path).catch(() => null);
   if (now?.size !== expected.size || now.mtimeMs !== expected.mtimeMs) throw new FileChangedError(file.path);
 }
 

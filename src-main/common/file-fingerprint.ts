@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
+import type { FileCalls } from './file-calls.js';
 import { openRegularFile } from './open-regular.js';
 
 /** Bytes read from each of the start, middle and end of a file. */
@@ -26,32 +26,32 @@ export function sameVersion(a: FileIdentity, b: FileIdentity): boolean {
  * file (a FIFO, a device) is refused without blocking (NotRegularFileError).
  */
 export async function quickFingerprint(path: string): Promise<FileIdentity> {
-  const { handle, stats } = await openRegularFile(path, { followLink: true });
+  const { fd, stats, calls } = await openRegularFile(path, { followLink: true });
   try {
     const size = stats.size;
     const hash = createHash('sha256').update(`${size}:`);
     if (size <= 3 * FINGERPRINT_SAMPLE_BYTES) {
-      hash.update(await readAt(handle, 0, Buffer.allocUnsafe(size)));
+      hash.update(await readAt(calls, fd, 0, Buffer.allocUnsafe(size)));
     } else {
       // one buffer for the three samples: it is checked before every chunk of an upload, so it stays small
       const sample = Buffer.allocUnsafe(FINGERPRINT_SAMPLE_BYTES);
       const middle = Math.floor(size / 2 - FINGERPRINT_SAMPLE_BYTES / 2);
       for (const offset of [0, middle, size - FINGERPRINT_SAMPLE_BYTES]) {
-        hash.update(await readAt(handle, offset, sample));
+        hash.update(await readAt(calls, fd, offset, sample));
       }
     }
     return { size, mtimeMs: stats.mtimeMs, fingerprint: hash.digest('hex') };
   } finally {
-    await handle.close();
+    await calls.close(fd);
   }
 }
 
 /** Fills `buffer` from `position` on; answers the part read (less at the end of the file). */
-async function readAt(handle: FileHandle, position: number, buffer: Buffer): Promise<Buffer> {
+async function readAt(calls: FileCalls, fd: number, position: number, buffer: Buffer): Promise<Buffer> {
   const length = buffer.length;
   let read = 0;
   while (read < length) {
-    const { bytesRead } = await handle.read(buffer, read, length - read, position + read);
+    const bytesRead = await calls.read(fd, buffer, read, length - read, position + read);
     if (bytesRead === 0) break;
     read += bytesRead;
   }

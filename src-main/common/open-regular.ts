@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { fileCalls, type FileCalls } from './file-calls.js';
 
 /**
  * Opening a FIFO for reading waits for a writer, for ever if none comes, and
@@ -25,25 +25,27 @@ export class NotRegularFileError extends Error {
  * answered with NotRegularFileError. `followLink: false` also refuses a
  * symbolic link (ELOOP from O_NOFOLLOW becomes NotRegularFileError), as a
  * watched folder's files are never links (docs/uploads.md, Special files).
- * Answers the handle with the stats it was checked by.
+ * Answers the descriptor (the caller closes it, with `calls`) with the stats
+ * it was checked by.
  */
 export async function openRegularFile(
   path: string,
   options: { followLink: boolean },
-): Promise<{ handle: FileHandle; stats: Stats }> {
-  let handle: FileHandle;
+): Promise<{ fd: number; stats: Stats; calls: FileCalls }> {
+  const calls = fileCalls.for(path);
+  let fd: number;
   try {
-    handle = await open(path, constants.O_RDONLY | NO_BLOCK | (options.followLink ? 0 : NO_FOLLOW));
+    fd = await calls.open(path, constants.O_RDONLY | NO_BLOCK | (options.followLink ? 0 : NO_FOLLOW));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !options.followLink) throw new NotRegularFileError(path);
     throw error;
   }
   let stats: Stats | null = null;
   try {
-    stats = await handle.stat();
+    stats = await calls.fstat(fd);
   } finally {
-    if (!stats?.isFile()) await handle.close();
+    if (!stats?.isFile()) await calls.close(fd);
   }
   if (!stats?.isFile()) throw new NotRegularFileError(path);
-  return { handle, stats };
+  return { fd, stats, calls };
 }

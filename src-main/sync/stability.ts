@@ -1,7 +1,7 @@
-import { lstat } from 'node:fs/promises';
 import type { Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import { eachAtOnce } from '../common/each-at-once.js';
+import { fileCalls } from '../common/file-calls.js';
 import { NotRegularFileError, openRegularFile } from '../common/open-regular.js';
 
 /** The settle window when a folder sets none: long enough to outlast a copy's pauses, short enough to feel prompt. */
@@ -51,7 +51,7 @@ const MISSING_CODES = new Set(['ENOENT', 'ENOTDIR']);
 export const nodeFileProbe: FileProbe = {
   async stat(absPath) {
     try {
-      const stats = await lstat(absPath);
+      const stats = await fileCalls.lstat(absPath);
       return stats.isFile() ? { kind: 'file', size: stats.size, mtimeMs: stats.mtimeMs } : { kind: 'other' };
     } catch (error) {
       if (MISSING_CODES.has((error as NodeJS.ErrnoException).code ?? '')) return { kind: 'missing' };
@@ -60,8 +60,8 @@ export const nodeFileProbe: FileProbe = {
   },
   async open(absPath) {
     try {
-      const { handle } = await openRegularFile(absPath, { followLink: false });
-      await handle.close();
+      const { fd, calls } = await openRegularFile(absPath, { followLink: false });
+      await calls.close(fd);
       return 'ok';
     } catch (error) {
       if (error instanceof NotRegularFileError) return 'other';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { stat } from 'node:fs/promises';
 import type { MediaFile } from '../../src-shared/api/index.js';
 import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
@@ -7,6 +6,7 @@ import type { ChunkInfo, MediaApiClient, UploadAck } from '../api-client/media-a
 import { ApiError } from '../api-client/api-error.js';
 import { FileChangedError, WHOLE_BODY_BYTES } from '../api-client/multipart-body.js';
 import type { Clock } from '../common/clock.js';
+import { fileCalls } from '../common/file-calls.js';
 import { sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
@@ -238,7 +238,7 @@ export class ChunkedUpload {
    */
   private async checkedSent(sent: SendOutcome & { kind: 'sent' }): Promise<SendOutcome> {
     const item = this.item;
-    const now = await stat(item.path).catch(() => null);
+    const now = await fileCalls.stat(item.path).catch(() => null);
     if (now?.size === item.size && now.mtimeMs === item.mtimeMs) return sent;
     this.options.store.addStaleCopy(item.id, sent.fileId);
     throw new FileChangedError(item.path);

@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import { chunkLength } from '../../src-shared/model/chunk-bytes.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
 import { FileChangedError, type FileRange } from '../api-client/multipart-body.js';
+import { fileCalls } from '../common/file-calls.js';
 import { quickFingerprint, type FileIdentity } from '../common/file-fingerprint.js';
 import { FileUnreadableError } from './upload-errors.js';
 
@@ -30,7 +30,7 @@ export async function readIdentity(path: string): Promise<FileIdentity> {
 
 /** Whether the file's size and mtime are the item's (a stat; unreadable: FileUnreadableError). */
 async function sameSizeAndMtime(item: UploadItem): Promise<boolean> {
-  const now = await stat(item.path).catch((error: unknown) => {
+  const now = await fileCalls.stat(item.path).catch((error: unknown) => {
     throw new FileUnreadableError(item.path, error);
   });
   return now.size === item.size && now.mtimeMs === item.mtimeMs;

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
+import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { FileCallsByFolder } from '../../../src-main/common/file-calls.js';
+
+/** libuv's thread pool, as this process has it */
+const POOL_THREADS = Number(process.env['UV_THREADPOOL_SIZE'] ?? 4);
+const STILL_WAITING_MS = 150;
+
+describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs tells a share from a disk)', () => {
+  let dir: string;
+  let file: string;
+  let release: () => Promise<void>;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'file-calls-'));
+    file = join(dir, 'photo.jpg');
+    await writeFile(file, Buffer.alloc(8192, 7));
+    release = async () => undefined;
+  });
+  afterEach(async () => {
+    await release();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /**
+   * Every thread of the pool held, as reads hung on a share would hold them:
+   * each opens a FIFO no one writes to. `release` lets them go.
+   */
+  function holdThePool(): void {
+    const fifos = Array.from({ length: POOL_THREADS }, (_, i) => join(dir, `hung-${i}`));
+    for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+    const held: Promise<FileHandle>[] = fifos.map((fifo) => open(fifo, 'r'));
+    release = async () => {
+      // a writer for each: the reads' opens return and free their threads
+      const writers = fifos.map((fifo) => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      for (const handle of await Promise.all(held)) await handle.close();
+      for (const fd of writers) closeSync(fd);
+      release = async () => undefined;
+    };
+  }
+
+  const known = async (calls: FileCallsByFolder) => {
+    calls.for(file);
+    // the folder's statfs answered (the probes here answer at once)
+    await new Promise((resolve) => setImmediate(resolve));
+    return calls;
+  };
+
+  const settledWithin = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  it('looks at a file on a local disk without waiting for the thread pool, even while hung reads hold all of it', async () => {
+    const calls = await known(new FileCallsByFolder(async () => null));
+    holdThePool();
+    const local = calls.for(file);
+    const fd = await local.open(file, constants.O_RDONLY);
+    const buffer = Buffer.alloc(8192);
+    expect(await local.read(fd, buffer, 0, buffer.length, 0)).toBe(8192);
+    expect((await local.fstat(fd)).size).toBe(8192);
+    await local.close(fd);
+    expect((await calls.stat(file)).size).toBe(8192);
+    expect((await calls.lstat(file)).isFile()).toBe(true);
+  });
+
+  it('sends a file on a share to the thread pool: it waits for a free thread instead of holding the app', async () => {
+    const calls = await known(new FileCallsByFolder(async () => 'NFS'));
+    holdThePool();
+    const looked = calls.stat(file);
+    expect(await settledWithin(looked, STILL_WAITING_MS)).toBe(false);
+    await release();
+    expect((await looked).size).toBe(8192);
+  });
+
+  it("sends a folder's calls to the pool until its file system is known, and after a call on it was slow", async () => {
+    let answer: (fileSystem: string | null) => void = () => undefined;
+    const calls = new FileCallsByFolder(() => new Promise((resolve) => (answer = resolve)));
+    calls.for(file);
+    holdThePool();
+    // not known yet: the pool
+    expect(await settledWithin(calls.stat(file), STILL_WAITING_MS)).toBe(false);
+    answer(null);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect((await calls.stat(file)).size).toBe(8192);
+
+    // a local disk that took 20 ms for a call (spinning up, failing): its folder goes to the pool
+    const clock = vi.spyOn(performance, 'now');
+    clock.mockReturnValueOnce(1_000).mockReturnValueOnce(1_020);
+    expect((await calls.stat(file)).size).toBe(8192);
+    clock.mockRestore();
+    expect(await settledWithin(calls.stat(file), STILL_WAITING_MS)).toBe(false);
+  });
+});
