@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants, readSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { constants } from 'node:fs';
 import { fileCalls } from '../common/file-calls.js';
-import { detectFileSystemWithoutEvents } from '../common/file-system-kind.js';
 
 /** A byte range of a file on disk, read lazily: a 90 MB chunk is never held in memory. */
 export interface FileRange {
@@ -44,7 +42,8 @@ export interface MultipartBody {
 
 /**
  * The file part is read in pieces of this size, each just before it is sent,
- * on the event loop (`readSync`): the bytes are still in the CPU's cache when
+ * on the event loop where that is safe (a local disk of Linux: file-calls.ts):
+ * the bytes are still in the CPU's cache when
  * the socket copies them, as in curl's read-then-send. Read in the thread
  * pool (FileHandle.read) a 1 GB upload took ~0.46 s of CPU against
  * curl's 0.27 (1 chunk in flight; 0.64 against 0.36 with 3), on the event
@@ -55,12 +54,6 @@ export interface MultipartBody {
  * 512 KiB about the same.
  */
 export const READ_PIECE_BYTES = 256 * 1024;
-/**
- * A read that took longer than this came from a slow disk or a network share,
- * not the page cache: the body's further reads go to the thread pool, so a
- * slow share never holds the event loop for more than one read per body.
- */
-const SLOW_READ_MS = 10;
 /** the piece being sent and the one before it */
 const RING_SIZE = 2;
 /**
@@ -146,18 +139,13 @@ async function* filePieces(
   beforePiece: (bytes: number) => Promise<void> | void,
   ring: Buffer[],
 ): AsyncGenerator<Uint8Array> {
-  const handle = await open(file.path, 'r');
+  const fd = await fileCalls.for(file.path).open(file.path, constants.O_RDONLY);
   try {
-    // a share, or a read that proved slow: the rest in the pool
-    let inPool = !(await readsOnEventLoop(file.path));
     for (let index = 0, position = file.start; position < file.end; index++) {
       const buffer = (ring[index % RING_SIZE] ??= spareBuffers.pop() ?? Buffer.allocUnsafe(READ_PIECE_BYTES));
       const length = Math.min(buffer.length, file.end - position);
-      const started = performance.now();
-      const bytesRead = inPool
-        ? (await handle.read(buffer, 0, length, position)).bytesRead
-        : readSync(handle.fd, buffer, 0, length, position);
-      inPool ||= performance.now() - started > SLOW_READ_MS;
+      // asked per piece: a read that proved slow sends the rest of them to the thread pool
+      const bytesRead = await fileCalls.for(file.path).read(fd, buffer, 0, length, position);
       // the file shrank under us: sending fewer bytes than announced would hang the request
       if (bytesRead === 0) throw new FileChangedError(file.path);
       position += bytesRead;
@@ -165,7 +153,7 @@ async function* filePieces(
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
-    await handle.close();
+    await fileCalls.for(file.path).close(fd);
   }
 }
 
@@ -211,16 +199,4 @@ export class FileChangedError extends Error {
 /** WHATWG form encoding of a quoted header parameter: `"` and line breaks are percent-encoded. */
 function escapeQuoted(value: string): string {
   return value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-/**
- * Whether a file's reads may run on the event loop: on a local file system of
- * Linux. A network share, FUSE or 9p (file-system-kind.ts) can stop answering
- * in the middle of a read, which on the event loop would freeze the whole app
- * (the desktop's window and tray with it) rather than one thread of the pool;
- * elsewhere `statfs` does not tell a share from a disk. Asked in the pool,
- * once per request: a share that hangs holds only that.
- */
-async function readsOnEventLoop(path: string): Promise<boolean> {
-  return process.platform === 'linux' && (await detectFileSystemWithoutEvents(path)) === null;
 }

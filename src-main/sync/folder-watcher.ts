@@ -4,6 +4,7 @@ import path from 'node:path';
 import { systemClock, type Clock } from '../common/clock.js';
 import { Emitter, type Disposable } from '../common/disposable.js';
 import { eachAtOnce } from '../common/each-at-once.js';
+import { fileCalls } from '../common/file-calls.js';
 import { Repeater } from '../common/repeater.js';
 import {
   absPathOf,
@@ -324,8 +325,8 @@ export class FolderWatcher {
 
   /** A folder not watched, or watched under its name but another one now, is watched afresh. */
   private async checkFolder(relFolder: string): Promise<void> {
-    // lstat: a link to a folder is not a folder of this tree (links are not followed)
-    const stats = await lstat(this.watchPathOf(relFolder)).catch(() => undefined);
+    // lstat: a link to a folder is not a folder of this tree (links are not followed); one per file created
+    const stats = await fileCalls.lstat(this.watchPathOf(relFolder)).catch(() => undefined);
     if (!stats?.isDirectory()) return;
     if (this.watches.watches(relFolder, stats.ino)) return;
     await this.reconcileFolder(relFolder);
