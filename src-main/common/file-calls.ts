@@ -31,12 +31,14 @@ export interface FileCalls {
   lstat(path: string): Promise<Stats>;
 }
 
+const readInPool = promisify(read);
+
 /** In libuv's thread pool: what a call on a share, or anywhere but Linux, goes through. */
 const inPool: FileCalls = {
   open: promisify(open),
   fstat: promisify(fstat),
   read: async (fd, buffer, offset, length, position) =>
-    (await promisify(read)(fd, buffer, offset, length, position)).bytesRead,
+    (await readInPool(fd, buffer, offset, length, position)).bytesRead,
   close: promisify(close),
   stat: promisify(stat),
   lstat: promisify(lstat),
