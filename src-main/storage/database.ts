@@ -242,6 +242,11 @@ const MIGRATIONS: readonly string[] = [
     UNION ALL SELECT max(upload_id) FROM conversion_follows
   );
   `,
+  // a conversion is looked up by its file (ConversionStore), no longer by its upload: the index only cost a write per
+  // uploaded file
+  `
+  DROP INDEX conversion_follows_upload;
+  `,
 ];
 
 /**

@@ -3,10 +3,19 @@ import type { Db } from '../../src-main/storage/database.js';
 
 /**
  * Turns a database of this version back into one as the version before
+ * migration 11 left it: followed conversions indexed by their upload too.
+ */
+export function beforeIndexDropped(db: Db): void {
+  db.exec('CREATE INDEX conversion_follows_upload ON conversion_follows(upload_id); PRAGMA user_version = 10;');
+}
+
+/**
+ * Turns a database of this version back into one as the version before
  * migration 10 left it: the queue's numbers without AUTOINCREMENT, so the
  * numbers of the newest items are given again once they are removed.
  */
 export function beforeNumbersKept(db: Db): void {
+  beforeIndexDropped(db);
   const columns = (db.prepare('SELECT name FROM pragma_table_info(?)').pluck().all('upload_items') as string[]).join(
     ', ',
   );
