@@ -30,13 +30,16 @@ import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from '.
  *   form fields) with `undici.request`, each body the multipart head,
  *   `fs.createReadStream` of the chunk's range and the tail, 1 and 3 in
  *   flight (in order, as curl's: the client holds its last chunk back until
- *   the others are in). It is there because undici sending the same body
- *   cost about what the client does per GB by hand: `client_N_cpu_vs_node_floor_N_cpu`
- *   is what the app adds, `node_floor_N_cpu_vs_curl_N_cpu` what Node does.
+ *   the others are in). It is there so the CPU per GB says what is the
+ *   app's (`client_N_cpu_vs_node_floor_N_cpu`) and what plain Node and
+ *   undici cost (`node_floor_N_cpu_vs_curl_N_cpu`). Plain, a read stream
+ *   takes a new buffer per piece and reads it in libuv's pool: on a loaded
+ *   machine that cost about 3× the client's CPU per GB, which reuses two
+ *   buffers read on the event loop (multipart-body.ts).
  * Per contender: MB/s (median, min, max) and CPU seconds per GB (the client's
  * own `process.cpuUsage()`, curl's and the floor's from their shell's
- * `times`, their process's start included); per pair, the
- * median of the ratios taken within each round. Every upload is checked on
+ * `times`, their process's start included); per pair, the median of the
+ * ratios taken within each round. Every upload is checked on
  * the server (size) and deleted after. The file, curl's chunks and the
  * server's files live in memory (MEMORY_DIR), so the disk's writeback does
  * not decide the ratios.
