@@ -1,12 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { build } from 'esbuild';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { promisify } from 'node:util';
+import { NODE_REQUIRE_BANNER } from '../scripts/build-cli.js';
 import { Engine, type EngineOptions } from '../src-main/core/engine.js';
+import type { Sample } from './interleave.js';
 import { sampleMemory } from './memory-sampler.js';
+import type { NodeFloorJob } from './node-floor.js';
 
 export interface ServerProcess {
   baseUrl: string;
@@ -87,11 +92,52 @@ export function sampleRss(everyMs = 50): { stop(): number } {
 
 export const MB = 1_000_000;
 
+/**
+ * Runs `command` to its end under a shell: its wall seconds, and its user and
+ * system CPU seconds (with its children's) from the shell's `times` once it
+ * exited, so a process's CPU counts whole, its start included.
+ */
+export async function timedProcess(command: string, args: string[]): Promise<Sample> {
+  const started = performance.now();
+  const { stderr } = await promisify(execFile)('sh', [
+    '-c',
+    '"$@"; code=$?; times >&2; exit $code',
+    'sh',
+    command,
+    ...args,
+  ]);
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: childCpuSeconds(stderr) };
+}
+
+/**
+ * Bundles bench/node-floor.ts with undici into `dir` (as the CLI is bundled:
+ * one file to load, and no tsx whose start would count in its CPU), and
+ * answers a function that runs it on a job, timed as curl is.
+ */
+export async function buildNodeFloor(dir: string): Promise<(job: NodeFloorJob) => Promise<Sample>> {
+  const script = join(dir, 'node-floor.mjs');
+  await build({
+    entryPoints: [join(import.meta.dirname, 'node-floor.ts')],
+    outfile: script,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+    banner: { js: NODE_REQUIRE_BANNER },
+  });
+  const jobFile = join(dir, 'node-floor-job.json');
+  return async (job) => {
+    await writeFile(jobFile, JSON.stringify(job), { mode: 0o600 });
+    return timedProcess(process.execPath, [script, jobFile]);
+  };
+}
+
 /** The children's user and system time from the last line of a shell's `times` (`0m1.230000s 0m0.450000s`). */
-export function childCpuSeconds(timesOutput: string): number {
+function childCpuSeconds(timesOutput: string): number {
   const last = timesOutput.trim().split('\n').at(-1) ?? '';
   const values = [...last.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60 + Number(match[2]));
-  if (values.length !== 2) throw new Error(`could not read curl's CPU time from: ${timesOutput}`);
+  if (values.length !== 2) throw new Error(`could not read the CPU time from the shell's times: ${timesOutput}`);
   return values[0]! + values[1]!;
 }
 

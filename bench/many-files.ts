@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
 import { fillFinishedUploads } from '../test/helpers/queue-history.js';
-import { MEMORY_DIR, childCpuSeconds, round, startServerProcess } from './bench-support.js';
+import { MEMORY_DIR, buildNodeFloor, round, startServerProcess, timedProcess } from './bench-support.js';
 import { cpuStages } from './cpu-stages.js';
 import { interleave, roundRatios, spread, type Sample, type Spread } from './interleave.js';
 
@@ -19,7 +19,14 @@ const run = promisify(execFile);
  * watched folder of `media-sync serve` (a process of its own, from the
  * bundle, as a person runs it), against the reference server with no rate
  * limit, interleaved in rounds (interleave.ts) with one
- * `curl --parallel --parallel-max 3` sending the same files, the limit.
+ * `curl --parallel --parallel-max 3` sending the same files, the limit,
+ * and the Node floor (node-floor.ts): a plain Node process, no app code,
+ * that reads each file and sends it with `undici.request`, the same form as
+ * the client's, 3 in flight. Profiling showed much of the client's cost per
+ * file is Node's before any app code (0.33-0.37 ms per file by hand, 3-4×
+ * curl's); beside the others in the same rounds, the figures say what is
+ * the app's (`empty_cpu_vs_node_floor_cpu`) and what is Node's
+ * (`node_floor_cpu_vs_curl_cpu`).
  * Two daemons: one whose queue is emptied of finished items before each
  * run (`media-sync queue clear`), and one with HISTORY finished uploads in
  * its queue, written straight into its database before it starts
@@ -29,11 +36,12 @@ const run = promisify(execFile);
  * - files/s: FILES over the time from the first file on the server to the
  *   last (the server's count, polled every 100 ms). The daemon's 3 s settle
  *   window is a latency before the first upload, not a throughput, and is
- *   left out; curl's is its whole run.
+ *   left out; curl's and the floor's are their whole process's run.
  * - CPU per file: the daemon's user + system time over the run (from the
  *   drop to the last file, plus 0.5 s for what it does after), from
  *   /proc/<pid>/stat, so watching, settling, fingerprints, SQLite, events
- *   and the log line all count; curl's from its shell's `times`.
+ *   and the log line all count; curl's and the floor's from their shell's
+ *   `times` (their process's start included).
  * - RSS: each daemon's after each run; growth of the one with the history
  *   from its first run (FILES files) to its last ((BENCH_ROUNDS + 1) × FILES:
  *   12,000 by default).
@@ -76,6 +84,7 @@ for (let i = 0; i < FILES; i++) {
   await writeFile(join(source, name), bytes);
   names.push(name);
 }
+const nodeFloor = await buildNodeFloor(root);
 const server = await startServerProcess(['--rate-limit', '100000000'], MEMORY_DIR);
 const headers = { Authorization: `Bearer ${server.token}`, Accept: 'application/json' };
 const daemons: Daemon[] = [];
@@ -89,6 +98,7 @@ try {
       { name: 'client_empty', run: () => empty.run() },
       { name: 'client_full', run: () => full.run() },
       { name: 'curl', run: () => curl() },
+      { name: 'node_floor', run: () => floor() },
     ],
     ROUNDS,
   );
@@ -111,6 +121,9 @@ try {
   figures['full_vs_curl'] = ratio(filesPerSecond('client_full'), filesPerSecond('curl'));
   figures['empty_cpu_vs_curl_cpu'] = ratio(cpuPerFile('client_empty'), cpuPerFile('curl'));
   figures['full_cpu_vs_curl_cpu'] = ratio(cpuPerFile('client_full'), cpuPerFile('curl'));
+  figures['empty_vs_node_floor'] = ratio(filesPerSecond('client_empty'), filesPerSecond('node_floor'));
+  figures['empty_cpu_vs_node_floor_cpu'] = ratio(cpuPerFile('client_empty'), cpuPerFile('node_floor'));
+  figures['node_floor_cpu_vs_curl_cpu'] = ratio(cpuPerFile('node_floor'), cpuPerFile('curl'));
   // the warm-up run counts here: it is the first FILES files the daemon took
   figures['empty_rss_mb'] = empty.rssAfterRuns.map((mb) => round(mb, 1));
   figures['full_rss_mb'] = full.rssAfterRuns.map((mb) => round(mb, 1));
@@ -198,22 +211,22 @@ async function curl(): Promise<RunSample> {
     ].join('\n');
   const config = join(root, 'curl.config');
   await writeFile(config, names.map(transfer).join('\nnext\n'), { mode: 0o600 });
+  return counted(() => timedProcess('curl', ['--parallel', '--parallel-max', '3', '-K', config]));
+}
+
+/** The Node floor (node-floor.ts) sending the FILES files, 3 at a time, as the client sends a small file. */
+async function floor(): Promise<RunSample> {
+  const uploads = names.map((name) => ({ path: join(source, name), fileName: name, fields: {} }));
+  return counted(() => nodeFloor({ url: `${server.baseUrl}/files/upload`, token: server.token, inFlight: 3, uploads }));
+}
+
+/** A run of a process that sends the FILES files itself; an error unless the server then holds FILES more. */
+async function counted(send: () => Promise<Sample>): Promise<RunSample> {
   const before = await filesOnServer();
-  const started = performance.now();
-  const { stderr } = await run('sh', [
-    '-c',
-    'curl "$@"; code=$?; times >&2; exit $code',
-    'sh',
-    '--parallel',
-    '--parallel-max',
-    '3',
-    '-K',
-    config,
-  ]);
-  const seconds = (performance.now() - started) / 1000;
+  const { seconds, cpuSeconds } = await send();
   const after = await filesOnServer();
-  if (after - before !== FILES) throw new Error(`curl made ${after - before} files, not ${FILES}`);
-  return { seconds, cpuSeconds: childCpuSeconds(stderr), rssMb: 0, fromUs: 0, toUs: 0 };
+  if (after - before !== FILES) throw new Error(`${after - before} files were made, not ${FILES}`);
+  return { seconds, cpuSeconds, rssMb: 0, fromUs: 0, toUs: 0 };
 }
 
 /**

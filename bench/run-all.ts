@@ -56,7 +56,7 @@ await writeFile(RESULTS, await pretty(JSON.stringify(results), RESULTS));
 const table = markdownTable(results);
 await writeFile(README, await pretty(spliceReadme(await readFile(README, 'utf8'), table), README));
 console.log(`\n${table}\n`);
-const missed = verdicts(results).filter((verdict) => verdict.measured !== null && !verdict.met);
+const missed = verdicts(results).filter((verdict) => verdict.measured !== null && verdict.met === false);
 console.log(`${missed.length} of the measured targets missed; figures in ${RESULTS} and ${README}.`);
 process.exitCode = failed === 0 ? 0 : 1;
 

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as z from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { writeRandomFile } from '../test/helpers/engine-fixture.js';
@@ -10,27 +8,38 @@ import {
   MB,
   MEMORY_DIR,
   benchEngine,
-  childCpuSeconds,
+  buildNodeFloor,
   round,
   startServerProcess,
   timeUpload,
+  timedProcess,
 } from './bench-support.js';
 import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from './interleave.js';
 
-const run = promisify(execFile);
-
 /**
- * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by four
+ * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by six
  * contenders interleaved over ROUNDS rounds against one server process:
  * - client_1, client_3: the app's engine with at most 1 and 3 chunks in
  *   flight (a second and third opened only while they raise the rate);
  * - curl_1: one curl process sending the chunks one after the other over one
  *   connection, the way a script would;
  * - curl_3: one `curl --parallel --parallel-max 3`: the limit, what the
- *   server takes with three chunks in flight.
+ *   server takes with three chunks in flight;
+ * - node_floor_1, node_floor_3: the Node floor (node-floor.ts), a plain Node
+ *   process with no app code sending the same chunk requests (the client's
+ *   form fields) with `undici.request`, each body the multipart head,
+ *   `fs.createReadStream` of the chunk's range and the tail, 1 and 3 in
+ *   flight (in order, as curl's: the client holds its last chunk back until
+ *   the others are in). It is there so the CPU per GB says what is the
+ *   app's (`client_N_cpu_vs_node_floor_N_cpu`) and what plain Node and
+ *   undici cost (`node_floor_N_cpu_vs_curl_N_cpu`). Plain, a read stream
+ *   takes a new buffer per piece and reads it in libuv's pool: on a loaded
+ *   machine that cost about 3× the client's CPU per GB, which reuses two
+ *   buffers read on the event loop (multipart-body.ts).
  * Per contender: MB/s (median, min, max) and CPU seconds per GB (the client's
- * own `process.cpuUsage()`, curl's from its shell's `times`); per pair, the
- * median of the ratios taken within each round. Every upload is checked on
+ * own `process.cpuUsage()`, curl's and the floor's from their shell's
+ * `times`, their process's start included); per pair, the median of the
+ * ratios taken within each round. Every upload is checked on
  * the server (size) and deleted after. The file, curl's chunks and the
  * server's files live in memory (MEMORY_DIR), so the disk's writeback does
  * not decide the ratios.
@@ -50,6 +59,7 @@ await mkdir(dir, { recursive: true });
 const source = join(dir, 'one-gigabyte.bin');
 await writeRandomFile(source, SIZE, 11);
 const parts = await splitIntoChunks(source);
+const nodeFloor = await buildNodeFloor(dir);
 // the rate limit is not what is measured here: 9 rounds of 4 senders make ~450 requests
 const server = await startServerProcess(['--rate-limit', '100000'], MEMORY_DIR);
 const headers = { Authorization: `Bearer ${server.token}`, Accept: 'application/json' };
@@ -85,6 +95,8 @@ try {
       { name: 'client_3', run: client(1) },
       { name: 'curl_1', run: () => curl(1) },
       { name: 'curl_3', run: () => curl(3) },
+      { name: 'node_floor_1', run: () => floor(1) },
+      { name: 'node_floor_3', run: () => floor(3) },
     ],
     ROUNDS,
     checkAndDelete,
@@ -109,6 +121,16 @@ try {
   figures['client_3_vs_curl_3'] = rounded(roundRatios(speeds('client_3'), speeds('curl_3')), 2);
   figures['client_1_cpu_vs_curl_1_cpu'] = rounded(roundRatios(cpus('client_1'), cpus('curl_1')), 2);
   figures['client_3_cpu_vs_curl_3_cpu'] = rounded(roundRatios(cpus('client_3'), cpus('curl_3')), 2);
+  for (const n of [1, 3]) {
+    figures[`client_${n}_cpu_vs_node_floor_${n}_cpu`] = rounded(
+      roundRatios(cpus(`client_${n}`), cpus(`node_floor_${n}`)),
+      2,
+    );
+    figures[`node_floor_${n}_cpu_vs_curl_${n}_cpu`] = rounded(
+      roundRatios(cpus(`node_floor_${n}`), cpus(`curl_${n}`)),
+      2,
+    );
+  }
   console.log(JSON.stringify(figures));
 } finally {
   await server.stop();
@@ -146,29 +168,39 @@ async function curl(inFlight: number): Promise<Sample> {
       'fail',
       'output = "/dev/null"',
       ...Object.entries(headers).map(([name, value]) => `header = "${name}: ${value}"`),
-      `form = "dzuuid=${dzuuid}"`,
-      `form = "dzchunkindex=${index}"`,
-      `form = "dztotalchunkcount=${TOTAL}"`,
-      `form = "dzchunksize=${CHUNK}"`,
-      `form = "dztotalfilesize=${SIZE}"`,
-      `form = "dzchunkbyteoffset=${index * CHUNK}"`,
+      ...Object.entries(chunkFields(dzuuid, index)).map(([name, value]) => `form = "${name}=${value}"`),
       `form = "file=@${parts[index]};filename=one-gigabyte.bin"`,
     ].join('\n');
   const config = join(dir, 'curl.config');
   await writeFile(config, parts.map((_, index) => transfer(index)).join('\nnext\n'), { mode: 0o600 });
   const parallel = inFlight > 1 ? ['--parallel', '--parallel-max', String(inFlight)] : [];
-  const started = performance.now();
-  const { stderr } = await run('sh', [
-    '-c',
-    'curl "$@"; code=$?; times >&2; exit $code',
-    'sh',
-    ...parallel,
-    '-K',
-    config,
-  ]);
-  const seconds = (performance.now() - started) / 1000;
+  const sample = await timedProcess('curl', [...parallel, '-K', config]);
   await rm(config);
-  return { seconds, cpuSeconds: childCpuSeconds(stderr) };
+  return sample;
+}
+
+/** The Node floor (node-floor.ts) sending the file's chunks, `inFlight` at a time, as the client's chunk requests. */
+async function floor(inFlight: number): Promise<Sample> {
+  const dzuuid = randomUUID();
+  const uploads = parts.map((_, index) => ({
+    path: source,
+    fileName: 'one-gigabyte.bin',
+    fields: chunkFields(dzuuid, index),
+    range: { start: index * CHUNK, end: Math.min(SIZE, (index + 1) * CHUNK) },
+  }));
+  return nodeFloor({ url: `${server.baseUrl}/files/upload`, token: server.token, inFlight, uploads });
+}
+
+/** The form fields of chunk `index` (the API's chunked upload), as the client sends them. */
+function chunkFields(dzuuid: string, index: number): Record<string, string> {
+  return {
+    dzuuid,
+    dzchunkindex: String(index),
+    dztotalchunkcount: String(TOTAL),
+    dzchunksize: String(CHUNK),
+    dztotalfilesize: String(SIZE),
+    dzchunkbyteoffset: String(index * CHUNK),
+  };
 }
 
 function rounded(value: { median: number; min: number; max: number }, digits: number) {

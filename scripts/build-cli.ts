@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** An ESM bundle's `require`, for the CommonJS packages bundled in it (undici) that require Node's own modules. */
+export const NODE_REQUIRE_BANNER =
+  "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);";
+
 /**
  * What bin/media-sync.js reads to tell whether the bundle is older than its
  * sources: every source file that went into it, relative to the checkout,
@@ -49,10 +53,7 @@ export async function buildCli(outDir = join(ROOT, 'dist/cli')): Promise<CliBuil
     write: false,
     logLevel: 'warning',
     external: ['better-sqlite3', 'fastify', '@fastify/*', 'ipaddr.js', 'hls.js', 'ws'],
-    // bundled CommonJS packages (undici) require Node's own modules
-    banner: {
-      js: "import { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);",
-    },
+    banner: { js: NODE_REQUIRE_BANNER },
   });
   await mkdir(outDir, { recursive: true });
   const written = new Set<string>();

@@ -26,6 +26,8 @@ const TARGETS: Target[] = [
     ],
   },
   { bench: 'queue-render', figure: 'first_rows_ms', label: 'first rows (ms)', op: '<=', value: 200 },
+  // an information row: no target of its own
+  { bench: 'upload-throughput', figure: 'node_floor_1_cpu_vs_curl_1_cpu.median', label: 'floor CPU ÷ curl’s' },
 ];
 
 const results: Results = {
@@ -33,7 +35,11 @@ const results: Results = {
   runs: {
     'upload-throughput': {
       ranAt: '2026-11-22T10:00:00.000Z',
-      figures: { bench: 'upload-throughput', client_1_vs_curl_1: { median: 0.98, min: 0.9, max: 1.1 } },
+      figures: {
+        bench: 'upload-throughput',
+        client_1_vs_curl_1: { median: 0.98, min: 0.9, max: 1.1 },
+        node_floor_1_cpu_vs_curl_1_cpu: { median: 3.2, min: 2.9, max: 3.5 },
+      },
     },
     'watcher-scan': { ranAt: '2026-11-21T09:00:00.000Z', figures: { bench: 'watcher-scan', rss_peak_mb: 240.5 } },
     'rate-limited-small-files': {
@@ -44,12 +50,13 @@ const results: Results = {
 };
 
 describe('the benchmark results', () => {
-  it('holds each figure against its target, and a bench that did not run against none', () => {
+  it('holds each figure against its target, a bench that did not run against none, and an information row not at all', () => {
     expect(verdicts(results, TARGETS).map(({ measured, met }) => [measured, met])).toEqual([
       [0.98, false],
       [240.5, true],
       [0, true],
       [null, false],
+      [3.2, null],
     ]);
   });
 
@@ -62,6 +69,8 @@ describe('the benchmark results', () => {
       '| `rate-limited-small-files` | 429 answers | 0; of requests: 200; of files: 200 | = 0 | met | 2026-11-21 |',
     );
     expect(rows[5]).toBe('| `queue-render` | first rows (ms) | not run | ≤ 200 | – |  |');
+    // an information row: its figure, no target, never missed
+    expect(rows[6]).toBe('| `upload-throughput` | floor CPU ÷ curl’s | 3.2 (2.9–3.5) | – | information | 2026-11-22 |');
   });
 
   it('replaces only what is between the README markers, and says so when they are missing', () => {
