@@ -51,22 +51,6 @@ export const TARGETS: readonly Target[] = [
     op: '<=',
     value: 1.15,
   },
-  ...[1, 3].flatMap((n) => [
-    {
-      bench: 'upload-throughput',
-      figure: `client_${n}_cpu_vs_node_floor_${n}_cpu.median`,
-      label: `client CPU per GB ÷ the Node floor’s (plain Node and undici, no app code), ${n} in flight`,
-      beside: [
-        { figure: `node_floor_${n}_cpu_s_per_gb.median`, label: 'floor s/GB' },
-        { figure: `node_floor_${n}_mb_s.median`, label: 'floor MB/s' },
-      ],
-    },
-    {
-      bench: 'upload-throughput',
-      figure: `node_floor_${n}_cpu_vs_curl_${n}_cpu.median`,
-      label: `the Node floor’s CPU per GB ÷ curl’s, ${n} in flight`,
-    },
-  ]),
   { bench: 'upload-rss', figure: 'rss_growth_mb', label: 'RSS growth uploading 4 GB (MB)', op: '<=', value: 64 },
   {
     bench: 'rate-limited-small-files',

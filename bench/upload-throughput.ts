@@ -4,41 +4,26 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { writeRandomFile } from '../test/helpers/engine-fixture.js';
-import {
-  MB,
-  MEMORY_DIR,
-  benchEngine,
-  buildNodeFloor,
-  round,
-  startServerProcess,
-  timeUpload,
-  timedProcess,
-} from './bench-support.js';
+import { MB, MEMORY_DIR, benchEngine, round, startServerProcess, timeUpload, timedProcess } from './bench-support.js';
 import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 /**
- * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by six
+ * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by four
  * contenders interleaved over ROUNDS rounds against one server process:
  * - client_1, client_3: the app's engine with at most 1 and 3 chunks in
  *   flight (a second and third opened only while they raise the rate);
  * - curl_1: one curl process sending the chunks one after the other over one
  *   connection, the way a script would;
  * - curl_3: one `curl --parallel --parallel-max 3`: the limit, what the
- *   server takes with three chunks in flight;
- * - node_floor_1, node_floor_3: the Node floor (node-floor.ts), a plain Node
- *   process with no app code sending the same chunk requests (the client's
- *   form fields) with `undici.request`, each body the multipart head,
- *   `fs.createReadStream` of the chunk's range and the tail, 1 and 3 in
- *   flight (in order, as curl's: the client holds its last chunk back until
- *   the others are in). It is there so the CPU per GB says what is the
- *   app's (`client_N_cpu_vs_node_floor_N_cpu`) and what plain Node and
- *   undici cost (`node_floor_N_cpu_vs_curl_N_cpu`). Plain, a read stream
- *   takes a new buffer per piece and reads it in libuv's pool: on a loaded
- *   machine that cost about 3× the client's CPU per GB, which reuses two
- *   buffers read on the event loop (multipart-body.ts).
+ *   server takes with three chunks in flight.
+ * No Node floor here (many-files has one): a plain Node sender of the same
+ * requests (node-floor.ts streaming each chunk with `fs.createReadStream`)
+ * cost about 3× the client's CPU per GB (a new buffer per piece, read in
+ * libuv's pool), and one that reads as the client does is the client's own
+ * multipart-body.ts again: it says nothing the client's figure does not.
  * Per contender: MB/s (median, min, max) and CPU seconds per GB (the client's
- * own `process.cpuUsage()`, curl's and the floor's from their shell's
- * `times`, their process's start included); per pair, the median of the
+ * own `process.cpuUsage()`, curl's from its shell's `times`, its process's
+ * start included); per pair, the median of the
  * ratios taken within each round. Every upload is checked on
  * the server (size) and deleted after. The file, curl's chunks and the
  * server's files live in memory (MEMORY_DIR), so the disk's writeback does
@@ -59,7 +44,6 @@ await mkdir(dir, { recursive: true });
 const source = join(dir, 'one-gigabyte.bin');
 await writeRandomFile(source, SIZE, 11);
 const parts = await splitIntoChunks(source);
-const nodeFloor = await buildNodeFloor(dir);
 // the rate limit is not what is measured here: 9 rounds of 4 senders make ~450 requests
 const server = await startServerProcess(['--rate-limit', '100000'], MEMORY_DIR);
 const headers = { Authorization: `Bearer ${server.token}`, Accept: 'application/json' };
@@ -95,8 +79,6 @@ try {
       { name: 'client_3', run: client(1) },
       { name: 'curl_1', run: () => curl(1) },
       { name: 'curl_3', run: () => curl(3) },
-      { name: 'node_floor_1', run: () => floor(1) },
-      { name: 'node_floor_3', run: () => floor(3) },
     ],
     ROUNDS,
     checkAndDelete,
@@ -121,16 +103,6 @@ try {
   figures['client_3_vs_curl_3'] = rounded(roundRatios(speeds('client_3'), speeds('curl_3')), 2);
   figures['client_1_cpu_vs_curl_1_cpu'] = rounded(roundRatios(cpus('client_1'), cpus('curl_1')), 2);
   figures['client_3_cpu_vs_curl_3_cpu'] = rounded(roundRatios(cpus('client_3'), cpus('curl_3')), 2);
-  for (const n of [1, 3]) {
-    figures[`client_${n}_cpu_vs_node_floor_${n}_cpu`] = rounded(
-      roundRatios(cpus(`client_${n}`), cpus(`node_floor_${n}`)),
-      2,
-    );
-    figures[`node_floor_${n}_cpu_vs_curl_${n}_cpu`] = rounded(
-      roundRatios(cpus(`node_floor_${n}`), cpus(`curl_${n}`)),
-      2,
-    );
-  }
   console.log(JSON.stringify(figures));
 } finally {
   await server.stop();
@@ -177,18 +149,6 @@ async function curl(inFlight: number): Promise<Sample> {
   const sample = await timedProcess('curl', [...parallel, '-K', config]);
   await rm(config);
   return sample;
-}
-
-/** The Node floor (node-floor.ts) sending the file's chunks, `inFlight` at a time, as the client's chunk requests. */
-async function floor(inFlight: number): Promise<Sample> {
-  const dzuuid = randomUUID();
-  const uploads = parts.map((_, index) => ({
-    path: source,
-    fileName: 'one-gigabyte.bin',
-    fields: chunkFields(dzuuid, index),
-    range: { start: index * CHUNK, end: Math.min(SIZE, (index + 1) * CHUNK) },
-  }));
-  return nodeFloor({ url: `${server.baseUrl}/files/upload`, token: server.token, inFlight, uploads });
 }
 
 /** The form fields of chunk `index` (the API's chunked upload), as the client sends them. */
