@@ -8,6 +8,11 @@ const PAUSE_KEY = 'uploads.pause';
 /** Small named values that must survive a restart: the person's pause of the whole queue. */
 export class AppStateStore {
   private readonly sql: Sql;
+  /**
+   * The pause as last read or written: the queue asks at every turn (twice a
+   * file), and this store is its one writer (one owner per data folder).
+   */
+  private pause: QueuePause | null | undefined;
 
   constructor(db: Db) {
     this.sql = statementCache(db);
@@ -15,12 +20,14 @@ export class AppStateStore {
 
   /** The person's pause of the whole queue as kept (migration 9 read the version before's); null when none. */
   queuePause(): QueuePause | null {
+    if (this.pause !== undefined) return this.pause;
     const row = this.sql('SELECT value FROM app_state WHERE key = ?').get(PAUSE_KEY) as { value: string } | undefined;
-    return (row && QueuePauseSchema.safeParse(parseJsonOrUndefined(row.value)).data) ?? null;
+    return (this.pause = (row && QueuePauseSchema.safeParse(parseJsonOrUndefined(row.value)).data) ?? null);
   }
 
   setQueuePause(pause: QueuePause | null): void {
     if (pause === null) this.sql('DELETE FROM app_state WHERE key = ?').run(PAUSE_KEY);
     else this.sql('INSERT OR REPLACE INTO app_state (key, value) VALUES (?, ?)').run(PAUSE_KEY, JSON.stringify(pause));
+    this.pause = pause;
   }
 }

@@ -45,12 +45,16 @@ export interface RunnableQuery {
 export class UploadStore {
   private readonly sql: Sql;
 
+  /** runs its argument in one transaction; made once (better-sqlite3 builds a wrapper per `transaction` call) */
+  private readonly inTransaction: (write: () => unknown) => unknown;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
     private readonly onBadRow: (id: number, problem: string) => void = () => undefined,
   ) {
     this.sql = statementCache(db);
+    this.inTransaction = db.transaction((write: () => unknown) => write());
   }
 
   insert(input: NewUpload): UploadItem {
@@ -309,14 +313,14 @@ export class UploadStore {
    */
   batch<T>(write: () => T): T {
     let failure: { error: unknown } | undefined;
-    const result = this.db.transaction(() => {
+    const result = this.inTransaction(() => {
       try {
         return write();
       } catch (error) {
         failure = { error };
         return undefined;
       }
-    })();
+    });
     if (failure) throw failure.error;
     return result as T;
   }
