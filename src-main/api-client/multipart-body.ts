@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
 import { fileCalls } from '../common/file-calls.js';
+import { openRegularFile } from '../common/open-regular.js';
 
 /** A byte range of a file on disk, read lazily: a 90 MB chunk is never held in memory. */
 export interface FileRange {
@@ -139,7 +139,7 @@ async function* filePieces(
   beforePiece: (bytes: number) => Promise<void> | void,
   ring: Buffer[],
 ): AsyncGenerator<Uint8Array> {
-  const fd = await fileCalls.for(file.path).open(file.path, constants.O_RDONLY);
+  const { fd } = await openRegularFile(file.path, { followLink: true });
   try {
     for (let index = 0, position = file.start; position < file.end; index++) {
       const buffer = (ring[index % RING_SIZE] ??= spareBuffers.pop() ?? Buffer.allocUnsafe(READ_PIECE_BYTES));
@@ -163,8 +163,8 @@ async function wholeBody(file: FileRange, head: Buffer, tail: Buffer): Promise<B
   const body = Buffer.allocUnsafe(head.length + fileBytes + tail.length);
   head.copy(body, 0);
   if (fileBytes > 0) {
-    const calls = fileCalls.for(file.path);
-    const fd = await calls.open(file.path, constants.O_RDONLY);
+    // never blocking on a FIFO put in the file's place: on the event loop, that would hold the whole app
+    const { fd, calls } = await openRegularFile(file.path, { followLink: true });
     try {
       for (let read = 0; read < fileBytes;) {
         const bytesRead = await calls.read(fd, body, head.length + read, fileBytes - read, file.start + read);

@@ -8,6 +8,7 @@ import { FileChangedError, WHOLE_BODY_BYTES } from '../api-client/multipart-body
 import type { Clock } from '../common/clock.js';
 import { fileCalls } from '../common/file-calls.js';
 import { sameVersion, type FileIdentity } from '../common/file-fingerprint.js';
+import { NotRegularFileError } from '../common/open-regular.js';
 import type { BandwidthLimiter } from './bandwidth-limiter.js';
 import { LaneGovernor } from './lane-governor.js';
 import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
@@ -221,7 +222,10 @@ export class ChunkedUpload {
     const onProgress = (sentBytes: number) => this.report({ ackedBytes: 0, sentBytes });
     const selfChecked = this.item.size <= WHOLE_BODY_BYTES;
     const ack = await this.sendFinal(signal, { onProgress }, selfChecked).catch((error: unknown) => {
-      const unreadable = selfChecked && !(error instanceof ApiError) && (error as NodeJS.ErrnoException).syscall;
+      const unreadable =
+        selfChecked &&
+        !(error instanceof ApiError) &&
+        ((error as NodeJS.ErrnoException).syscall || error instanceof NotRegularFileError);
       if (!unreadable) throw error;
       // read before anything was sent: no request can have made the file
       this.options.store.setFinalSent(this.item.id, false);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import type * as NodeFs from 'node:fs';
 import type * as NodeFsPromises from 'node:fs/promises';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FileChangedError, READ_PIECE_BYTES, multipartFileBody } from '../../../src-main/api-client/multipart-body.js';
+import { NotRegularFileError } from '../../../src-main/common/open-regular.js';
 
 // the real readSync, which a test slows down once, as a network share would
 const fs = vi.hoisted(() => ({ slowReads: 0, syncReads: 0, onNfs: false }));
@@ -221,6 +223,24 @@ describe('multipartFileBody', () => {
       } finally {
         fs.onNfs = false;
       }
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'refuses a FIFO put in the file’s place at once: its open would wait for a writer, on the event loop for ever',
+    async () => {
+      await readBody();
+      await rm(path);
+      execFileSync('mkfifo', [path]);
+      const small = multipartFileBody({}, { path, start: 0, end: 100_000, fileName: 'clip.mp4' });
+      await expect(small.whole(() => undefined)).rejects.toBeInstanceOf(NotRegularFileError);
+      const read = async () => {
+        for await (const piece of multipartFileBody({}, { path, start: 0, end: content.length, fileName: 'a' }).stream(
+          () => undefined,
+        ))
+          void piece;
+      };
+      await expect(read()).rejects.toBeInstanceOf(NotRegularFileError);
     },
   );
 
