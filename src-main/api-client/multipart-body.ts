@@ -139,13 +139,13 @@ async function* filePieces(
   beforePiece: (bytes: number) => Promise<void> | void,
   ring: Buffer[],
 ): AsyncGenerator<Uint8Array> {
-  const { fd } = await openRegularFile(file.path, { followLink: true });
+  const { fd, calls } = await openRegularFile(file.path, { followLink: true });
   try {
     for (let index = 0, position = file.start; position < file.end; index++) {
       const buffer = (ring[index % RING_SIZE] ??= spareBuffers.pop() ?? Buffer.allocUnsafe(READ_PIECE_BYTES));
       const length = Math.min(buffer.length, file.end - position);
-      // asked per piece: a read that proved slow sends the rest of them to the thread pool
-      const bytesRead = await fileCalls.for(file.path).read(fd, buffer, 0, length, position);
+      // a read that proved slow sends the rest of them to the thread pool (file-calls.ts)
+      const bytesRead = await calls.read(fd, buffer, 0, length, position);
       // the file shrank under us: sending fewer bytes than announced would hang the request
       if (bytesRead === 0) throw new FileChangedError(file.path);
       position += bytesRead;
@@ -153,7 +153,7 @@ async function* filePieces(
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
-    await fileCalls.for(file.path).close(fd);
+    await calls.close(fd);
   }
 }
 

@@ -58,16 +58,34 @@ const MAX_FOLDERS = 1_000;
  * on the event loop, as a small file's reads already did; on a share, FUSE
  * or 9p (file-system-kind.ts), a folder not known yet (its first call, while
  * `statfs` is asked in the pool), one whose call once took over 10 ms, and on
- * macOS and Windows (where `statfs` does not tell a share from a disk), in
- * the pool, so a share that hangs holds a pool thread, never the app.
+ * macOS and Windows (where `statfs` does not tell a share from a disk), and
+ * for a link, in the pool, so a share that hangs holds a pool thread, never
+ * the app.
  */
 export class FileCallsByFolder {
   private readonly folders = new Map<string, FileCalls>();
 
   constructor(private readonly probe: FileSystemProbe = detectFileSystemWithoutEvents) {}
 
-  /** The calls for `path`, by the folder it is in. */
+  /**
+   * The calls for `path`, by the folder it is in; a link's (its target may
+   * be on a share, whatever its folder is on) in the pool.
+   */
   for(path: string): FileCalls {
+    const calls = this.ofFolder(path);
+    return calls === inPool || !isLink(path) ? calls : inPool;
+  }
+
+  stat(path: string): Promise<Stats> {
+    return this.for(path).stat(path);
+  }
+
+  /** a link's own stats: never its target's, so by its folder */
+  lstat(path: string): Promise<Stats> {
+    return this.ofFolder(path).lstat(path);
+  }
+
+  private ofFolder(path: string): FileCalls {
     if (process.platform !== 'linux') return inPool;
     const folder = dirname(path);
     const known = this.folders.get(folder);
@@ -81,18 +99,16 @@ export class FileCallsByFolder {
     return inPool;
   }
 
-  stat(path: string): Promise<Stats> {
-    return this.for(path).stat(path);
-  }
-
-  lstat(path: string): Promise<Stats> {
-    return this.for(path).lstat(path);
-  }
-
+  /**
+   * The folder's calls on the event loop, as long as it keeps them there: a
+   * call that took over 10 ms sends the folder's later calls to the pool, a
+   * file's opened before too.
+   */
   private onLoop(folder: string): FileCalls {
     const timed =
-      <A extends unknown[], R>(call: (...args: A) => R) =>
+      <A extends unknown[], R>(call: (...args: A) => R, inPoolInstead: (...args: A) => Promise<R>) =>
       async (...args: A): Promise<R> => {
+        if (this.folders.get(folder) !== calls) return inPoolInstead(...args);
         const started = performance.now();
         try {
           return call(...args);
@@ -100,16 +116,28 @@ export class FileCallsByFolder {
           if (performance.now() - started > SLOW_CALL_MS) this.folders.set(folder, inPool);
         }
       };
-    return {
-      open: timed((path: string, flags: number) => openSync(path, flags)),
-      fstat: timed((fd: number) => fstatSync(fd)),
-      read: timed((fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
-        readSync(fd, buffer, offset, length, position),
+    const calls: FileCalls = {
+      open: timed((path: string, flags: number) => openSync(path, flags), inPool.open),
+      fstat: timed((fd: number) => fstatSync(fd), inPool.fstat),
+      read: timed(
+        (fd: number, buffer: Buffer, offset: number, length: number, position: number) =>
+          readSync(fd, buffer, offset, length, position),
+        inPool.read,
       ),
-      close: timed((fd: number) => closeSync(fd)),
-      stat: timed((path: string) => statSync(path)),
-      lstat: timed((path: string) => lstatSync(path)),
+      close: timed((fd: number) => closeSync(fd), inPool.close),
+      stat: timed((path: string) => statSync(path), inPool.stat),
+      lstat: timed((path: string) => lstatSync(path), inPool.lstat),
     };
+    return calls;
+  }
+}
+
+/** Whether `path` is a symbolic link (what is not there is not one: the call itself says it is missing). */
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
+import { mkdtemp, open, rm, symlink, writeFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -70,6 +70,19 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
     const calls = await known(new FileCallsByFolder(async () => 'NFS'));
     holdThePool();
     const looked = calls.stat(file);
+    expect(await settledWithin(looked, STILL_WAITING_MS)).toBe(false);
+    await release();
+    expect((await looked).size).toBe(8192);
+  });
+
+  it('follows a link in the pool, wherever its folder is: its target may be on a share', async () => {
+    const link = join(dir, 'shortcut.jpg');
+    await symlink(file, link);
+    const calls = await known(new FileCallsByFolder(async () => null));
+    holdThePool();
+    // the link itself is its folder's
+    expect((await calls.lstat(link)).isSymbolicLink()).toBe(true);
+    const looked = calls.stat(link);
     expect(await settledWithin(looked, STILL_WAITING_MS)).toBe(false);
     await release();
     expect((await looked).size).toBe(8192);
