@@ -30,10 +30,13 @@ export const DEFAULT_IGNORED_NAMES: readonly string[] = [
 // and `Clip.PART` are the same litter as their lower-case spellings.
 const GLOB_OPTIONS = { dot: true, nocase: true } as const;
 
-const defaultNameMatchers = DEFAULT_IGNORED_NAMES.map((pattern) => ({
-  pattern,
-  matches: picomatch(pattern, GLOB_OPTIONS),
-}));
+/** compiled at the first path looked at, not when the core loads: a command that watches nothing never needs them */
+let defaultNameMatchers: { pattern: string; matches: (name: string) => boolean }[] | undefined;
+const defaultMatchers = () =>
+  (defaultNameMatchers ??= DEFAULT_IGNORED_NAMES.map((pattern) => ({
+    pattern,
+    matches: picomatch(pattern, GLOB_OPTIONS),
+  })));
 
 /**
  * Builds the function that names the rule leaving a path under a watched
@@ -71,7 +74,7 @@ export function createIgnoreRules(userGlobs: string[]): (relPath: string) => Lef
     let prefix = '';
     for (const segment of segments) {
       if (segment.startsWith('.')) return { rule: 'hidden', segment };
-      const litter = matching(defaultNameMatchers, segment);
+      const litter = matching(defaultMatchers(), segment);
       if (litter) return { rule: 'litter', pattern: litter.pattern };
       prefix = prefix === '' ? segment : `${prefix}/${segment}`;
       const glob = matching(nameMatchers, segment) ?? matching(pathMatchers, prefix);
