@@ -1,17 +1,4 @@
-import {
-  close,
-  closeSync,
-  fstat,
-  fstatSync,
-  lstat,
-  lstatSync,
-  open,
-  openSync,
-  read,
-  readSync,
-  stat,
-  statSync,
-} from 'node:fs';
+import { close, closeSync, fstat, fstatSync, lstat, lstatSync, open, openSync, read, readSync, stat } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
@@ -27,11 +14,11 @@ export interface FileCalls {
   /** answers the bytes read */
   read(fd: number, buffer: Buffer, offset: number, length: number, position: number): Promise<number>;
   close(fd: number): Promise<void>;
-  stat(path: string): Promise<Stats>;
   lstat(path: string): Promise<Stats>;
 }
 
 const readInPool = promisify(read);
+const statInPool = promisify(stat);
 
 /** In libuv's thread pool: what a call on a share, or anywhere but Linux, goes through. */
 const inPool: FileCalls = {
@@ -40,7 +27,6 @@ const inPool: FileCalls = {
   read: async (fd, buffer, offset, length, position) =>
     (await readInPool(fd, buffer, offset, length, position)).bytesRead,
   close: promisify(close),
-  stat: promisify(stat),
   lstat: promisify(lstat),
 };
 
@@ -76,8 +62,13 @@ export class FileCallsByFolder {
     return calls === inPool || !isLink(path) ? calls : inPool;
   }
 
-  stat(path: string): Promise<Stats> {
-    return this.for(path).stat(path);
+  /**
+   * One call for what is not a link (its own stats are the file's), and its
+   * target's in the pool for a link.
+   */
+  async stat(path: string): Promise<Stats> {
+    const own = await this.lstat(path);
+    return own.isSymbolicLink() ? statInPool(path) : own;
   }
 
   /** a link's own stats: never its target's, so by its folder */
@@ -125,7 +116,6 @@ export class FileCallsByFolder {
         inPool.read,
       ),
       close: timed((fd: number) => closeSync(fd), inPool.close),
-      stat: timed((path: string) => statSync(path), inPool.stat),
       lstat: timed((path: string) => lstatSync(path), inPool.lstat),
     };
     return calls;

@@ -35,8 +35,9 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
     for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
     const held: Promise<FileHandle>[] = fifos.map((fifo) => open(fifo, 'r'));
     release = async () => {
-      // a writer for each: the reads' opens return and free their threads
-      const writers = fifos.map((fifo) => openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+      // a writer for each (read-write: Linux opens it at once, whether the read has reached the FIFO yet or not):
+      // the reads' opens return and free their threads
+      const writers = fifos.map((fifo) => openSync(fifo, constants.O_RDWR));
       for (const handle of await Promise.all(held)) await handle.close();
       for (const fd of writers) closeSync(fd);
       release = async () => undefined;
