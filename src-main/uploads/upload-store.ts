@@ -155,30 +155,28 @@ export class UploadStore {
    */
   runnable({ now, limit, accounts, skipIds = [], skipFolders = [] }: RunnableQuery): UploadItem[] {
     // the limit written into the SQL (a handful of statements, one per count of free slots): bound as a
-    // parameter, it made SQLite take 110 µs instead of 20 for this query, at every pump
+    // parameter, it made SQLite take 110 µs instead of 20 for this query, at every pump. The accounts and paused
+    // folders are looked up row by row, and the two lists merged here: as `IN (SELECT … json_each)` lists and an
+    // `ORDER BY id` over the union, the query took 75 µs with 2,000 items queued, 10 µs this way
     const count = Math.max(0, Math.floor(limit));
+    const wanted = `id NOT IN (SELECT value FROM json_each(@ids))
+           AND EXISTS (SELECT 1 FROM json_each(@accounts) AS a WHERE a.value = upload_items.account_id)
+           AND (folder_id IS NULL
+             OR NOT EXISTS (SELECT 1 FROM json_each(@folders) AS f WHERE f.value = upload_items.folder_id))`;
     const rows = this.sql(
       `SELECT * FROM (
-         SELECT * FROM upload_items WHERE kind = 'queued'
-           AND id NOT IN (SELECT value FROM json_each(@ids))
-           AND account_id IN (SELECT value FROM json_each(@accounts))
-           AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
-         ORDER BY id LIMIT ${count})
+         SELECT * FROM upload_items WHERE kind = 'queued' AND ${wanted} ORDER BY id LIMIT ${count})
        UNION ALL
        SELECT * FROM (
-         SELECT * FROM upload_items WHERE wake_at <= @now AND +kind IN ('retrying', 'paused')
-           AND id NOT IN (SELECT value FROM json_each(@ids))
-           AND account_id IN (SELECT value FROM json_each(@accounts))
-           AND (folder_id IS NULL OR folder_id NOT IN (SELECT value FROM json_each(@folders)))
-         ORDER BY wake_at LIMIT ${count})
-       ORDER BY id LIMIT ${count}`,
+         SELECT * FROM upload_items WHERE wake_at <= @now AND +kind IN ('retrying', 'paused') AND ${wanted}
+         ORDER BY wake_at LIMIT ${count})`,
     ).all({
       now,
       ids: JSON.stringify(skipIds),
       accounts: JSON.stringify(accounts),
       folders: JSON.stringify(skipFolders),
-    });
-    return this.parseRows(rows);
+    }) as Array<{ id: number }>;
+    return this.parseRows(rows.sort((a, b) => a.id - b.id).slice(0, count));
   }
 
   /** The next wall-clock time after `now` at which a retrying or timed-paused item becomes runnable. */
