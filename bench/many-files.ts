@@ -42,6 +42,10 @@ const run = promisify(execFile);
  *   /proc/<pid>/stat, so watching, settling, fingerprints, SQLite, events
  *   and the log line all count; curl's and the floor's from their shell's
  *   `times` (their process's start included).
+ * - the server's CPU per file over each contender's run (its
+ *   /proc/<pid>/stat): on a machine of 2 cores the client's CPU and the
+ *   server's share the cores, curl's hardly any: client + server beside
+ *   curl + server says how much of the machine a file takes with each.
  * - RSS: each daemon's after each run; growth of the one with the history
  *   from its first run (FILES files) to its last ((BENCH_ROUNDS + 1) × FILES:
  *   12,000 by default).
@@ -95,15 +99,18 @@ try {
   daemons.push(empty, full);
   const samples = await interleave(
     [
-      { name: 'client_empty', run: () => empty.run() },
-      { name: 'client_full', run: () => full.run() },
-      { name: 'curl', run: () => curl() },
-      { name: 'node_floor', run: () => floor() },
+      { name: 'client_empty', run: withServerCpu(() => empty.run()) },
+      { name: 'client_full', run: withServerCpu(() => full.run()) },
+      { name: 'curl', run: withServerCpu(() => curl()) },
+      { name: 'node_floor', run: withServerCpu(() => floor()) },
     ],
     ROUNDS,
   );
   const filesPerSecond = (name: string) => samples.get(name)!.map((sample) => FILES / sample.seconds);
   const cpuPerFile = (name: string) => samples.get(name)!.map((sample) => sample.cpuSeconds / FILES);
+  const serverCpuPerFile = (name: string) => samples.get(name)!.map((sample) => sample.serverCpuSeconds / FILES);
+  const bothCpuPerFile = (name: string) =>
+    samples.get(name)!.map((sample) => (sample.cpuSeconds + sample.serverCpuSeconds) / FILES);
   const figures: Record<string, unknown> = {
     bench: 'many-files',
     files: FILES,
@@ -114,6 +121,10 @@ try {
   for (const name of samples.keys()) {
     figures[`${name}_files_s`] = shown(spread(filesPerSecond(name)), 1);
     figures[`${name}_cpu_ms_per_file`] = shown(spread(cpuPerFile(name).map((seconds) => seconds * 1000)), 3);
+    figures[`${name}_server_cpu_ms_per_file`] = shown(
+      spread(serverCpuPerFile(name).map((seconds) => seconds * 1000)),
+      3,
+    );
   }
   const ratio = (a: number[], b: number[]) => shown(roundRatios(a, b), 2);
   figures['full_vs_empty'] = ratio(filesPerSecond('client_full'), filesPerSecond('client_empty'));
@@ -124,6 +135,10 @@ try {
   figures['empty_vs_node_floor'] = ratio(filesPerSecond('client_empty'), filesPerSecond('node_floor'));
   figures['empty_cpu_vs_node_floor_cpu'] = ratio(cpuPerFile('client_empty'), cpuPerFile('node_floor'));
   figures['node_floor_cpu_vs_curl_cpu'] = ratio(cpuPerFile('node_floor'), cpuPerFile('curl'));
+  figures['empty_with_server_cpu_vs_curl_with_server_cpu'] = ratio(
+    bothCpuPerFile('client_empty'),
+    bothCpuPerFile('curl'),
+  );
   // the warm-up run counts here: it is the first FILES files the daemon took
   figures['empty_rss_mb'] = empty.rssAfterRuns.map((mb) => round(mb, 1));
   figures['full_rss_mb'] = full.rssAfterRuns.map((mb) => round(mb, 1));
@@ -194,6 +209,19 @@ async function startDaemon(name: string, history: number, profileDir?: string): 
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
     },
+  };
+}
+
+/**
+ * `run` with the server's CPU over it. On this 2-core machine the client's
+ * CPU and the server's share the cores (curl's hardly takes any): beside
+ * curl's, the two together say how much of the machine a file takes.
+ */
+function withServerCpu(run: () => Promise<RunSample>): () => Promise<RunSample & { serverCpuSeconds: number }> {
+  return async () => {
+    const before = await cpuSecondsOf(server.child);
+    const sample = await run();
+    return { ...sample, serverCpuSeconds: (await cpuSecondsOf(server.child)) - before };
   };
 }
 

@@ -113,6 +113,15 @@ export const TARGETS: readonly Target[] = [
   },
   {
     bench: 'many-files',
+    figure: 'empty_with_server_cpu_vs_curl_with_server_cpu.median',
+    label: 'the same, client + server CPU per file ÷ curl + server’s (both share this machine’s 2 cores)',
+    beside: [
+      { figure: 'client_empty_server_cpu_ms_per_file.median', label: 'server ms, client’s requests' },
+      { figure: 'curl_server_cpu_ms_per_file.median', label: 'curl’s' },
+    ],
+  },
+  {
+    bench: 'many-files',
     figure: 'rss_growth_mb',
     label: 'daemon RSS after 12,000 files − after 3,000 (MB)',
     op: '<=',
