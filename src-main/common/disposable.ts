@@ -19,6 +19,11 @@ export class Emitter<T> {
     for (const listener of [...this.listeners]) listener(value);
   }
 
+  /** Whether anything listens: what only a listener would read need not be made. */
+  get hasListeners(): boolean {
+    return this.listeners.size > 0;
+  }
+
   dispose(): void {
     this.listeners.clear();
   }

@@ -78,7 +78,7 @@ export class AppCore extends DisposableBase {
     super();
     const engine = (this.engine = options.engine);
     const clock = options.clock ?? systemClock;
-    const emit = <N extends IpcEventName>(name: N, payload: IpcEventPayload<N>) => this.emit(name, payload);
+    const emit = <N extends IpcEventName>(name: N, payload: IpcEventPayload<N>) => this.emit(name, () => payload);
     this.checkOutgoing = options.checkOutgoing ?? CHECK_OUTGOING;
     this.progressThrottle = this.register(new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, clock));
     const settings = createSettingsService({
@@ -133,7 +133,7 @@ export class AppCore extends DisposableBase {
         timeZone: options.timeZone,
         scheduleMaxSleepMs: options.scheduleMaxSleepMs,
         log: options.log,
-        onLimitChanged: () => this.emit('uploads:statusChanged', this.services.uploads.status()),
+        onLimitChanged: () => this.emit('uploads:statusChanged', () => this.services.uploads.status()),
       }),
     );
     this.whenDone =
@@ -185,7 +185,7 @@ export class AppCore extends DisposableBase {
       }),
     );
     if (options.updates) {
-      this.register(options.updates.onDidChange((status) => this.emit('app:updateChanged', status)));
+      this.register(options.updates.onDidChange((status) => this.emit('app:updateChanged', () => status)));
     }
     if (options.shutdown) {
       this.register(options.shutdown.onWillShutdown('core', (e) => e.join(this.dispose(), 'the core')));
@@ -234,10 +234,16 @@ export class AppCore extends DisposableBase {
     return this.intents.add(await queueOpenedFiles(this.engine, paths, options.workingDirectory));
   }
 
-  private emit<N extends IpcEventName>(name: N, payload: unknown): void {
+  /**
+   * A contract event, its payload built only when something listens: a
+   * daemon with no page open and no command beside it builds no view of a
+   * row nobody shows (a few for every file uploaded).
+   */
+  private emit<N extends IpcEventName>(name: N, build: () => IpcEventPayload<N>): void {
+    if (!this.emitter.hasListeners) return;
     this.emitter.fire({
       name,
-      payload: outgoing(IPC_EVENTS[name], payload, `the event ${name}`, this.checkOutgoing) as IpcEventPayload<N>,
+      payload: outgoing(IPC_EVENTS[name], build(), `the event ${name}`, this.checkOutgoing) as IpcEventPayload<N>,
     });
   }
 
@@ -259,50 +265,55 @@ export class AppCore extends DisposableBase {
     for (const subscription of [
       queue.onDidChangeItem((item) => {
         this.progress.delete(item.id);
-        this.emit('uploads:itemChanged', uploads.view(item));
+        uploads.forgetDroppedCopy(item);
+        this.emit('uploads:itemChanged', () => uploads.view(item));
         // a new version of a file uploaded before: that earlier row now says the file changed since
-        const earlier = item.state.kind === 'queued' ? this.engine.uploads.doneBefore(item.path, item.id) : undefined;
-        if (earlier) this.emit('uploads:itemChanged', uploads.view(earlier));
+        const earlier =
+          item.state.kind === 'queued' && this.emitter.hasListeners
+            ? this.engine.uploads.doneBefore(item.path, item.id)
+            : undefined;
+        if (earlier) this.emit('uploads:itemChanged', () => uploads.view(earlier));
       }),
       queue.onDidUpload(({ item, file }) => {
         if (item.state.kind !== 'done') return;
+        const { fileId } = item.state;
         const links = file && { mime: file.mime, urls: { page: file.urls.page, watch: file.urls.watch } };
-        this.emit('uploads:uploaded', { id: item.id, fileId: item.state.fileId, name: item.fileName, file: links });
+        this.emit('uploads:uploaded', () => ({ id: item.id, fileId, name: item.fileName, file: links }));
       }),
       queue.onDidProgress(({ id, state }) => {
         this.progress.set(id, state);
         this.progressThrottle.schedule();
       }),
-      queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', uploads.status())),
+      queue.onDidChangeStatus(() => this.emit('uploads:statusChanged', () => uploads.status())),
       ...[queue.onDidRemove, this.engine.pruning.onDidRemove].map((onDidRemove) =>
-        onDidRemove((removed) => this.emit('uploads:removed', { removed })),
+        onDidRemove((removed) => this.emit('uploads:removed', () => ({ removed }))),
       ),
-      this.whenDone?.onDidChange(() => this.emit('uploads:statusChanged', uploads.status())) ?? (() => undefined),
+      this.whenDone?.onDidChange(() => this.emit('uploads:statusChanged', () => uploads.status())) ?? (() => undefined),
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
         const { limit, remaining, gateOpensInMs, gateReason } = state;
         const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };
         const key = JSON.stringify(view);
         if (this.lastRateLimit.get(accountId) !== key) {
           this.lastRateLimit.set(accountId, key);
-          this.emit('app:rateLimitChanged', view);
+          this.emit('app:rateLimitChanged', () => view);
         }
         // a token refused (or accepted again) mid-queue: the UI's banner follows without a reload
         const blocked = state.blocked?.code ?? null;
         if ((this.lastBlocked.get(accountId) ?? null) !== blocked) {
           this.lastBlocked.set(accountId, blocked);
-          this.emit('account:changed', accounts.views());
+          this.emit('account:changed', () => accounts.views());
         }
       }),
-      this.notifications.onDidAdd((notification) => this.emit('notifications:added', notification)),
+      this.notifications.onDidAdd((notification) => this.emit('notifications:added', () => notification)),
       this.engine.conversions.onDidChange((follow) => {
-        this.emit('conversions:changed', follow);
+        this.emit('conversions:changed', () => follow);
         // the queue row of the upload shows the stage after it, once there is more to say than "Done"
         const item = follow.uploadId !== null && followChangesRow(follow) ? queue.get(follow.uploadId) : undefined;
-        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', uploads.view(item));
+        if (item?.state.kind === 'done') this.emit('uploads:itemChanged', () => uploads.view(item));
       }),
-      this.imports.onDidChange((change) => this.emit('imports:changed', change)),
-      this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', statuses)),
-      this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', { count: waiting })),
+      this.imports.onDidChange((change) => this.emit('imports:changed', () => change)),
+      this.engine.folderStatus.onDidChange((statuses) => this.emit('folders:statusChanged', () => statuses)),
+      this.intents.onDidAdd(({ waiting }) => this.emit('app:intentsAvailable', () => ({ count: waiting }))),
       // asleep, the timer may not have run, or the wall clock was set: the schedule looks again
       this.engine.onDidWake(() => this.policy.wake()),
       // a log that cannot be written for lack of room is the app's disk being full too
@@ -315,6 +326,6 @@ export class AppCore extends DisposableBase {
   private emitProgress(): void {
     const batch = [...this.progress].map(([id, state]) => ({ id, state }));
     this.progress.clear();
-    if (batch.length > 0) this.emit('uploads:progress', batch);
+    if (batch.length > 0) this.emit('uploads:progress', () => batch);
   }
 }

@@ -3,7 +3,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { extname, join, normalize, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -22,6 +22,7 @@ import {
   type WsEvent,
 } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log, SecretSink } from '../common/file-log.js';
+import type { Disposable } from '../common/disposable.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
@@ -114,6 +115,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const contract = contractClient(coreTransport(options.core));
   options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
+  let events: Disposable | undefined;
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: 1024 * 1024,
@@ -270,7 +272,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
+      // the core's events are heard while a page is open: with none, it builds none (app-core.ts)
+      events ??= options.core.onDidEmit(({ name, payload }) => {
+        const text = JSON.stringify({ event: name, payload } satisfies WsEvent);
+        for (const open of sockets) if (open.readyState === open.OPEN) open.send(text);
+      });
+      ws.on('close', () => {
+        sockets.delete(ws);
+        if (sockets.size > 0) return;
+        events?.dispose();
+        events = undefined;
+      });
       // ws closes the socket itself (1009 too big, 1007 invalid UTF-8, 1002 protocol); without
       // a listener the 'error' it emits first would be thrown and end the whole daemon
       ws.on('error', (error) => options.log?.warn(`A page's socket was closed: ${error.message}`));
@@ -287,22 +299,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(reply));
   }
 
-  const dropRoot = options.dropDir && resolve(options.dropDir) + sep;
-  const subscription = options.core.onDidEmit(({ name, payload }) => {
-    // written once for every page open, and not at all (a few per file uploaded) while none is
-    if (sockets.size > 0) {
-      const text = JSON.stringify({ event: name, payload } satisfies WsEvent);
-      for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(text);
-    }
-    // the daemon's copy of a dropped file has done its job once the file is on the service
-    if (name === 'uploads:itemChanged' && dropRoot) {
-      const item = payload as UploadItemView;
-      if (item.state.kind === 'done' && item.path.startsWith(dropRoot)) {
-        void rm(dirname(item.path), { recursive: true, force: true }).catch(() => undefined);
-      }
-    }
-  });
-
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -311,7 +307,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     });
   } catch (error) {
     // the port is taken (or not ours to take): nothing of this daemon stays, and the caller may try another
-    subscription.dispose();
     wss.close();
     throw error;
   }
@@ -324,7 +319,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     url: `${origin}/?${SESSION_KEY_PARAM}=${key}`,
     port,
     async close() {
-      subscription.dispose();
+      events?.dispose();
       for (const ws of sockets) ws.terminate();
       wss.close();
       server.closeAllConnections();

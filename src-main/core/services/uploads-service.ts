@@ -1,4 +1,5 @@
-import { resolve, sep } from 'node:path';
+import { rm } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
 import { message } from '../../../src-shared/i18n/message.js';
 import {
   toUploadItemView,
@@ -33,6 +34,8 @@ export interface UploadsService {
   overview(ended: readonly number[]): QueueOverview;
   /** an upload as the UI sees it, with its file's conversion once it is done, and whether the file changed since */
   view(item: UploadItem): UploadItemView;
+  /** the daemon's copy of a file a page sent, removed once the file is on the service (`item` done) */
+  forgetDroppedCopy(item: UploadItem): void;
   /** the upload; NOT_FOUND when there is none */
   item(id: number): UploadItem;
   /** "When done": UNAVAILABLE where the shell offers none */
@@ -102,6 +105,11 @@ export function createUploadsService(options: UploadsServiceOptions): UploadsSer
       // by the file it made, not by its number: a queue cleared of every item gives the next one the same number
       const afterUpload = options.conversions.get(upload.accountId, upload.state.fileId) ?? null;
       return toUploadItemView(upload, afterUpload, store.changedSince(upload), fromBrowser(upload));
+    },
+    forgetDroppedCopy: (upload) => {
+      if (upload.state.kind === 'done' && fromBrowser(upload)) {
+        void rm(dirname(upload.path), { recursive: true, force: true }).catch(() => undefined);
+      }
     },
     item,
     chooseWhenDone: (action) => {

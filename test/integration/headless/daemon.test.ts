@@ -31,9 +31,11 @@ describe('the headless daemon', () => {
     server = await startTestServer();
     data = await tempDir('media-sync-daemon-');
     engine = await Engine.open({ dataDir: data.path, settleMs: 300 });
-    core = createAppCore(engine, data.path);
+    // the daemon writes dropped files where the core knows them as the page's
+    const dropDir = join(data.path, 'dropped');
+    core = createAppCore(engine, data.path, { droppedFilesDir: dropDir });
     await core.start();
-    daemon = await startDaemon({ core, port: 0, sessionKey: KEY, dropDir: join(data.path, 'dropped') });
+    daemon = await startDaemon({ core, port: 0, sessionKey: KEY, dropDir });
   });
 
   afterEach(async () => {
@@ -388,5 +390,63 @@ describe('the headless daemon', () => {
       5_000,
       'the copy removed',
     );
+  });
+
+  it('listens to the core only while a page is open; with none, a dropped file is still uploaded and its copy removed', async () => {
+    // how many of the daemon's subscriptions to the core's events are open now
+    let listening = 0;
+    const onDidEmit = core.onDidEmit;
+    Object.defineProperty(core, 'onDidEmit', {
+      value: (listener: Parameters<typeof onDidEmit>[0]) => {
+        listening++;
+        const subscription = onDidEmit(listener);
+        return { dispose: () => (listening--, subscription.dispose()) };
+      },
+    });
+    const { id: accountId } = await callCore(core, 'account:signIn', { baseUrl: server.baseUrl, token: server.token });
+    const drop = async (name: string) => {
+      const response = await fetch(`${origin()}/drop?name=${name}&account=${accountId}`, {
+        method: 'POST',
+        body: `dropped ${name}`,
+        headers: { 'X-Media-Sync-Key': KEY, Origin: origin() },
+      });
+      const { value } = (await response.json()) as { value: { path: string }[] };
+      return value[0]!.path;
+    };
+    const gone = (path: string) =>
+      waitFor(
+        () =>
+          access(path).then(
+            () => undefined,
+            () => true,
+          ),
+        15_000,
+        `${path} uploaded and removed`,
+      );
+
+    // no page was ever open: nothing listens, and the upload and its clean-up happen all the same
+    const alone = await drop('alone.mp4');
+    await gone(alone);
+    expect(listening).toBe(0);
+    expect((await server.api('/files?search=alone')).json).toMatchObject({ meta: { total: 1 } });
+
+    // a page that opens hears the next upload; once the last page closed, one that opens again does too
+    for (const name of ['first-page.mp4', 'page-again.mp4']) {
+      client = await connectContract(wsUrl(), KEY);
+      await gone(await drop(name));
+      expect(
+        client.events.some(
+          (e) =>
+            e.event === 'uploads:itemChanged' &&
+            JSON.stringify(e.payload).includes(`"fileName":"${name}"`) &&
+            JSON.stringify(e.payload).includes('"kind":"done"'),
+        ),
+        name,
+      ).toBe(true);
+      expect(listening).toBe(1);
+      client.close();
+      client = undefined;
+      await waitFor(() => (listening === 0 ? true : undefined), 5_000, 'the daemon no longer listening');
+    }
   });
 });
