@@ -62,6 +62,11 @@ const boundaries = [
             SHELLS,
             layer('src-renderer', 'src-main talks to the UI through the ipc contract only.'),
             {
+              regex: '^node:(crypto|zlib)$',
+              message:
+                'nodeCrypto() / nodeZlib() of common/lazy-builtins.ts: imported, node:crypto costs every command ~4 ms at start, node:zlib ~2 ms.',
+            },
+            {
               // src-server/private-files.ts imports nothing of the server: the app's data folder is made private by it too
               regex: '(^|/)src-server/(?!private-files\\.js$)',
               message: 'Only src-main/demo starts the reference server; the rest talks HTTP to it.',

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import { fileCalls } from '../common/file-calls.js';
 import { openRegularFile } from '../common/open-regular.js';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 
 /** A byte range of a file on disk, read lazily: a 90 MB chunk is never held in memory. */
 export interface FileRange {
@@ -77,7 +77,7 @@ export const WHOLE_BODY_BYTES = 256 * 1024;
  * 12 random bytes per body, which cost a call into the random source per
  * file (1 % of a small file's CPU).
  */
-const BOUNDARY_PREFIX = randomBytes(12).toString('hex');
+let boundaryPrefix: string | undefined;
 let bodiesMade = 0;
 
 /**
@@ -92,7 +92,8 @@ let bodiesMade = 0;
  * leaves them to the next one (`spareBuffers`).
  */
 export function multipartFileBody(fields: Record<string, string>, file: FileRange): MultipartBody {
-  const boundary = `----media-sync-${BOUNDARY_PREFIX}-${(bodiesMade++).toString(36)}`;
+  boundaryPrefix ??= nodeCrypto().randomBytes(12).toString('hex');
+  const boundary = `----media-sync-${boundaryPrefix}-${(bodiesMade++).toString(36)}`;
   let head = '';
   for (const [name, value] of Object.entries(fields)) {
     head += `--${boundary}\r\nContent-Disposition: form-data; name="${escapeQuoted(name)}"\r\n\r\n${value}\r\n`;

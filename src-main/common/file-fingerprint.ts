@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { FileCalls } from './file-calls.js';
 import { openRegularFile } from './open-regular.js';
+import { nodeCrypto } from './lazy-builtins.js';
 
 /** Bytes read from each of the start, middle and end of a file. */
 export const FINGERPRINT_SAMPLE_BYTES = 64 * 1024;
@@ -29,7 +29,7 @@ export async function quickFingerprint(path: string): Promise<FileIdentity> {
   const { fd, stats, calls } = await openRegularFile(path, { followLink: true });
   try {
     const size = stats.size;
-    const hash = createHash('sha256').update(`${size}:`);
+    const hash = nodeCrypto().createHash('sha256').update(`${size}:`);
     if (size <= 3 * FINGERPRINT_SAMPLE_BYTES) {
       hash.update(await readAt(calls, fd, 0, Buffer.allocUnsafe(size)));
     } else {

@@ -1,5 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
-
+import { nodeCrypto } from './lazy-builtins.js';
 /**
  * Folders every computer has: a path's segment among these says nothing of
  * the person, and hiding it would garble every path and many words.
@@ -27,7 +26,7 @@ export class NamePlaceholders {
   private readonly names = new Set<string>();
   private pattern: RegExp | null = null;
 
-  constructor(private readonly key: Buffer = randomBytes(32)) {}
+  constructor(private readonly key: Buffer = nodeCrypto().randomBytes(32)) {}
 
   /** Hide each segment of `path` (either separator), but the folders every computer has. */
   addPath(path: string): void {
@@ -43,7 +42,7 @@ export class NamePlaceholders {
   /** The stand-in of one name. */
   placeholder(name: string): string {
     const extension = EXTENSION.exec(name)?.[0] ?? '';
-    const hash = createHmac('sha256', this.key).update(name).digest('hex').slice(0, 6);
+    const hash = nodeCrypto().createHmac('sha256', this.key).update(name).digest('hex').slice(0, 6);
     return `name-${hash}${extension}`;
   }
 

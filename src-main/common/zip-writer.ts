@@ -1,5 +1,4 @@
-import { crc32, deflateRawSync } from 'node:zlib';
-
+import { nodeZlib } from './lazy-builtins.js';
 /** One file of a zip: its name inside the archive (`/` between folders) and its bytes. */
 export interface ZipEntry {
   name: string;
@@ -15,6 +14,7 @@ export interface ZipEntry {
  * deflateRawSync) and the format needs no more than these lines.
  */
 export function writeZip(entries: readonly ZipEntry[], modified: Date): Buffer {
+  const { crc32, deflateRawSync } = nodeZlib();
   const { time, date } = dosDateTime(modified);
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 
 /*
  * What both ends of the owner socket share, apart from the server (owner-socket.ts): a client (the CLI
@@ -17,7 +17,7 @@ export const MAX_LINE_BYTES = 1024 * 1024;
  */
 export function ownerSocketPath(dataDir: string, platform: NodeJS.Platform = process.platform): string {
   if (platform !== 'win32') return join(dataDir, 'owner.sock');
-  const hash = createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 16);
+  const hash = nodeCrypto().createHash('sha256').update(dataDir.toLowerCase()).digest('hex').slice(0, 16);
   return `\\\\.\\pipe\\media-sync-${hash}`;
 }
 

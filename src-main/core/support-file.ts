@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FolderStatus } from '../../src-shared/model/folder-status.js';
@@ -10,6 +9,7 @@ import type { RequestRecord } from '../api-client/request-log.js';
 import { NamePlaceholders } from '../common/name-placeholders.js';
 import { scrubSecrets, stripQueryStrings } from '../common/scrub-secrets.js';
 import { writeZip, type ZipEntry } from '../common/zip-writer.js';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 
 /** What a person chooses for a support file. */
 export interface SupportFileRequest {
@@ -66,7 +66,7 @@ const LINE_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z)\s/;
  * stand-in (common/name-placeholders.ts). A README entry says what was cut.
  */
 export async function buildSupportFile(sources: SupportSources, request: SupportFileRequest): Promise<SupportFile> {
-  const names = new NamePlaceholders(randomBytes(32));
+  const names = new NamePlaceholders(nodeCrypto().randomBytes(32));
   if (!request.includeNames) {
     names.addPath(sources.app.dataDir);
     if (sources.logsDir) names.addPath(sources.logsDir);

@@ -1,5 +1,4 @@
 import type { AppErrorCode } from '../../src-shared/ipc/app-error-codes.js';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -23,6 +22,7 @@ import {
 } from '../../src-shared/ipc/ws-protocol.js';
 import type { Log, SecretSink } from '../common/file-log.js';
 import type { Disposable } from '../common/disposable.js';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { coreTransport } from '../core/core-transport.js';
@@ -111,7 +111,7 @@ const OLD_SESSION_COOKIE = 'media_sync_session';
  * a few seconds, and a flood of connections pushes out only its own.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
-  const key = options.sessionKey ?? randomBytes(24).toString('base64url');
+  const key = options.sessionKey ?? nodeCrypto().randomBytes(24).toString('base64url');
   const contract = contractClient(coreTransport(options.core));
   options.secrets?.addSecret(key);
   const sockets = new Set<WebSocket>();
@@ -221,7 +221,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) return refuse(413, 'FILE_TOO_LARGE', tooLarge);
 
-    const folder = join(options.dropDir, randomBytes(12).toString('hex'));
+    const folder = join(options.dropDir, nodeCrypto().randomBytes(12).toString('hex'));
     const path = join(folder, name);
     await mkdir(folder, { recursive: true, mode: 0o700 });
     let received = 0;
@@ -408,7 +408,7 @@ function hasCookie(request: IncomingMessage, name: string): boolean {
 export function safeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+  return left.length === right.length && nodeCrypto().timingSafeEqual(left, right);
 }
 
 const BAD_ESCAPE = 'The address has a broken percent escape: each % must start a %XX of UTF-8.';

@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Log } from '../common/file-log.js';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 
 /** The file of `media-sync serve`'s session key in the data folder. */
 export const SESSION_KEY_FILE = 'session-key';
@@ -33,10 +33,10 @@ export async function loadSessionKey(
     if (kept && 'key' in kept) return kept.key;
     if (kept) options.log?.warn(`The session key in ${path} ${kept.problem}: made a new one.`);
   }
-  const key = randomBytes(24).toString('base64url');
+  const key = nodeCrypto().randomBytes(24).toString('base64url');
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   // written whole under another name first: a stop mid-write never leaves half a key
-  const partial = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const partial = `${path}.${nodeCrypto().randomBytes(6).toString('hex')}.tmp`;
   try {
     await writeFile(partial, `${key}\n`, { mode: 0o600, flag: 'wx' });
     await rename(partial, path);

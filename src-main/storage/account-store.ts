@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import { PLANS, type Plan } from '../../src-shared/api/index.js';
 import { statementCache, type Db, type Sql } from './database.js';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 
 export const AccountRecordSchema = z.object({
   id: z.string(),
@@ -49,7 +49,7 @@ export class AccountStore {
   }
 
   add(input: { baseUrl: string; remote: RemoteIdentity; plan: Plan }): AccountRecord {
-    const id = randomUUID();
+    const id = nodeCrypto().randomUUID();
     this.sql(
       'INSERT INTO accounts (id, base_url, remote_id, username, plan, created_at) VALUES (?, ?, ?, ?, ?, ?)',
     ).run(id, input.baseUrl, input.remote.id, input.remote.username, input.plan, this.now());

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { MediaFile } from '../../src-shared/api/index.js';
 import { ackedBytes } from '../../src-shared/model/chunk-bytes.js';
 import type { UploadItem } from '../../src-shared/model/upload-state.js';
@@ -14,6 +13,7 @@ import { LaneGovernor } from './lane-governor.js';
 import { FileUnreadableError, TooLargeError, UploadRejectedError } from './upload-errors.js';
 import { assertUnchanged, identityNow, rangeOf, readIdentity } from './upload-source.js';
 import type { UploadStore } from './upload-store.js';
+import { nodeCrypto } from '../common/lazy-builtins.js';
 
 /** Bytes of a running upload: acknowledged (committed) and sent (acknowledged + in flight). */
 export interface UploadProgress {
@@ -276,7 +276,7 @@ export class ChunkedUpload {
     const item = this.item;
     let dzuuid = item.dzuuid;
     if (!dzuuid) {
-      dzuuid = randomUUID();
+      dzuuid = nodeCrypto().randomUUID();
       store.setDzuuid(item.id, dzuuid);
     }
     const totalChunks = Math.ceil(item.size / item.chunkSize);
