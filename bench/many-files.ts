@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { WebSocket } from 'ws';
 import { promisify } from 'node:util';
 import * as z from 'zod';
 import { buildCli } from '../scripts/build-cli.js';
@@ -46,9 +47,12 @@ const run = promisify(execFile);
  *   /proc/<pid>/stat): on a machine of 2 cores the client's CPU and the
  *   server's share the cores, curl's hardly any: client + server beside
  *   curl + server says how much of the machine a file takes with each.
- * - RSS: each daemon's after each run; growth of the one with the history
- *   from its first run (FILES files) to its last ((BENCH_ROUNDS + 1) × FILES:
- *   12,000 by default).
+ * - RSS: each daemon's after each run, then again once a full garbage
+ *   collection ran (asked through its inspector, on loopback); growth of the
+ *   one with the history from its first run (FILES files) to its last
+ *   ((BENCH_ROUNDS + 1) × FILES: 12,000 by default), after the collection
+ *   (`rss_growth_mb`: what the daemon keeps) and before it (garbage included,
+ *   which moved the figure by 20 MB and more from run to run).
  * - stages: where one file's CPU goes (watch, settle, fingerprint, SQLite,
  *   the request, …), from a V8 CPU profile (cpu-stages.ts) of a third
  *   daemon, with an empty queue, that takes FILES files twice after the
@@ -142,8 +146,10 @@ try {
   // the warm-up run counts here: it is the first FILES files the daemon took
   figures['empty_rss_mb'] = empty.rssAfterRuns.map((mb) => round(mb, 1));
   figures['full_rss_mb'] = full.rssAfterRuns.map((mb) => round(mb, 1));
+  figures['full_rss_after_gc_mb'] = full.rssAfterGcRuns.map((mb) => round(mb, 1));
   figures['rss_growth_files'] = [FILES, FILES * full.rssAfterRuns.length];
-  figures['rss_growth_mb'] = round(full.rssAfterRuns.at(-1)! - full.rssAfterRuns[0]!, 1);
+  figures['rss_growth_mb'] = round(full.rssAfterGcRuns.at(-1)! - full.rssAfterGcRuns[0]!, 1);
+  figures['rss_growth_before_gc_mb'] = round(full.rssAfterRuns.at(-1)! - full.rssAfterRuns[0]!, 1);
   figures['stages'] = await stages(spread(cpuPerFile('client_empty')).median * 1000);
   console.log(JSON.stringify(figures));
 } finally {
@@ -155,6 +161,8 @@ try {
 interface Daemon {
   run(): Promise<RunSample>;
   rssAfterRuns: number[];
+  /** the same once a full garbage collection ran: what the daemon keeps, not the garbage it has not collected yet */
+  rssAfterGcRuns: number[];
   stop(): Promise<void>;
 }
 
@@ -179,9 +187,18 @@ async function startDaemon(name: string, history: number, profileDir?: string): 
   }
   const env = { ...process.env, MEDIA_SYNC_HOME: dataDir, MEDIA_SYNC_TOKEN: '' };
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
+  // the inspector, on loopback, only to ask for a full garbage collection before RSS is read
+  const node = [...profile, '--inspect=127.0.0.1:0'];
+  const child = spawn(process.execPath, [...node, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
     env,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const inspector = new Promise<string>((resolve) => {
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      const url = /^Debugger listening on (ws:\/\/\S+)/.exec(line)?.[1];
+      if (url) resolve(url);
+      else if (!/^(Debugger attached|Waiting for the debugger|For help, see)/.test(line)) console.error(line);
+    });
   });
   for await (const line of createInterface({ input: child.stdout! })) {
     if (line.startsWith('Media Sync is running at')) break;
@@ -189,8 +206,10 @@ async function startDaemon(name: string, history: number, profileDir?: string): 
   child.stdout!.resume();
   let runs = 0;
   const rssAfterRuns: number[] = [];
+  const rssAfterGcRuns: number[] = [];
   return {
     rssAfterRuns,
+    rssAfterGcRuns,
     async run() {
       if (history === 0) await run(process.execPath, [BIN, 'queue', 'clear'], { env });
       const before = await filesOnServer();
@@ -203,6 +222,8 @@ async function startDaemon(name: string, history: number, profileDir?: string): 
       const toUs = monotonicUs();
       const rssMb = await rssMbOf(child);
       rssAfterRuns.push(rssMb);
+      await collectGarbage(await inspector);
+      rssAfterGcRuns.push(await rssMbOf(child));
       return { seconds, cpuSeconds, rssMb, fromUs, toUs };
     },
     async stop() {
@@ -306,6 +327,30 @@ async function cpuSecondsOf(child: ChildProcess): Promise<number> {
   const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
   // after the command's closing parenthesis: utime and stime are the 12th and 13th fields
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * A full garbage collection in the daemon, asked through its inspector
+ * (HeapProfiler.collectGarbage): right after a run, its RSS holds garbage V8
+ * has not collected yet, and went up and down by 20 MB and more between runs
+ * while the live heap after a collection grew 3.5 MB over 15,000 files.
+ */
+async function collectGarbage(inspectorUrl: string): Promise<void> {
+  const socket = new WebSocket(inspectorUrl);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the daemon did not collect its garbage within 30 s')), 30_000);
+      socket.once('error', reject);
+      socket.once('open', () => socket.send(JSON.stringify({ id: 1, method: 'HeapProfiler.collectGarbage' })));
+      socket.on('message', (data: Buffer) => {
+        if ((JSON.parse(data.toString()) as { id?: number }).id !== 1) return;
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  } finally {
+    socket.close();
+  }
 }
 
 async function rssMbOf(child: ChildProcess): Promise<number> {

@@ -123,9 +123,10 @@ export const TARGETS: readonly Target[] = [
   {
     bench: 'many-files',
     figure: 'rss_growth_mb',
-    label: 'daemon RSS after 12,000 files − after 3,000 (MB)',
+    label: 'daemon RSS after 12,000 files − after 3,000, each after a full garbage collection (MB)',
     op: '<=',
     value: 20,
+    beside: [{ figure: 'rss_growth_before_gc_mb', label: 'read right after the run, garbage included' }],
   },
   { bench: 'watcher-scan', figure: 'seconds', label: '100,000 files reported (s)', op: '<=', value: 30 },
   { bench: 'watcher-scan', figure: 'rss_peak_mb', label: 'RSS peak of that first scan (MB)', op: '<=', value: 250 },
