@@ -47,12 +47,15 @@ const run = promisify(execFile);
  *   /proc/<pid>/stat): on a machine of 2 cores the client's CPU and the
  *   server's share the cores, curl's hardly any: client + server beside
  *   curl + server says how much of the machine a file takes with each.
- * - RSS: each daemon's after each run, then again once a full garbage
- *   collection ran (asked through its inspector, on loopback); growth of the
- *   one with the history from its first run (FILES files) to its last
- *   ((BENCH_ROUNDS + 1) × FILES: 12,000 by default), after the collection
- *   (`rss_growth_mb`: what the daemon keeps) and before it (garbage included,
- *   which moved the figure by 20 MB and more from run to run).
+ * - RSS: each daemon's after each run; growth of the one with the history
+ *   from its first run (FILES files) to its last ((BENCH_ROUNDS + 1) × FILES:
+ *   12,000 by default), garbage included (`rss_growth_before_gc_mb`, which
+ *   moved by 20 MB and more from run to run with V8's uncollected garbage),
+ *   and what a daemon keeps (`rss_growth_mb`): after the rounds, one more
+ *   daemon with the history takes the files as many times, its RSS read
+ *   after each run once a full garbage collection ran (asked through its
+ *   inspector on loopback; an inspector enabled costs ~12 % more CPU per
+ *   file, so the timed daemons have none).
  * - stages: where one file's CPU goes (watch, settle, fingerprint, SQLite,
  *   the request, …), from a V8 CPU profile (cpu-stages.ts) of a third
  *   daemon, with an empty queue, that takes FILES files twice after the
@@ -146,10 +149,11 @@ try {
   // the warm-up run counts here: it is the first FILES files the daemon took
   figures['empty_rss_mb'] = empty.rssAfterRuns.map((mb) => round(mb, 1));
   figures['full_rss_mb'] = full.rssAfterRuns.map((mb) => round(mb, 1));
-  figures['full_rss_after_gc_mb'] = full.rssAfterGcRuns.map((mb) => round(mb, 1));
   figures['rss_growth_files'] = [FILES, FILES * full.rssAfterRuns.length];
-  figures['rss_growth_mb'] = round(full.rssAfterGcRuns.at(-1)! - full.rssAfterGcRuns[0]!, 1);
   figures['rss_growth_before_gc_mb'] = round(full.rssAfterRuns.at(-1)! - full.rssAfterRuns[0]!, 1);
+  const kept = await memoryAfterCollections(full.rssAfterRuns.length);
+  figures['memory_rss_after_gc_mb'] = kept.map((mb) => round(mb, 1));
+  figures['rss_growth_mb'] = round(kept.at(-1)! - kept[0]!, 1);
   figures['stages'] = await stages(spread(cpuPerFile('client_empty')).median * 1000);
   console.log(JSON.stringify(figures));
 } finally {
@@ -172,7 +176,11 @@ interface Daemon {
  * FILES files into a new subfolder of the watched folder and ends once the
  * server has them all; the empty one's finished items are cleared first.
  */
-async function startDaemon(name: string, history: number, profileDir?: string): Promise<Daemon> {
+async function startDaemon(
+  name: string,
+  history: number,
+  node: { profileDir?: string; inspector?: boolean } = {},
+): Promise<Daemon> {
   const dataDir = join(root, `${name}-data`);
   const watched = join(root, `${name}-watched`);
   await mkdir(watched, { recursive: true });
@@ -186,10 +194,13 @@ async function startDaemon(name: string, history: number, profileDir?: string): 
     await engine.close();
   }
   const env = { ...process.env, MEDIA_SYNC_HOME: dataDir, MEDIA_SYNC_TOKEN: '' };
-  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  // the inspector, on loopback, only to ask for a full garbage collection before RSS is read
-  const node = [...profile, '--inspect=127.0.0.1:0'];
-  const child = spawn(process.execPath, [...node, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
+  const flags = [
+    ...(node.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${node.profileDir}`] : []),
+    // on loopback, only to ask for a full garbage collection before RSS is read: enabled, it costs ~12 % more CPU
+    // per file, so only the daemon that measures memory has it
+    ...(node.inspector ? ['--inspect=127.0.0.1:0'] : []),
+  ];
+  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -222,8 +233,10 @@ async function startDaemon(name: string, history: number, profileDir?: string): 
       const toUs = monotonicUs();
       const rssMb = await rssMbOf(child);
       rssAfterRuns.push(rssMb);
-      await collectGarbage(await inspector);
-      rssAfterGcRuns.push(await rssMbOf(child));
+      if (node.inspector) {
+        await collectGarbage(await inspector);
+        rssAfterGcRuns.push(await rssMbOf(child));
+      }
       return { seconds, cpuSeconds, rssMb, fromUs, toUs };
     },
     async stop() {
@@ -279,13 +292,27 @@ async function counted(send: () => Promise<Sample>): Promise<RunSample> {
 }
 
 /**
+ * What a daemon with the history keeps: one more such daemon, with the
+ * inspector (not in the timed rounds: it costs CPU), takes the files as many
+ * times as the one in the rounds did, and its RSS is read after each run
+ * once a full garbage collection ran.
+ */
+async function memoryAfterCollections(runs: number): Promise<number[]> {
+  const daemon = await startDaemon('memory', HISTORY, { inspector: true });
+  daemons.push(daemon);
+  for (let i = 0; i < runs; i++) await daemon.run();
+  await daemon.stop();
+  return daemon.rssAfterGcRuns;
+}
+
+/**
  * A file's CPU by stage: a profiled daemon (empty queue) takes FILES files
  * twice, the first to warm up; the samples of the second count, the table
  * printed to stderr and answered for the figures, in ms of `cpuMsPerFile`.
  */
 async function stages(cpuMsPerFile: number) {
   const dir = PROFILE_DIR ?? join(root, 'profile');
-  const daemon = await startDaemon('profiled', 0, dir);
+  const daemon = await startDaemon('profiled', 0, { profileDir: dir });
   daemons.push(daemon);
   await daemon.run();
   const { fromUs, toUs } = await daemon.run();
