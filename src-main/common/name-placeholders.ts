@@ -1,4 +1,5 @@
 import { nodeCrypto } from './lazy-builtins.js';
+
 /**
  * Folders every computer has: a path's segment among these says nothing of
  * the person, and hiding it would garble every path and many words.

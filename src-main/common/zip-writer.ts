@@ -1,4 +1,5 @@
 import { nodeZlib } from './lazy-builtins.js';
+
 /** One file of a zip: its name inside the archive (`/` between folders) and its bytes. */
 export interface ZipEntry {
   name: string;
