@@ -107,8 +107,11 @@ export function createUploadsService(options: UploadsServiceOptions): UploadsSer
       return toUploadItemView(upload, afterUpload, store.changedSince(upload), fromBrowser(upload));
     },
     forgetDroppedCopy: (upload) => {
-      if (upload.state.kind === 'done' && fromBrowser(upload)) {
-        void rm(dirname(upload.path), { recursive: true, force: true }).catch(() => undefined);
+      // the daemon writes each dropped file in a folder of its own under the drop folder (daemon.ts): that
+      // folder goes, never the drop folder itself nor anything else in it
+      const folder = dirname(upload.path);
+      if (upload.state.kind === 'done' && fromBrowser(upload) && dirname(folder) + sep === dropped) {
+        void rm(folder, { recursive: true, force: true }).catch(() => undefined);
       }
     },
     item,

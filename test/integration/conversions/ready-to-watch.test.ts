@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { access, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore, CoreEvent } from '../../../src-main/core/app-core.js';
@@ -94,6 +94,8 @@ describe('Ready to watch', () => {
         .filter((row) => row.id === uploadId && row.afterUpload !== null);
       expect(rows.at(-1)).toMatchObject({ afterUpload: { state: { kind: 'ready' } } });
       for (const row of rows) expect(row).toMatchObject({ fromBrowser: true, changedSinceUpload: false });
+      // only a dropped file's own folder under the drop folder is removed once it is uploaded: this one has none
+      await access(join(files.path, 'dropped.mp4'));
     } finally {
       await app.close();
       await data.remove();
