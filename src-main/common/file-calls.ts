@@ -55,11 +55,12 @@ export class FileCallsByFolder {
 
   /**
    * The calls for `path`, by the folder it is in; a link's (its target may
-   * be on a share, whatever its folder is on) in the pool.
+   * be on a share, whatever its folder is on) in the pool. A path whose link
+   * is not followed (O_NOFOLLOW refuses it at the open) needs no look.
    */
-  for(path: string): FileCalls {
+  for(path: string, { followLink = true }: { followLink?: boolean } = {}): FileCalls {
     const calls = this.ofFolder(path);
-    return calls === inPool || !isLink(path) ? calls : inPool;
+    return calls === inPool || !followLink || !isLink(path) ? calls : inPool;
   }
 
   /**

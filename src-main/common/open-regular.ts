@@ -32,7 +32,7 @@ export async function openRegularFile(
   path: string,
   options: { followLink: boolean },
 ): Promise<{ fd: number; stats: Stats; calls: FileCalls }> {
-  const calls = fileCalls.for(path);
+  const calls = fileCalls.for(path, options);
   let fd: number;
   try {
     fd = await calls.open(path, constants.O_RDONLY | NO_BLOCK | (options.followLink ? 0 : NO_FOLLOW));
