@@ -110,7 +110,7 @@ export function createUploadsService(options: UploadsServiceOptions): UploadsSer
       // the daemon writes each dropped file in a folder of its own under the drop folder (daemon.ts): that
       // folder goes, never the drop folder itself nor anything else in it
       const folder = dirname(upload.path);
-      if (upload.state.kind === 'done' && fromBrowser(upload) && dirname(folder) + sep === dropped) {
+      if (upload.state.kind === 'done' && dropped && dirname(folder) + sep === dropped) {
         void rm(folder, { recursive: true, force: true }).catch(() => undefined);
       }
     },
