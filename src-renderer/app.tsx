@@ -221,7 +221,8 @@ function ViewLoading() {
 function ConnectionBanner() {
   const connection = useConnection();
   const { t } = useLocale();
-  if (connection === 'open') return null;
+  // paused: the desktop window is hidden, and nobody sees it
+  if (connection === 'open' || connection === 'paused') return null;
   // the key was made anew (`media-sync serve --new-key`): trying again will not help, the new address will
   if (connection === 'refused') {
     return (

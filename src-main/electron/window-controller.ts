@@ -6,7 +6,7 @@ import type { ShutdownPort } from '../common/shutdown.js';
 import type { AppCore } from '../core/app-core.js';
 import { appMenuTemplate } from './app-menu.js';
 import type { ElectronModule } from './electron-module.js';
-import { registerContractHandlers } from './ipc-bridge.js';
+import { forwardEvents, registerContractHandlers } from './ipc-bridge.js';
 import { windowIconPath } from './runtime-paths.js';
 import { hardenContents, secureWindowOptions } from './security.js';
 import { softly } from './softly.js';
@@ -63,14 +63,8 @@ export class WindowController {
       fileHosts: () => options.fileHosts(),
       openExternal: (url) => options.openExternal(url),
     });
-    this.disposables.add(
-      registerContractHandlers(
-        electron.ipcMain,
-        core,
-        (url) => url.startsWith('file://'),
-        () => (this.window && !this.window.isDestroyed() ? this.window.webContents : null),
-      ),
-    );
+    this.disposables.add(registerContractHandlers(electron.ipcMain, core, (url) => url.startsWith('file://')));
+    this.disposables.add(forwardEvents(core, window, startHidden));
     window.on('close', (event) => {
       if (options.mayClose()) return;
       event.preventDefault();

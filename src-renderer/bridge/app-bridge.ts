@@ -1,7 +1,11 @@
 import type { MediaSyncBridge } from '../../src-shared/ipc/ipc-contract.js';
 
-/** `refused`: the daemon no longer takes the page's session key (`media-sync serve --new-key`) */
-export type ConnectionState = 'connecting' | 'open' | 'closed' | 'refused';
+/**
+ * `refused`: the daemon no longer takes the page's session key (`media-sync serve --new-key`);
+ * `paused`: the desktop window is hidden and its events held (nothing to say: nobody sees it),
+ * read anew when it is `open` again
+ */
+export type ConnectionState = 'connecting' | 'open' | 'closed' | 'refused' | 'paused';
 
 /**
  * What the shell lets the page do beyond the contract, each named for what
@@ -29,8 +33,8 @@ export interface BridgeCapabilities {
 /**
  * What the stores talk to: the contract (`contractClient` over the shell's
  * transport) plus what differs between the shells. In Electron the preload
- * is always there; in a browser the WebSocket to the daemon can drop and
- * come back.
+ * is always there, and pauses events while the window is hidden; in a
+ * browser the WebSocket to the daemon can drop and come back.
  */
 export interface AppBridge extends MediaSyncBridge {
   readonly capabilities: BridgeCapabilities;

@@ -1,11 +1,13 @@
 import { contractClient } from '../../src-shared/ipc/contract-client.js';
 import type { IpcCommandName, IpcEventName, IpcResult } from '../../src-shared/ipc/ipc-contract.js';
-import type { AppBridge, BridgeCapabilities } from './app-bridge.js';
+import type { AppBridge, BridgeCapabilities, ConnectionState } from './app-bridge.js';
 
 /** What Electron's preload puts on `window.mediaSync` (src-main/electron/preload-bridge.ts). */
 export interface PreloadApi {
   commands: Record<string, (request: unknown) => Promise<unknown>>;
   onEvent(listener: (event: unknown) => void): () => void;
+  /** `paused` while the window is hidden (no events come), `open` when shown again */
+  onConnection(listener: (state: 'open' | 'paused') => void): () => void;
   pathForFile?(file: File): string;
 }
 
@@ -24,6 +26,8 @@ export const DESKTOP_CAPABILITIES: BridgeCapabilities = {
  * The contract through Electron's preload: each command is one function of
  * the preload, whose result is the core's `IpcResult`; events come as
  * `{name, payload}`. The core checked both, so they are taken as typed.
+ * The connection is `paused` while the window is hidden: the stores and
+ * views read again when it is `open`, as after a browser's reconnection.
  */
 export function electronBridge(api: PreloadApi): AppBridge {
   const client = contractClient({
@@ -34,11 +38,21 @@ export function electronBridge(api: PreloadApi): AppBridge {
         listener(name, payload);
       }),
   });
+  let connection: ConnectionState = 'open';
+  const changes = new Set<(state: ConnectionState) => void>();
+  api.onConnection((state) => {
+    if (state === connection) return;
+    connection = state;
+    for (const listener of changes) listener(state);
+  });
   return {
     ...client,
     capabilities: DESKTOP_CAPABILITIES,
-    connection: () => 'open',
-    onConnectionChange: () => () => undefined,
+    connection: () => connection,
+    onConnectionChange: (listener) => {
+      changes.add(listener);
+      return () => changes.delete(listener);
+    },
     pathForFile: (file) => api.pathForFile?.(file) || null,
   };
 }

@@ -395,9 +395,11 @@ export function createFakeElectron(options: FakeElectronOptions) {
     }
     minimize(): void {
       this.minimized = true;
+      this.emit('minimize');
     }
     restore(): void {
       this.minimized = false;
+      this.emit('restore');
     }
     isDestroyed(): boolean {
       return this.destroyed;

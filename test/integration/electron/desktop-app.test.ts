@@ -149,6 +149,36 @@ describe('the desktop app on a fake Electron', () => {
     expect(desktop.fake.tray!.tooltip).toBe('Media Sync: up to date');
   });
 
+  it("a window hidden to the tray or minimized gets no events, its page told 'paused'; shown again, 'open' and the next events", async () => {
+    const desktop = launch();
+    await shown(desktop);
+    const window = desktop.fake.window!;
+    const told = () =>
+      window.webContents.sent.filter(({ channel }) => channel === 'ipc:connection').map(({ args }) => args[0]);
+    const events = () => window.webContents.sent.filter(({ channel }) => channel === 'ipc:event').length;
+    const statusChanged = async () => {
+      const before = events();
+      await desktop.invoke('uploads:pauseAll', { until: null });
+      await desktop.invoke('uploads:resumeAll');
+      return events() - before;
+    };
+    expect(await statusChanged()).toBeGreaterThan(0);
+
+    window.close();
+    expect(told()).toEqual(['paused']);
+    expect(await statusChanged()).toBe(0);
+    menuItem(desktop.fake.tray!.menu, ['Open Media Sync'])!.click!();
+    expect(window.visible).toBe(true);
+    expect(told()).toEqual(['paused', 'open']);
+    expect(await statusChanged()).toBeGreaterThan(0);
+
+    window.minimize();
+    expect(await statusChanged()).toBe(0);
+    window.restore();
+    expect(told()).toEqual(['paused', 'open', 'paused', 'open']);
+    expect(await statusChanged()).toBeGreaterThan(0);
+  });
+
   it('speaks the OS language in the tray, and follows the language setting at once', async () => {
     const desktop = launch({ locale: 'de-DE' });
     await shown(desktop);
@@ -340,6 +370,10 @@ describe('the desktop app on a fake Electron', () => {
     await waitFor(() => (linux.fake.tray ? true : undefined));
     expect(linux.fake.window!.visible).toBe(false);
     expect(await linux.logText()).toContain('Started at login: staying in the tray.');
+    // its page, loaded in the hidden window, is told its events wait, and hears none
+    await linux.invoke('uploads:pauseAll', { until: null });
+    const sent = linux.fake.window!.webContents.sent;
+    expect(sent.map(({ channel, args }) => `${channel} ${String(args[0])}`)).toEqual(['ipc:connection paused']);
     linux.fake.app.quit();
     await linux.fake.exited;
 

@@ -179,7 +179,6 @@ describe('the contract over Electron ipc', () => {
         ipcMain as never,
         core,
         (url) => url.startsWith('file:///app/'),
-        () => null,
       );
       expect([...handlers.keys()].sort()).toEqual(Object.keys(IPC_COMMANDS).map(commandChannel).sort());
 
@@ -215,26 +214,32 @@ describe('the contract over Electron ipc', () => {
   function exposedApi(getPathForFile: (file: File) => string = () => '') {
     let exposed: Record<string, unknown> = {};
     const invoked: unknown[][] = [];
+    const subscribed: string[] = [];
     exposeBridge(
       { exposeInMainWorld: (name: string, api: unknown) => (exposed = { name, api }) as never },
       {
         invoke: async (...args: unknown[]) => void invoked.push(args),
-        on: () => undefined as never,
+        on: (channel: string) => void subscribed.push(channel),
         removeListener: () => undefined as never,
       } as never,
       { getPathForFile },
     );
-    return { name: exposed['name'], api: exposed['api'] as PreloadApi, invoked };
+    return { name: exposed['name'], api: exposed['api'] as PreloadApi, invoked, subscribed };
   }
   type PreloadApi = {
     commands: Record<string, (request: unknown) => Promise<unknown>>;
+    onEvent(listener: () => void): () => void;
+    onConnection(listener: () => void): () => void;
     pathForFile(file: File): string;
   };
 
-  it('the preload exposes one function per command, an event subscription and pathForFile, never ipcRenderer', async () => {
-    const { name, api, invoked } = exposedApi();
+  it('the preload exposes one function per command, subscriptions to events and the connection, and pathForFile, never ipcRenderer', async () => {
+    const { name, api, invoked, subscribed } = exposedApi();
     expect(name).toBe(BRIDGE_GLOBAL);
-    expect(Object.keys(api).sort()).toEqual(['commands', 'onEvent', 'pathForFile']);
+    expect(Object.keys(api).sort()).toEqual(['commands', 'onConnection', 'onEvent', 'pathForFile']);
+    api.onEvent(() => undefined);
+    api.onConnection(() => undefined);
+    expect(subscribed).toEqual(['ipc:event', 'ipc:connection']);
     expect(Object.keys(api.commands).sort()).toEqual(Object.keys(IPC_COMMANDS).sort());
     expect(Object.values(api.commands).every((fn) => typeof fn === 'function')).toBe(true);
     await api.commands['files:list']!({ accountId: 'a' });

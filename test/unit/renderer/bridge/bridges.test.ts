@@ -195,6 +195,7 @@ describe('the Electron bridge', () => {
         listeners.push(listener);
         return () => undefined;
       },
+      onConnection: () => () => undefined,
     });
     expect(bridge.connection()).toBe('open');
     expect(await bridge.invoke('account:list', {})).toEqual([ACCOUNT]);
@@ -207,5 +208,27 @@ describe('the Electron bridge', () => {
     }
     expect(seen).toEqual([[ACCOUNT]]);
     expect(bridge.pathForFile({} as File)).toBeNull();
+  });
+
+  it('is paused while the window is hidden and open again when shown, telling its listeners of each change once', () => {
+    let tell: (state: 'open' | 'paused') => void = () => undefined;
+    const bridge = electronBridge({
+      commands: {},
+      onEvent: () => () => undefined,
+      onConnection: (listener) => {
+        tell = listener;
+        return () => undefined;
+      },
+    });
+    const changes: string[] = [];
+    const stop = bridge.onConnectionChange((state) => changes.push(state));
+    tell('paused');
+    tell('paused');
+    expect(bridge.connection()).toBe('paused');
+    tell('open');
+    expect(bridge.connection()).toBe('open');
+    stop();
+    tell('paused');
+    expect(changes).toEqual(['paused', 'open']);
   });
 });
