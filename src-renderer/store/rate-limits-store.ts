@@ -14,6 +14,16 @@ export function gateLeftMs(entry: RateLimitEntry | undefined, now: number): numb
   return Math.max(0, entry.view.gateOpensInMs - (now - entry.receivedAt));
 }
 
+/**
+ * When the account's gate reopens (epoch ms), 0 while it is open: what a
+ * queue row needs of its account's budget, as a number, so that the row
+ * renders again when the gate closes or opens, not at each request's new
+ * `remaining` (an event per request: hundreds a second with many small files).
+ */
+export function gateOpensAt(entry: RateLimitEntry | undefined): number {
+  return entry && entry.view.gateOpensInMs > 0 ? entry.receivedAt + entry.view.gateOpensInMs : 0;
+}
+
 /** Every account's request budget, by account id: read at start, then kept from `app:rateLimitChanged`. */
 export class RateLimitsStore extends Store<ReadonlyMap<string, RateLimitEntry>> {
   constructor(private readonly bridge: AppBridge) {

@@ -9,7 +9,7 @@ import { useNow } from '../components/use-now.js';
 import { useLocale } from '../i18n/i18n.js';
 import { errorText } from '../i18n/translate.js';
 import { describeRow, fileAction, progressText, type RowAction, type RowProgress } from '../text/queue-row-text.js';
-import { gateLeftMs } from '../store/rate-limits-store.js';
+import { gateOpensAt } from '../store/rate-limits-store.js';
 import { useStore } from '../store/store.js';
 import { useStores } from '../store/stores.js';
 
@@ -19,7 +19,8 @@ export type QueueRowAction = RowAction | ReturnType<typeof fileAction>;
 /**
  * The row at `index`: its item from the queue store, in words as of now.
  * It renders again when its item changes (a state), when what its words
- * depend on changes (the queue's pause, its account's token or rate limit),
+ * depend on changes (the queue's pause, its account's token, its account's
+ * gate closing or opening: not each request's new budget),
  * and each second while bytes, a speed, a time left or a countdown move
  * (rows tick at different moments of the second, by item id); only its bar
  * follows each progress batch. Memoized, so scrolling renders only the rows
@@ -41,9 +42,10 @@ export const QueueRow = memo(function QueueRow({
   const folderPaused = useStore(folderStatus, (read) =>
     item?.folderId == null ? false : (read.data?.find((folder) => folder.id === item.folderId)?.paused ?? false),
   );
-  const gate = useStore(rateLimits, (limits) => (item ? limits.get(item.accountId) : undefined));
+  const gateOpens = useStore(rateLimits, (limits) => gateOpensAt(item && limits.get(item.accountId)));
+  const gateReason = useStore(rateLimits, (limits) => (item && limits.get(item.accountId)?.view.gateReason) ?? null);
   const state = item && queue.stateOf(item);
-  const changesWithTime = state?.kind === 'uploading' || state?.kind === 'retrying' || gateLeftMs(gate, Date.now()) > 0;
+  const changesWithTime = state?.kind === 'uploading' || state?.kind === 'retrying' || gateOpens > Date.now();
   const now = useNow(changesWithTime ? 1_000 : null, item?.id);
   if (!item || !state) {
     return (
@@ -62,7 +64,7 @@ export const QueueRow = memo(function QueueRow({
       queueHold: status?.hold ?? null,
       accountBlocked: blocked ? errorText(blocked) : null,
       accountSignedOut: signedOut,
-      accountGate: gateLeftMs(gate, now) > 0 ? (gate?.view.gateReason ?? 'rate-limited') : null,
+      accountGate: gateOpens > now ? (gateReason ?? 'rate-limited') : null,
       speed: uploading && queue.speedOf(item.id, now),
       eta: uploading && queue.etaOf(item.id, now, uploading.totalBytes),
       locale,

@@ -3,6 +3,7 @@ import type { IpcCommandName, Notification } from '../../../../src-shared/ipc/ip
 import type { ConversionFollow } from '../../../../src-shared/model/conversion-follow.js';
 import type { FolderStatus } from '../../../../src-shared/model/folder-status.js';
 import { DEFAULT_SETTINGS } from '../../../../src-shared/model/settings.js';
+import { gateOpensAt } from '../../../../src-renderer/store/rate-limits-store.js';
 import { createStores, type Stores } from '../../../../src-renderer/store/stores.js';
 import { ACCOUNT } from '../../../helpers/fake-socket.js';
 import { item, queueStatus } from '../../../helpers/queue-fixtures.js';
@@ -156,6 +157,19 @@ describe('the stores', () => {
       ['f2', 'uploaded'],
       ['f1', 'ready'],
     ]);
+  });
+
+  it("give a queue row the same gate while only the budget moves (an event per request), and a new one when the gate closes", async () => {
+    bridge.setConnection('open');
+    await bridge.answerAll(core);
+    // what QueueRow selects of its account's rate limit: it renders again only when this changes
+    const rowGate = () => gateOpensAt(stores.rateLimits.get().get(ACCOUNT.id));
+    const open = rowGate();
+    for (const remaining of [58, 57, 56]) bridge.fire('app:rateLimitChanged', { ...LIMIT, remaining });
+    expect(stores.rateLimits.get().get(ACCOUNT.id)?.view.remaining).toBe(56);
+    expect(rowGate()).toBe(open);
+    bridge.fire('app:rateLimitChanged', { ...LIMIT, remaining: 0, gateOpensInMs: 30_000, gateReason: 'rate-limited' });
+    expect(rowGate()).toBeGreaterThan(Date.now() + 29_000);
   });
 
   it('keep an event that came while the first read was on its way', async () => {
