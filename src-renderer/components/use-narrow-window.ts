@@ -7,8 +7,12 @@ import { useSyncExternalStore } from 'react';
  */
 export const NARROW_WINDOW = '(max-width: 45rem)';
 
+/** The one query, made at first use: `matchMedia` parses and evaluates anew at each call, and React reads at every render. */
+let query: MediaQueryList | undefined;
+const narrowQuery = () => (query ??= matchMedia(NARROW_WINDOW));
+
 function subscribe(listener: () => void): () => void {
-  const query = matchMedia(NARROW_WINDOW);
+  const query = narrowQuery();
   query.addEventListener('change', listener);
   return () => query.removeEventListener('change', listener);
 }
@@ -18,7 +22,7 @@ export function useNarrowWindow(): boolean {
   // the third: unit tests draw components with react-dom/server, which has no window
   return useSyncExternalStore(
     subscribe,
-    () => matchMedia(NARROW_WINDOW).matches,
+    () => narrowQuery().matches,
     () => false,
   );
 }

@@ -16,11 +16,22 @@ export { LANGUAGES, type Language };
 /** Where the page keeps the language setting between loads, so the first render is in it before settings arrive. */
 export const LANGUAGE_KEY = 'media-sync.language';
 
-/** The browser's languages, best first: in Electron Chromium sets them from `app.getLocale()`. */
+/**
+ * The browser's languages, best first: in Electron Chromium sets them from
+ * `app.getLocale()`. Kept until the browser says they changed: every
+ * component that formats a number asks, and `navigator.languages` builds its
+ * answer anew at each read.
+ */
+let preferred: readonly string[] | undefined;
+globalThis.addEventListener?.('languagechange', () => (preferred = undefined));
 function preferredLanguages(): readonly string[] {
   const navigator = globalThis.navigator as Navigator | undefined;
   if (!navigator) return [];
-  return navigator.languages?.length ? navigator.languages : navigator.language ? [navigator.language] : [];
+  return (preferred ??= navigator.languages?.length
+    ? navigator.languages
+    : navigator.language
+      ? [navigator.language]
+      : []);
 }
 
 /**
