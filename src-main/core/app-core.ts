@@ -42,6 +42,13 @@ export interface CoreEvent<N extends IpcEventName = IpcEventName> {
 
 /** Queue progress reaches the UI at most this often (10 Hz), merged per item. */
 const PROGRESS_EVERY_MS = 100;
+/**
+ * An account's budget moves with every request (`remaining`): hundreds a
+ * second with many small files, each a message to every page and a render
+ * of its indicator. It is said at most this often; a gate that closes or
+ * opens, or a limit learnt, at once.
+ */
+const BUDGET_EVERY_MS = 250;
 const DAY_MS = 24 * 60 * 60_000;
 
 /**
@@ -63,8 +70,11 @@ export class AppCore extends DisposableBase {
   private readonly emitter = this.register(new Emitter<CoreEvent>());
   private readonly progress = new Map<number, UploadState>();
   private readonly progressThrottle: Throttle;
-  /** per account: the last rate-limit view sent, and the code of the refusal the UI was last told */
-  private readonly lastRateLimit = new Map<string, string>();
+  /** per account: the last rate-limit view, and the code of the refusal the UI was last told */
+  private readonly lastRateLimit = new Map<string, RateLimitView>();
+  /** per account: the rate-limit view not yet said (BUDGET_EVERY_MS) */
+  private readonly rateLimitsToSay = new Map<string, RateLimitView>();
+  private readonly rateLimitThrottle: Throttle;
   private readonly lastBlocked = new Map<string, string | null>();
   private readonly handlers: Handlers;
   private readonly checkOutgoing: boolean;
@@ -81,6 +91,7 @@ export class AppCore extends DisposableBase {
     const emit = <N extends IpcEventName>(name: N, payload: IpcEventPayload<N>) => this.emit(name, () => payload);
     this.checkOutgoing = options.checkOutgoing ?? CHECK_OUTGOING;
     this.progressThrottle = this.register(new Throttle(() => this.emitProgress(), PROGRESS_EVERY_MS, clock));
+    this.rateLimitThrottle = this.register(new Throttle(() => this.emitRateLimits(), BUDGET_EVERY_MS, clock));
     const settings = createSettingsService({
       store: options.settings,
       shell: options.shell,
@@ -292,10 +303,12 @@ export class AppCore extends DisposableBase {
       this.engine.onDidChangeAccountState(({ accountId, state }) => {
         const { limit, remaining, gateOpensInMs, gateReason } = state;
         const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };
-        const key = JSON.stringify(view);
-        if (this.lastRateLimit.get(accountId) !== key) {
-          this.lastRateLimit.set(accountId, key);
-          this.emit('app:rateLimitChanged', () => view);
+        const last = this.lastRateLimit.get(accountId);
+        if (!last || JSON.stringify(last) !== JSON.stringify(view)) {
+          this.lastRateLimit.set(accountId, view);
+          this.rateLimitsToSay.set(accountId, view);
+          this.rateLimitThrottle.schedule();
+          if (!onlyBudgetMoved(last, view)) this.rateLimitThrottle.flush();
         }
         // a token refused (or accepted again) mid-queue: the UI's banner follows without a reload
         const blocked = state.blocked?.code ?? null;
@@ -323,9 +336,24 @@ export class AppCore extends DisposableBase {
       this.register(subscription);
   }
 
+  private emitRateLimits(): void {
+    for (const view of this.rateLimitsToSay.values()) this.emit('app:rateLimitChanged', () => view);
+    this.rateLimitsToSay.clear();
+  }
+
   private emitProgress(): void {
     const batch = [...this.progress].map(([id, state]) => ({ id, state }));
     this.progress.clear();
     if (batch.length > 0) this.emit('uploads:progress', () => batch);
   }
+}
+
+/** Whether `next` differs from `last` only in the requests left: the gate, its reason and the limit are as they were. */
+function onlyBudgetMoved(last: RateLimitView | undefined, next: RateLimitView): boolean {
+  return (
+    last !== undefined &&
+    last.limit === next.limit &&
+    last.gateReason === next.gateReason &&
+    last.gateOpensInMs > 0 === next.gateOpensInMs > 0
+  );
 }
