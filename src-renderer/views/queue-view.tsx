@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { Trans } from 'react-i18next';
 import type { AccountView, QueueStatus, UploadItemView } from '../../src-shared/ipc/ipc-contract.js';
 import { useAction, useBridge } from '../bridge/bridge-context.js';
@@ -32,14 +32,11 @@ const NARROW_ROW_HEIGHT = 168;
 export function QueueView({ account, accounts }: { account: AccountView; accounts: AccountView[] }) {
   const { capabilities } = useBridge();
   const { queue, queueStatus, files } = useStores();
-  const total = useStore(queue, (state) => state.total);
-  const ready = useStore(queue, (state) => state.ready);
   const pageError = useStore(queue, (state) => state.error);
   const status = useStore(queueStatus);
   const action = useAction();
   const { run } = action;
   const [note, setNote] = useState('');
-  const narrow = useNarrowWindow();
   const { t } = useLocale();
 
   const onRowAction = useCallback(
@@ -107,9 +104,7 @@ export function QueueView({ account, accounts }: { account: AccountView; account
     <section className="queue" aria-labelledby="queue-title">
       <div className="queue__head">
         <h1 id="queue-title">{t('queue.title')}</h1>
-        <p className="muted queue__count" aria-live="polite">
-          {ready ? t('queue.items', { count: total }) : t('common.loading')}
-        </p>
+        <QueueCount />
       </div>
       <div className="toolbar queue__toolbar">
         <PauseOrResume status={status.data} onPause={pauseAll} onResume={resumeAll} />
@@ -129,19 +124,49 @@ export function QueueView({ account, accounts }: { account: AccountView; account
       <p role="status" className={note ? 'queue__note' : 'visually-hidden'}>
         {note}
       </p>
-      {ready && total === 0 ? (
-        <EmptyQueue account={account} />
-      ) : (
-        <VirtualList
-          className="queue__list"
-          label={t('queue.listLabel')}
-          count={total}
-          rowHeight={narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT}
-          renderRow={renderRow}
-          onRangeChange={show}
-        />
-      )}
+      <QueueItems account={account} renderRow={renderRow} show={show} />
     </section>
+  );
+}
+
+/**
+ * How many items there are. It follows the queue's length, which grows with
+ * each new file, apart from the view: the view and its toolbar rendered with
+ * it once per file.
+ */
+function QueueCount() {
+  const { queue } = useStores();
+  const total = useStore(queue, (state) => state.total);
+  const ready = useStore(queue, (state) => state.ready);
+  const { t } = useLocale();
+  return (
+    <p className="muted queue__count" aria-live="polite">
+      {ready ? t('queue.items', { count: total }) : t('common.loading')}
+    </p>
+  );
+}
+
+/** The rows, or what to do when there are none: they follow the queue's length as QueueCount does. */
+function QueueItems(props: {
+  account: AccountView;
+  renderRow: (index: number) => ReactNode;
+  show: (start: number, end: number) => void;
+}) {
+  const { queue } = useStores();
+  const total = useStore(queue, (state) => state.total);
+  const ready = useStore(queue, (state) => state.ready);
+  const narrow = useNarrowWindow();
+  const { t } = useLocale();
+  if (ready && total === 0) return <EmptyQueue account={props.account} />;
+  return (
+    <VirtualList
+      className="queue__list"
+      label={t('queue.listLabel')}
+      count={total}
+      rowHeight={narrow ? NARROW_ROW_HEIGHT : ROW_HEIGHT}
+      renderRow={props.renderRow}
+      onRangeChange={props.show}
+    />
   );
 }
 
