@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
-import { Transform } from 'node:stream';
+import { Transform, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { PLAN_FILE_SIZE_LIMIT_BYTES } from '../../src-shared/api/index.js';
@@ -114,7 +114,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const key = options.sessionKey ?? nodeCrypto().randomBytes(24).toString('base64url');
   const contract = contractClient(coreTransport(options.core));
   options.secrets?.addSecret(key);
-  const sockets = new Set<WebSocket>();
+  /** the open pages' sockets, each with the TCP socket under it */
+  const sockets = new Map<WebSocket, Duplex>();
   let events: Disposable | undefined;
   const wss = new WebSocketServer({
     noServer: true,
@@ -271,11 +272,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => {
-      sockets.add(ws);
+      sockets.set(ws, socket);
       // the core's events are heard while a page is open: with none, it builds none (app-core.ts)
       events ??= options.core.onDidEmit(({ name, payload }) => {
         const text = JSON.stringify({ event: name, payload } satisfies WsEvent);
-        for (const open of sockets) if (open.readyState === open.OPEN) open.send(text);
+        for (const [open, tcp] of sockets) {
+          if (open.readyState !== open.OPEN) continue;
+          // the events of one moment (a file done: its row, its link, its follow) leave in one write, not a
+          // system call each: the socket is corked until the code that emitted them has run
+          tcp.cork();
+          process.nextTick(() => tcp.uncork());
+          open.send(text);
+        }
       });
       ws.on('close', () => {
         sockets.delete(ws);
@@ -320,7 +328,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     port,
     async close() {
       events?.dispose();
-      for (const ws of sockets) ws.terminate();
+      for (const ws of sockets.keys()) ws.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
