@@ -2,11 +2,12 @@ import { build } from 'esbuild';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
+import * as z from 'zod';
 import { NODE_REQUIRE_BANNER } from '../scripts/build-cli.js';
 import { Engine, type EngineOptions } from '../src-main/core/engine.js';
 import type { Sample } from './interleave.js';
@@ -144,4 +145,53 @@ function childCpuSeconds(timesOutput: string): number {
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+const FilesPageSchema = z.object({ meta: z.object({ total: z.int() }) });
+
+/** How many files the server holds for its token. */
+export async function filesOn(server: Pick<ServerProcess, 'baseUrl' | 'token'>): Promise<number> {
+  const response = await fetch(`${server.baseUrl}/files?per_page=1`, {
+    headers: { Authorization: `Bearer ${server.token}`, Accept: 'application/json' },
+  });
+  return FilesPageSchema.parse(await response.json()).meta.total;
+}
+
+/** Waits until the server holds `count` more files than `before`; the seconds from the first of them to the last. */
+export async function filesArrived(
+  server: Pick<ServerProcess, 'baseUrl' | 'token'>,
+  before: number,
+  count: number,
+): Promise<{ seconds: number }> {
+  const deadline = performance.now() + 10 * 60_000;
+  let first: number | null = null;
+  for (;;) {
+    const arrived = (await filesOn(server)) - before;
+    const now = performance.now();
+    if (arrived > 0) first ??= now;
+    if (arrived >= count) return { seconds: (now - first!) / 1000 };
+    if (now > deadline) throw new Error(`only ${arrived} of ${count} files arrived in 10 min`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** user + system CPU seconds of a process and its threads, from /proc (clock ticks of 10 ms). */
+export async function cpuSecondsOf(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  // after the command's closing parenthesis: utime and stime are the 12th and 13th fields
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** The address `media-sync serve` prints (with its session key), once it does. */
+export async function daemonAddress(child: ChildProcess): Promise<string> {
+  let output = '';
+  const deadline = Date.now() + 30_000;
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  while (Date.now() < deadline) {
+    const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output);
+    if (match) return match[1]!;
+    if (child.exitCode !== null) throw new Error(`media-sync serve exited: ${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('media-sync serve printed no address in 30 s');
 }

@@ -5,11 +5,19 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { WebSocket } from 'ws';
 import { promisify } from 'node:util';
-import * as z from 'zod';
 import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
 import { fillFinishedUploads } from '../test/helpers/queue-history.js';
-import { MEMORY_DIR, buildNodeFloor, round, startServerProcess, timedProcess } from './bench-support.js';
+import {
+  MEMORY_DIR,
+  buildNodeFloor,
+  cpuSecondsOf,
+  filesArrived,
+  filesOn,
+  round,
+  startServerProcess,
+  timedProcess,
+} from './bench-support.js';
 import { cpuStages } from './cpu-stages.js';
 import { interleave, roundRatios, spread, type Sample, type Spread } from './interleave.js';
 
@@ -71,8 +79,6 @@ const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const PROFILE_DIR = process.env['BENCH_PROFILE_DIR'];
 const BIN = join(import.meta.dirname, '../bin/media-sync.js');
-const POLL_MS = 100;
-const TICKS_PER_SECOND = 100;
 
 interface RunSample extends Sample {
   rssMb: number;
@@ -81,7 +87,6 @@ interface RunSample extends Sample {
   toUs: number;
 }
 
-const PageSchema = z.object({ meta: z.object({ total: z.int() }) });
 
 await buildCli();
 const root = join(MEMORY_DIR, `bench-many-files-${process.pid}`);
@@ -98,6 +103,8 @@ for (let i = 0; i < FILES; i++) {
 const nodeFloor = await buildNodeFloor(root);
 const server = await startServerProcess(['--rate-limit', '100000000'], MEMORY_DIR);
 const headers = { Authorization: `Bearer ${server.token}`, Accept: 'application/json' };
+const filesOnServer = () => filesOn(server);
+const uploaded = (before: number) => filesArrived(server, before, FILES);
 const daemons: Daemon[] = [];
 
 try {
@@ -224,12 +231,12 @@ async function startDaemon(
     async run() {
       if (history === 0) await run(process.execPath, [BIN, 'queue', 'clear'], { env });
       const before = await filesOnServer();
-      const cpuBefore = await cpuSecondsOf(child);
+      const cpuBefore = await cpuSecondsOf(child.pid!);
       const fromUs = monotonicUs();
       await cp(source, join(watched, `run-${++runs}`), { recursive: true });
       const { seconds } = await uploaded(before);
       await new Promise((resolve) => setTimeout(resolve, 500));
-      const cpuSeconds = (await cpuSecondsOf(child)) - cpuBefore;
+      const cpuSeconds = (await cpuSecondsOf(child.pid!)) - cpuBefore;
       const toUs = monotonicUs();
       const rssMb = await rssMbOf(child);
       rssAfterRuns.push(rssMb);
@@ -253,9 +260,9 @@ async function startDaemon(
  */
 function withServerCpu(run: () => Promise<RunSample>): () => Promise<RunSample & { serverCpuSeconds: number }> {
   return async () => {
-    const before = await cpuSecondsOf(server.child);
+    const before = await cpuSecondsOf(server.child.pid!);
     const sample = await run();
-    return { ...sample, serverCpuSeconds: (await cpuSecondsOf(server.child)) - before };
+    return { ...sample, serverCpuSeconds: (await cpuSecondsOf(server.child.pid!)) - before };
   };
 }
 
@@ -328,32 +335,6 @@ async function stages(cpuMsPerFile: number) {
 
 function monotonicUs(): number {
   return Number(process.hrtime.bigint() / 1000n);
-}
-
-async function filesOnServer(): Promise<number> {
-  const response = await fetch(`${server.baseUrl}/files?per_page=1`, { headers });
-  return PageSchema.parse(await response.json()).meta.total;
-}
-
-/** Waits until the server holds FILES more files than `before`; the seconds from the first of them to the last. */
-async function uploaded(before: number): Promise<{ seconds: number }> {
-  const deadline = performance.now() + 10 * 60_000;
-  let first: number | null = null;
-  for (;;) {
-    const count = (await filesOnServer()) - before;
-    const now = performance.now();
-    if (count > 0) first ??= now;
-    if (count >= FILES) return { seconds: (now - first!) / 1000 };
-    if (now > deadline) throw new Error(`only ${count} of ${FILES} files arrived in 10 min`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
-/** user + system CPU seconds of a process and its threads, from /proc. */
-async function cpuSecondsOf(child: ChildProcess): Promise<number> {
-  const fields = (await readFile(`/proc/${child.pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
-  // after the command's closing parenthesis: utime and stime are the 12th and 13th fields
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
 }
 
 /**

@@ -9,7 +9,7 @@ import type { UploadState } from '../src-shared/model/upload-state.js';
 import type { Browser, Page } from 'playwright-core';
 import { buildUi, firstViewScript } from '../scripts/build-ui.js';
 import { launchChromium } from '../test/helpers/browser.js';
-import { round } from './bench-support.js';
+import { daemonAddress, round } from './bench-support.js';
 import { spread, type Spread } from './interleave.js';
 import { feedProgress, startFloorPage, startSocketProxy, type FeedTarget } from './progress-feed.js';
 import {
@@ -105,7 +105,7 @@ try {
     [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo', '--ui-dir', uiDir],
     { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const url = await addressOf(daemon);
+  const url = await daemonAddress(daemon);
   const browser = await launchChromium();
   try {
     // each load in a browser context of its own (nothing cached), then opened again in it (its assets cached)
@@ -401,17 +401,4 @@ function roundedRatio(value: Spread) {
 
 function rounded(value: Spread) {
   return { median: round(value.median, 0), min: round(value.min, 0), max: round(value.max, 0) };
-}
-
-async function addressOf(child: ChildProcess): Promise<string> {
-  let output = '';
-  const deadline = Date.now() + 30_000;
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  while (Date.now() < deadline) {
-    const match = /running at (http:\/\/127\.0\.0\.1:\d+\/\?key=[\w-]+)/.exec(output);
-    if (match) return match[1]!;
-    if (child.exitCode !== null) throw new Error(`media-sync serve exited: ${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('media-sync serve printed no address in 30 s');
 }

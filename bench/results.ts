@@ -200,6 +200,24 @@ export const TARGETS: readonly Target[] = [
     ],
   },
   {
+    bench: 'queue-busy',
+    figure: 'page_ms_per_file.median',
+    label: 'Queue open while 300 small files upload: the page’s main thread per file (ms)',
+    beside: [
+      { figure: 'page_script_ms_per_file.median', label: 'its JavaScript (ms)' },
+      { figure: 'messages_per_file.median', label: 'socket messages per file' },
+    ],
+  },
+  {
+    bench: 'queue-busy',
+    figure: 'daemon_page_open_vs_no_page.median',
+    label: 'the same, the daemon’s CPU per file with the page open ÷ with none',
+    beside: [
+      { figure: 'daemon_cpu_ms_per_file_page_open.median', label: 'open (ms)' },
+      { figure: 'daemon_cpu_ms_per_file_no_page.median', label: 'none (ms)' },
+    ],
+  },
+  {
     bench: 'cli-start',
     figure: 'help_vs_bare.median',
     label: '`media-sync --help` ÷ `node -e 0`, wall (median of rounds)',

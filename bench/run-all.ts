@@ -24,6 +24,7 @@ const BENCHES = [
   'polled-folder.ts',
   'detection-latency.ts',
   'queue-render.ts',
+  'queue-busy.ts',
   'cli-start.ts',
 ];
 const RESULTS = 'bench/results.json';
