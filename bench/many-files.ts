@@ -87,7 +87,6 @@ interface RunSample extends Sample {
   toUs: number;
 }
 
-
 await buildCli();
 const root = join(MEMORY_DIR, `bench-many-files-${process.pid}`);
 const source = join(root, 'source');

@@ -115,7 +115,11 @@ try {
     ROUNDS,
   );
   const withPage = samples.get('page_open')!;
-  const perFile = (values: number[], digits: number) => shown(values.map((value) => value / FILES), digits);
+  const perFile = (values: number[], digits: number) =>
+    shown(
+      values.map((value) => value / FILES),
+      digits,
+    );
   const daemonMs = (name: string) => samples.get(name)!.map((sample) => (sample.cpuSeconds * 1000) / FILES);
   console.log(
     JSON.stringify({

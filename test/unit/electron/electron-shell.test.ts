@@ -175,11 +175,7 @@ describe('the contract over Electron ipc', () => {
           handlers.set(channel, handler),
         removeHandler: (channel: string) => handlers.delete(channel),
       };
-      const registration = registerContractHandlers(
-        ipcMain as never,
-        core,
-        (url) => url.startsWith('file:///app/'),
-      );
+      const registration = registerContractHandlers(ipcMain as never, core, (url) => url.startsWith('file:///app/'));
       expect([...handlers.keys()].sort()).toEqual(Object.keys(IPC_COMMANDS).map(commandChannel).sort());
 
       const from = (url: string, parent: unknown = null) =>

@@ -159,7 +159,7 @@ describe('the stores', () => {
     ]);
   });
 
-  it("give a queue row the same gate while only the budget moves (an event per request), and a new one when the gate closes", async () => {
+  it('give a queue row the same gate while only the budget moves (an event per request), and a new one when the gate closes', async () => {
     bridge.setConnection('open');
     await bridge.answerAll(core);
     // what QueueRow selects of its account's rate limit: it renders again only when this changes
