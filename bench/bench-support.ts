@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import * as z from 'zod';
 import { NODE_REQUIRE_BANNER } from '../scripts/build-cli.js';
 import { Engine, type EngineOptions } from '../src-main/core/engine.js';
-import type { Sample } from './interleave.js';
+import type { Sample, Spread } from './interleave.js';
 import { sampleMemory } from './memory-sampler.js';
 import type { NodeFloorJob } from './node-floor.js';
 
@@ -145,6 +145,11 @@ function childCpuSeconds(timesOutput: string): number {
 export function round(value: number, digits = 2): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
+}
+
+/** A spread as a bench prints it: median, min and max each to `digits` places. */
+export function roundedSpread(value: Spread, digits: number): Spread {
+  return { median: round(value.median, digits), min: round(value.min, digits), max: round(value.max, digits) };
 }
 
 const FilesPageSchema = z.object({ meta: z.object({ total: z.int() }) });

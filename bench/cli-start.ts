@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
-import { round, startServerProcess } from './bench-support.js';
-import { interleave, roundRatios, spread, type Sample, type Spread } from './interleave.js';
+import { roundedSpread, startServerProcess } from './bench-support.js';
+import { interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 /**
  * How long `media-sync` takes to start and answer, as a person runs it
@@ -58,8 +58,8 @@ try {
     await once(owner, 'exit');
   }
   const ratios = (samples: Map<string, RunSample[]>, name: string) => ({
-    wall: shown(roundRatios(seconds(samples, name), seconds(samples, 'bare'))),
-    cpu: shown(roundRatios(cpu(samples, name), cpu(samples, 'bare'))),
+    wall: roundedSpread(roundRatios(seconds(samples, name), seconds(samples, 'bare')), 2),
+    cpu: roundedSpread(roundRatios(cpu(samples, name), cpu(samples, 'bare')), 2),
   });
   const help = ratios(alone, 'help');
   const ls = ratios(alone, 'ls');
@@ -139,14 +139,10 @@ function cpu(samples: Map<string, RunSample[]>, name: string): number[] {
 }
 
 function figures(samples: RunSample[]) {
-  const ms = (values: number[]) => shown(spread(values.map((value) => value * 1000)), 0);
+  const ms = (values: number[]) => roundedSpread(spread(values.map((value) => value * 1000)), 0);
   return {
     wall_ms: ms(samples.map((s) => s.seconds)),
     cpu_ms: ms(samples.map((s) => s.cpuSeconds)),
-    rss_mb: shown(spread(samples.map((s) => s.rssMb)), 1),
+    rss_mb: roundedSpread(spread(samples.map((s) => s.rssMb)), 1),
   };
-}
-
-function shown(value: Spread, digits = 2): Spread {
-  return { median: round(value.median, digits), min: round(value.min, digits), max: round(value.max, digits) };
 }

@@ -15,11 +15,12 @@ import {
   filesArrived,
   filesOn,
   round,
+  roundedSpread,
   startServerProcess,
   timedProcess,
 } from './bench-support.js';
 import { cpuStages } from './cpu-stages.js';
-import { interleave, roundRatios, spread, type Sample, type Spread } from './interleave.js';
+import { interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 const run = promisify(execFile);
 
@@ -132,14 +133,14 @@ try {
     rounds: ROUNDS,
   };
   for (const name of samples.keys()) {
-    figures[`${name}_files_s`] = shown(spread(filesPerSecond(name)), 1);
-    figures[`${name}_cpu_ms_per_file`] = shown(spread(cpuPerFile(name).map((seconds) => seconds * 1000)), 3);
-    figures[`${name}_server_cpu_ms_per_file`] = shown(
+    figures[`${name}_files_s`] = roundedSpread(spread(filesPerSecond(name)), 1);
+    figures[`${name}_cpu_ms_per_file`] = roundedSpread(spread(cpuPerFile(name).map((seconds) => seconds * 1000)), 3);
+    figures[`${name}_server_cpu_ms_per_file`] = roundedSpread(
       spread(serverCpuPerFile(name).map((seconds) => seconds * 1000)),
       3,
     );
   }
-  const ratio = (a: number[], b: number[]) => shown(roundRatios(a, b), 2);
+  const ratio = (a: number[], b: number[]) => roundedSpread(roundRatios(a, b), 2);
   figures['full_vs_empty'] = ratio(filesPerSecond('client_full'), filesPerSecond('client_empty'));
   figures['empty_vs_curl'] = ratio(filesPerSecond('client_empty'), filesPerSecond('curl'));
   figures['full_vs_curl'] = ratio(filesPerSecond('client_full'), filesPerSecond('curl'));
@@ -363,8 +364,4 @@ async function collectGarbage(inspectorUrl: string): Promise<void> {
 async function rssMbOf(child: ChildProcess): Promise<number> {
   const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
-}
-
-function shown(value: Spread, digits: number): Spread {
-  return { median: round(value.median, digits), min: round(value.min, digits), max: round(value.max, digits) };
 }

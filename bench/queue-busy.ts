@@ -12,7 +12,7 @@ import {
   daemonAddress,
   filesArrived,
   filesOn,
-  round,
+  roundedSpread,
   startServerProcess,
 } from './bench-support.js';
 import { interleave, roundRatios, spread, type Sample } from './interleave.js';
@@ -116,10 +116,7 @@ try {
   );
   const withPage = samples.get('page_open')!;
   const perFile = (values: number[], digits: number) =>
-    shown(
-      values.map((value) => value / FILES),
-      digits,
-    );
+    roundedSpread(spread(values.map((value) => value / FILES)), digits);
   const daemonMs = (name: string) => samples.get(name)!.map((sample) => (sample.cpuSeconds * 1000) / FILES);
   console.log(
     JSON.stringify({
@@ -138,9 +135,9 @@ try {
         withPage.map((sample) => sample.messages),
         1,
       ),
-      daemon_cpu_ms_per_file_page_open: shown(daemonMs('page_open'), 3),
-      daemon_cpu_ms_per_file_no_page: shown(daemonMs('no_page'), 3),
-      daemon_page_open_vs_no_page: shown(roundRatios(daemonMs('page_open'), daemonMs('no_page')), 2),
+      daemon_cpu_ms_per_file_page_open: roundedSpread(spread(daemonMs('page_open')), 3),
+      daemon_cpu_ms_per_file_no_page: roundedSpread(spread(daemonMs('no_page')), 3),
+      daemon_page_open_vs_no_page: roundedSpread(roundRatios(daemonMs('page_open'), daemonMs('no_page')), 2),
     }),
   );
 } finally {
@@ -172,9 +169,4 @@ async function pageMetrics(cdp: CDPSession): Promise<{ task: number; script: num
   const { metrics } = await cdp.send('Performance.getMetrics');
   const value = (name: string) => metrics.find((metric) => metric.name === name)?.value ?? 0;
   return { task: value('TaskDuration'), script: value('ScriptDuration') };
-}
-
-function shown(values: number[] | ReturnType<typeof spread>, digits: number) {
-  const { median, min, max } = Array.isArray(values) ? spread(values) : values;
-  return { median: round(median, digits), min: round(min, digits), max: round(max, digits) };
 }

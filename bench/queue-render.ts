@@ -9,8 +9,8 @@ import type { UploadState } from '../src-shared/model/upload-state.js';
 import type { Browser, Page } from 'playwright-core';
 import { buildUi, firstViewScript } from '../scripts/build-ui.js';
 import { launchChromium } from '../test/helpers/browser.js';
-import { daemonAddress, round } from './bench-support.js';
-import { spread, type Spread } from './interleave.js';
+import { daemonAddress, round, roundedSpread } from './bench-support.js';
+import { spread } from './interleave.js';
 import { feedProgress, startFloorPage, startSocketProxy, type FeedTarget } from './progress-feed.js';
 import {
   installPageProbe,
@@ -213,17 +213,20 @@ try {
         loads: LOADS,
         main_chunk_kb: round(script.mainChunk / 1000, 1),
         first_view_script_kb: round(script.withPreloads / 1000, 1),
-        first_rows_ms: rounded(inPage('cold')),
-        first_rows_reopened_ms: rounded(inPage('reopened')),
-        first_rows_wall_ms: rounded(spread(loads.map((load) => load.cold.wallMs))),
-        first_rows_new_window_ms: rounded(inPage('newWindow')),
+        first_rows_ms: roundedSpread(inPage('cold'), 0),
+        first_rows_reopened_ms: roundedSpread(inPage('reopened'), 0),
+        first_rows_wall_ms: roundedSpread(spread(loads.map((load) => load.cold.wallMs)), 0),
+        first_rows_new_window_ms: roundedSpread(inPage('newWindow'), 0),
         rendered_rows: renderedRows,
         scroll_frames: frames.length,
         frame_ms_p50: round(at(0.5), 1),
         frame_ms_p95: round(at(0.95), 1),
         frame_ms_max: round(sorted.at(-1)!, 1),
         bare_frame_ms_p95: round(p95(bareAll), 1),
-        scroll_p95_vs_bare: roundedRatio(spread(appFrames.map((list, index) => p95(list) / p95(bareFrames[index]!)))),
+        scroll_p95_vs_bare: roundedSpread(
+          spread(appFrames.map((list, index) => p95(list) / p95(bareFrames[index]!))),
+          2,
+        ),
         frames_over_50ms: frames.filter((ms) => ms > 50).length,
         jump_to_end_ms: round(jumpToEndMs, 0),
         progress_updates: progress.threadMs.length,
@@ -393,12 +396,4 @@ async function scrollFrames(page: Page, feed: FeedTarget, ids: readonly number[]
   }, SCROLL_FRAMES);
   await progress;
   return frames;
-}
-
-function roundedRatio(value: Spread) {
-  return { median: round(value.median, 2), min: round(value.min, 2), max: round(value.max, 2) };
-}
-
-function rounded(value: Spread) {
-  return { median: round(value.median, 0), min: round(value.min, 0), max: round(value.max, 0) };
 }

@@ -4,7 +4,15 @@ import { join } from 'node:path';
 import * as z from 'zod';
 import { API_LIMITS } from '../src-shared/api/index.js';
 import { writeRandomFile } from '../test/helpers/engine-fixture.js';
-import { MB, MEMORY_DIR, benchEngine, round, startServerProcess, timeUpload, timedProcess } from './bench-support.js';
+import {
+  MB,
+  MEMORY_DIR,
+  benchEngine,
+  roundedSpread,
+  startServerProcess,
+  timeUpload,
+  timedProcess,
+} from './bench-support.js';
 import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 /**
@@ -94,15 +102,15 @@ try {
     rounds: ROUNDS,
   };
   for (const [name, list] of samples) {
-    figures[`${name}_mb_s`] = rounded(spread(list.map(mbps)), 1);
-    figures[`${name}_cpu_s_per_gb`] = rounded(spread(list.map(cpuPerGb)), 2);
+    figures[`${name}_mb_s`] = roundedSpread(spread(list.map(mbps)), 1);
+    figures[`${name}_cpu_s_per_gb`] = roundedSpread(spread(list.map(cpuPerGb)), 2);
   }
   const speeds = (name: string) => samples.get(name)!.map(mbps);
   const cpus = (name: string) => samples.get(name)!.map(cpuPerGb);
-  figures['client_1_vs_curl_1'] = rounded(roundRatios(speeds('client_1'), speeds('curl_1')), 2);
-  figures['client_3_vs_curl_3'] = rounded(roundRatios(speeds('client_3'), speeds('curl_3')), 2);
-  figures['client_1_cpu_vs_curl_1_cpu'] = rounded(roundRatios(cpus('client_1'), cpus('curl_1')), 2);
-  figures['client_3_cpu_vs_curl_3_cpu'] = rounded(roundRatios(cpus('client_3'), cpus('curl_3')), 2);
+  figures['client_1_vs_curl_1'] = roundedSpread(roundRatios(speeds('client_1'), speeds('curl_1')), 2);
+  figures['client_3_vs_curl_3'] = roundedSpread(roundRatios(speeds('client_3'), speeds('curl_3')), 2);
+  figures['client_1_cpu_vs_curl_1_cpu'] = roundedSpread(roundRatios(cpus('client_1'), cpus('curl_1')), 2);
+  figures['client_3_cpu_vs_curl_3_cpu'] = roundedSpread(roundRatios(cpus('client_3'), cpus('curl_3')), 2);
   console.log(JSON.stringify(figures));
 } finally {
   await server.stop();
@@ -161,8 +169,4 @@ function chunkFields(dzuuid: string, index: number): Record<string, string> {
     dztotalfilesize: String(SIZE),
     dzchunkbyteoffset: String(index * CHUNK),
   };
-}
-
-function rounded(value: { median: number; min: number; max: number }, digits: number) {
-  return { median: round(value.median, digits), min: round(value.min, digits), max: round(value.max, digits) };
 }
