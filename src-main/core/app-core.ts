@@ -304,7 +304,7 @@ export class AppCore extends DisposableBase {
         const { limit, remaining, gateOpensInMs, gateReason } = state;
         const view: RateLimitView = { accountId, limit, remaining, gateOpensInMs, gateReason };
         const last = this.lastRateLimit.get(accountId);
-        if (!last || JSON.stringify(last) !== JSON.stringify(view)) {
+        if (!last || !sameRateLimit(last, view)) {
           this.lastRateLimit.set(accountId, view);
           this.rateLimitsToSay.set(accountId, view);
           this.rateLimitThrottle.schedule();
@@ -356,4 +356,9 @@ function onlyBudgetMoved(last: RateLimitView | undefined, next: RateLimitView): 
     last.gateReason === next.gateReason &&
     last.gateOpensInMs > 0 === next.gateOpensInMs > 0
   );
+}
+
+/** Whether nothing of an account's rate limit moved (the same account's two views). */
+function sameRateLimit(last: RateLimitView, next: RateLimitView): boolean {
+  return onlyBudgetMoved(last, next) && last.remaining === next.remaining && last.gateOpensInMs === next.gateOpensInMs;
 }
