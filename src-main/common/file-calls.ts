@@ -30,8 +30,17 @@ const inPool: FileCalls = {
   lstat: promisify(lstat),
 };
 
-/** A call on the event loop slower than this (a disk spinning up, one failing) sends its folder's calls to the pool. */
+/**
+ * A folder's calls leave the event loop for the pool after two calls in a
+ * row slower than this (a card or stick that reads slowly), or one slower
+ * than STALL_MS (a disk spinning up, one failing). Not after one slow call:
+ * on a busy machine, or a virtual one whose host runs others, a 60 µs read
+ * now and then waits 10 ms and more for its core, and a folder sent to the
+ * pool for that (for good) cost every later upload from it a third more CPU
+ * per byte (the upload-throughput bench caught its rounds doing so).
+ */
 const SLOW_CALL_MS = 10;
+const STALL_MS = 100;
 /** Folders remembered; past this the memory starts over (each folder's first call goes through the pool again). */
 const MAX_FOLDERS = 1_000;
 
@@ -43,7 +52,7 @@ const MAX_FOLDERS = 1_000;
  * kernel's cache in microseconds. So on a local file system of Linux they run
  * on the event loop, as a small file's reads already did; on a share, FUSE
  * or 9p (file-system-kind.ts), a folder not known yet (its first call, while
- * `statfs` is asked in the pool), one whose call once took over 10 ms, and on
+ * `statfs` is asked in the pool), one whose calls proved slow, and on
  * macOS and Windows (where `statfs` does not tell a share from a disk), and
  * for a link, in the pool, so a share that hangs holds a pool thread, never
  * the app.
@@ -92,11 +101,12 @@ export class FileCallsByFolder {
   }
 
   /**
-   * The folder's calls on the event loop, as long as it keeps them there: a
-   * call that took over 10 ms sends the folder's later calls to the pool, a
-   * file's opened before too.
+   * The folder's calls on the event loop, as long as it keeps them there:
+   * two slow calls in a row, or one stall (SLOW_CALL_MS, STALL_MS), send the
+   * folder's later calls to the pool, a file's opened before too.
    */
   private onLoop(folder: string): FileCalls {
+    let lastWasSlow = false;
     const timed =
       <A extends unknown[], R>(call: (...args: A) => R, inPoolInstead: (...args: A) => Promise<R>) =>
       async (...args: A): Promise<R> => {
@@ -105,7 +115,9 @@ export class FileCallsByFolder {
         try {
           return call(...args);
         } finally {
-          if (performance.now() - started > SLOW_CALL_MS) this.folders.set(folder, inPool);
+          const took = performance.now() - started;
+          if (took > STALL_MS || (took > SLOW_CALL_MS && lastWasSlow)) this.folders.set(folder, inPool);
+          lastWasSlow = took > SLOW_CALL_MS;
         }
       };
     const calls: FileCalls = {

@@ -89,7 +89,7 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
     expect((await looked).size).toBe(8192);
   });
 
-  it("sends a folder's calls to the pool until its file system is known, and after a call on it was slow", async () => {
+  it("sends a folder's calls to the pool until its file system is known", async () => {
     let answer: (fileSystem: string | null) => void = () => undefined;
     const calls = new FileCallsByFolder(() => new Promise((resolve) => (answer = resolve)));
     calls.for(file);
@@ -99,12 +99,41 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
     answer(null);
     await new Promise((resolve) => setImmediate(resolve));
     expect((await calls.stat(file)).size).toBe(8192);
+  });
 
-    // a local disk that took 20 ms for a call (spinning up, failing): its folder goes to the pool
+  /** One look at the file whose call took `ms` by the clock the calls are timed with. */
+  const statTaking = async (calls: FileCallsByFolder, ms: number) => {
     const clock = vi.spyOn(performance, 'now');
-    clock.mockReturnValueOnce(1_000).mockReturnValueOnce(1_020);
-    expect((await calls.stat(file)).size).toBe(8192);
-    clock.mockRestore();
+    clock.mockReturnValueOnce(1_000).mockReturnValueOnce(1_000 + ms);
+    try {
+      expect((await calls.stat(file)).size).toBe(8192);
+    } finally {
+      clock.mockRestore();
+    }
+  };
+  const stillOnLoop = async (calls: FileCallsByFolder) =>
+    expect(await settledWithin(calls.stat(file), STILL_WAITING_MS)).toBe(true);
+  const nowInPool = async (calls: FileCallsByFolder) =>
     expect(await settledWithin(calls.stat(file), STILL_WAITING_MS)).toBe(false);
+
+  it('keeps a folder on the event loop after one slow call (its thread waited for a core), not after two in a row', async () => {
+    const calls = await known(new FileCallsByFolder(async () => null));
+    holdThePool();
+    await statTaking(calls, 20);
+    await stillOnLoop(calls);
+    // the fast call between them: the next slow one is again only one
+    await statTaking(calls, 20);
+    await stillOnLoop(calls);
+    // a card that reads slowly: every call is
+    await statTaking(calls, 20);
+    await statTaking(calls, 20);
+    await nowInPool(calls);
+  });
+
+  it('sends a folder to the pool after one call that stalled (a disk spinning up, one failing)', async () => {
+    const calls = await known(new FileCallsByFolder(async () => null));
+    holdThePool();
+    await statTaking(calls, 150);
+    await nowInPool(calls);
   });
 });
