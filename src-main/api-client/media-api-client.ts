@@ -114,12 +114,6 @@ const RemoteJobPageSchema = z.looseObject({
  */
 export const ANSWER_GRACE_MS = 1_500;
 
-/** `pieces`, and `sent()` once the writer asked past the last one: every byte of the body handed to the socket. */
-async function* untilSent(pieces: AsyncIterable<Uint8Array>, sent: () => void): AsyncGenerator<Uint8Array> {
-  yield* pieces;
-  sent();
-}
-
 /**
  * A client for every endpoint of the Media File Service API v1. Every call
  * goes through the account's RequestScheduler; answers are parsed with the
@@ -268,7 +262,7 @@ export class MediaApiClient {
             method: 'POST',
             path: '/files/upload',
             headers: { 'Content-Type': body.contentType, 'Content-Length': String(body.contentLength) },
-            body: whole ?? untilSent(body.stream(beforePiece), () => (bodySent = true)),
+            body: whole ?? body.stream(beforePiece, () => (bodySent = true)),
             signal: stop.signal,
             headersTimeoutMs: this.uploadHeadersTimeoutMs,
             onBytes: () => timer.refresh(),

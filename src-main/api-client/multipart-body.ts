@@ -31,13 +31,14 @@ export interface MultipartBody {
   whole(beforePiece: (bytes: number) => Promise<void> | void): Promise<Uint8Array> | null;
   /**
    * Yields the body; `beforePiece` runs before each piece of the file
-   * (bandwidth limit, progress). A yielded piece is a view of a reused buffer:
+   * (bandwidth limit, progress), `allSent` once the consumer asks for more
+   * after the closing boundary. A yielded piece is a view of a reused buffer:
    * it stays intact until the consumer has asked for two more pieces, then it
    * is overwritten. An HTTP writer that waits for the socket to drain before
    * asking for the next piece (undici's does: a piece is larger than the
    * socket's high-water mark) has long sent it by then.
    */
-  stream(beforePiece: (bytes: number) => Promise<void> | void): AsyncGenerator<Uint8Array>;
+  stream(beforePiece: (bytes: number) => Promise<void> | void, allSent?: () => void): AsyncGenerator<Uint8Array>;
 }
 
 /**
@@ -114,48 +115,41 @@ export function multipartFileBody(fields: Record<string, string>, file: FileRang
     contentType: `multipart/form-data; boundary=${boundary}`,
     contentLength: headBytes.length + fileBytes + tailBytes.length,
     whole: (beforePiece) => (fileBytes <= WHOLE_BODY_BYTES ? whole(beforePiece) : null),
-    async *stream(beforePiece) {
+    // one generator for the whole body, the file's pieces read in it: each generator between the file and
+    // the socket cost a round of promises per piece
+    async *stream(beforePiece, allSent) {
       if (fileBytes <= WHOLE_BODY_BYTES) {
         yield await whole(beforePiece);
+        allSent?.();
         return;
       }
       yield headBytes;
+      // a piece's buffer is read into again two pieces later
       const ring: Buffer[] = [];
-      if (fileBytes > 0) yield* filePieces(file, beforePiece, ring);
+      const { fd, calls } = await openRegularFile(file.path, { followLink: true });
+      try {
+        for (let index = 0, position = file.start; position < file.end; index++) {
+          const buffer = (ring[index % RING_SIZE] ??= spareBuffers.pop() ?? Buffer.allocUnsafe(READ_PIECE_BYTES));
+          const length = Math.min(buffer.length, file.end - position);
+          // a read that proved slow sends the rest of them to the thread pool (file-calls.ts)
+          const bytesRead = await calls.read(fd, buffer, 0, length, position);
+          // the file shrank under us: sending fewer bytes than announced would hang the request
+          if (bytesRead === 0) throw new FileChangedError(file.path);
+          position += bytesRead;
+          await beforePiece(bytesRead);
+          yield buffer.subarray(0, bytesRead);
+        }
+      } finally {
+        await calls.close(fd);
+      }
       // every byte of the part is on its way: without the closing boundary the service makes nothing of them
       await assertUnchanged(file);
       yield tailBytes;
       // asked for more after the tail, the consumer is done with every piece: the next body may read into the buffers
       spareBuffers.push(...ring.slice(0, MAX_SPARE_BUFFERS - spareBuffers.length));
+      allSent?.();
     },
   };
-}
-
-/**
- * The file range in pieces read into `ring`, each when the consumer asks for
- * it: a piece's buffer is read into again two pieces later.
- */
-async function* filePieces(
-  file: FileRange,
-  beforePiece: (bytes: number) => Promise<void> | void,
-  ring: Buffer[],
-): AsyncGenerator<Uint8Array> {
-  const { fd, calls } = await openRegularFile(file.path, { followLink: true });
-  try {
-    for (let index = 0, position = file.start; position < file.end; index++) {
-      const buffer = (ring[index % RING_SIZE] ??= spareBuffers.pop() ?? Buffer.allocUnsafe(READ_PIECE_BYTES));
-      const length = Math.min(buffer.length, file.end - position);
-      // a read that proved slow sends the rest of them to the thread pool (file-calls.ts)
-      const bytesRead = await calls.read(fd, buffer, 0, length, position);
-      // the file shrank under us: sending fewer bytes than announced would hang the request
-      if (bytesRead === 0) throw new FileChangedError(file.path);
-      position += bytesRead;
-      await beforePiece(bytesRead);
-      yield buffer.subarray(0, bytesRead);
-    }
-  } finally {
-    await calls.close(fd);
-  }
 }
 
 /** The head, the file range and the tail in one buffer, read in one go. */

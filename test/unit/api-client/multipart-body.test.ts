@@ -56,9 +56,15 @@ describe('multipartFileBody', () => {
     const body = multipartFileBody({ dzchunkindex: '1' }, range);
     const announced: number[] = [];
     const pieces: Buffer[] = [];
-    for await (const piece of body.stream((bytes) => void announced.push(bytes))) pieces.push(Buffer.from(piece));
+    // the pieces taken when the body said it was all sent (a stop then waits for the answer)
+    let allSentAfter: number | null = null;
+    const allSent = () => (allSentAfter = pieces.length);
+    for await (const piece of body.stream((bytes) => void announced.push(bytes), allSent)) {
+      pieces.push(Buffer.from(piece));
+    }
     const sent = Buffer.concat(pieces);
 
+    expect(allSentAfter).toBe(pieces.length);
     expect(sent.length).toBe(body.contentLength);
     const boundary = body.contentType.split('boundary=')[1]!;
     const head = sent.subarray(0, sent.indexOf('\r\n\r\n', sent.indexOf('filename=')) + 4);
