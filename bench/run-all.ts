@@ -21,6 +21,7 @@ const BENCHES = [
   'rate-limited-small-files.ts',
   'many-files.ts',
   'watcher-scan.ts',
+  'big-folder.ts',
   'polled-folder.ts',
   'detection-latency.ts',
   'queue-render.ts',
