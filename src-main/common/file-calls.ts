@@ -36,7 +36,7 @@ const inPool: FileCalls = {
  * than STALL_MS (a disk spinning up, one failing). Not after one slow call:
  * on a busy machine, or a virtual one whose host runs others, a 60 µs read
  * now and then waits 10 ms and more for its core, and a folder sent to the
- * pool for that (for good) cost every later upload from it a third more CPU
+ * pool for that (for good) cost every later upload from it a fifth more CPU
  * per byte (the upload-throughput bench caught its rounds doing so).
  */
 const SLOW_CALL_MS = 10;
