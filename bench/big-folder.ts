@@ -14,11 +14,12 @@
  * is the watcher's own work, not its waiting.
  *
  * What it shows: chokidar, which watches each folder, lists the folder again
- * and lstats every entry in it, at most once a second and once more after,
- * whenever anything in it changes, and the app hears each file from the
- * change events anyway. So a new file costs in proportion to the files
- * already there (docs/uploads.md, Watching 100,000 files). An information
- * row: no target yet.
+ * whenever anything in it changes (at most once a second, and once more
+ * after), though the app hears each file from the change events. So a new
+ * file costs in proportion to the files already there: an lstat of each with
+ * chokidar's own lister, a readdir of their names with the app's
+ * (listSubfoldersOnly; docs/uploads.md, Watching 100,000 files). An
+ * information row: no target yet.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

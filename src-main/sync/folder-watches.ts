@@ -1,18 +1,21 @@
 import type * as Chokidar from 'chokidar';
 import type { Stats } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
 let chokidar: Promise<typeof Chokidar> | undefined;
 const loadChokidar = () => (chokidar ??= import('chokidar'));
 
 /**
- * Folders handed to one chokidar instance at a time. chokidar lstats every
- * entry of a folder it starts watching, files included, and given a whole tree
- * it reads every folder at once: for 100 folders of 1,000 files that is
- * 100,000 stats in flight and ~260 MB of RSS before the first event. In
- * batches of 8, at most 8 folders' entries are being stat'ed, and there are
- * few instances (~12 KB each) even for a tree of 10,000 folders.
+ * Folders handed to one chokidar instance at a time. chokidar lists every
+ * folder it starts watching, and given a whole tree it reads every folder at
+ * once: with its own lister (an lstat per entry, files included) that was
+ * 100,000 stats in flight and ~260 MB of RSS before the first event, for 100
+ * folders of 1,000 files. In batches of 8, at most 8 folders are being
+ * listed, and there are few instances (~12 KB each) even for a tree of 10,000
+ * folders. (Its lister now stats subfolders only: listSubfoldersOnly.)
  */
 export const WATCH_BATCH_FOLDERS = 8;
 
@@ -59,21 +62,21 @@ export class FolderWatches {
    * watcher closes.
    */
   async watch(relFolders: string[]): Promise<void> {
-    const { watch } = await loadChokidar();
+    const { FSWatcher } = await loadChokidar();
     const fresh = relFolders.filter((relFolder) => !this.folders.has(relFolder));
     if (fresh.length === 0 || this.closing.aborted) return;
-    const instance = watch(
-      fresh.map((relFolder) => this.pathOf(relFolder)),
-      {
-        ignored: (absPath: string, stats?: Stats) => this.events.ignored(absPath, stats),
-        // The walk lists what is there; chokidar is asked only for what changes after.
-        ignoreInitial: true,
-        awaitWriteFinish: false,
-        alwaysStat: true,
-        followSymlinks: false,
-        depth: 0,
-      },
-    );
+    // as chokidar's `watch` makes one, with the lister of subfolders in place before the first listing
+    const instance = new FSWatcher({
+      ignored: (absPath: string, stats?: Stats) => this.events.ignored(absPath, stats),
+      // The walk lists what is there; chokidar is asked only for what changes after.
+      ignoreInitial: true,
+      awaitWriteFinish: false,
+      alwaysStat: true,
+      followSymlinks: false,
+      depth: 0,
+    });
+    listSubfoldersOnly(instance);
+    instance.add(fresh.map((relFolder) => this.pathOf(relFolder)));
     // Listened for before anything is awaited: chokidar says 'ready' once, and a slow stat below (a busy thread
     // pool) could otherwise let it go unheard and the walk wait for ever.
     const closing = this.closing;
@@ -130,5 +133,65 @@ export class FolderWatches {
     }
     this.instances.delete(instance);
     instance.close().catch((error: unknown) => this.events.error(error));
+  }
+}
+
+/** What chokidar's listing of a folder yields (readdirp's entries) and is filtered by. */
+export interface ListedEntry {
+  path: string;
+  fullPath: string;
+  basename: string;
+  stats: Stats;
+}
+type ChokidarListing = (root: string, options?: { directoryFilter?: unknown }) => Readable | undefined;
+
+/**
+ * Has `instance` list a folder with its entries' types and lstat only the
+ * subfolders, instead of lstat'ing every entry. chokidar lists a watched
+ * folder when it starts watching it and again whenever anything in it
+ * changes (at most once a second, and once more after), and asks its lister
+ * for every entry's stats (`_readdirp`: `alwaysStat`, `lstat`) before its
+ * `ignored` drops the files and links, which ours always does (FolderWatcher
+ * hears each file by name from the raw events). So a new file in a folder of
+ * 20,000 cost 20,000 lstats, ~310 ms of CPU (bench/big-folder.ts). What
+ * chokidar does with the listing (a new subfolder's `addDir`, a gone one's
+ * `unlinkDir`) only ever sees subfolders, so it is unchanged.
+ * `_readdirp` is chokidar's own (in its typings, not its documented API):
+ * the version is pinned, and a chokidar without it fails here at once
+ * rather than going back to the cost unseen.
+ */
+function listSubfoldersOnly(instance: Chokidar.FSWatcher): void {
+  const own = instance as unknown as { _readdirp?: ChokidarListing };
+  if (typeof own._readdirp !== 'function') {
+    throw new Error('chokidar no longer lists folders through _readdirp: see listSubfoldersOnly in folder-watches.ts');
+  }
+  own._readdirp = (root, options) => {
+    if (instance.closed) return undefined;
+    const keep = options?.directoryFilter;
+    return Readable.from(
+      subfolders(root, typeof keep === 'function' ? (keep as (entry: ListedEntry) => boolean) : () => true),
+    );
+  };
+}
+
+const LISTS_EMPTY = new Set(['ENOENT', 'EPERM', 'EACCES', 'ELOOP']);
+
+/** The subfolders of `root` that `keep` lets through, each with its lstat (links are not subfolders). */
+export async function* subfolders(root: string, keep: (entry: ListedEntry) => boolean): AsyncGenerator<ListedEntry> {
+  let entries;
+  try {
+    entries = await readdir(root, { withFileTypes: true });
+  } catch (error) {
+    // as chokidar's own lister: a folder gone or not readable lists empty (its subfolders went), anything else fails
+    if (LISTS_EMPTY.has((error as NodeJS.ErrnoException).code ?? '')) return;
+    throw error;
+  }
+  for (const dirent of entries) {
+    if (!dirent.isDirectory()) continue;
+    const fullPath = path.join(root, dirent.name);
+    const stats = await lstat(fullPath).catch(() => undefined);
+    if (!stats?.isDirectory()) continue;
+    const entry = { path: dirent.name, fullPath, basename: dirent.name, stats };
+    if (keep(entry)) yield entry;
   }
 }

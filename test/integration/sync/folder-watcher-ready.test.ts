@@ -17,15 +17,14 @@ const pendingReady = vi.hoisted(() => ({ current: undefined as Promise<void> | u
 
 vi.mock('chokidar', async (importOriginal) => {
   const chokidar = await importOriginal<typeof Chokidar>();
-  return {
-    ...chokidar,
-    watch: (...args: Parameters<typeof chokidar.watch>): Chokidar.FSWatcher => {
-      const instance = chokidar.watch(...args);
-      // listened for in the same tick as the instance is made: this one cannot miss it
-      pendingReady.current = new Promise<void>((resolve) => instance.once('ready', () => resolve()));
-      return instance;
-    },
-  };
+  class FSWatcher extends chokidar.FSWatcher {
+    constructor(...args: ConstructorParameters<typeof chokidar.FSWatcher>) {
+      super(...args);
+      // listened for as the instance is made, before it watches anything: this one cannot miss it
+      pendingReady.current = new Promise<void>((resolve) => this.once('ready', () => resolve()));
+    }
+  }
+  return { ...chokidar, FSWatcher };
 });
 
 vi.mock('node:fs/promises', async (importOriginal) => {
