@@ -93,6 +93,14 @@ export function sampleRss(everyMs = 50): { stop(): number } {
 
 export const MB = 1_000_000;
 
+/** The bundled CLI as a person runs it (`buildCli` makes what it loads). */
+export const MEDIA_SYNC_BIN = join(import.meta.dirname, '../bin/media-sync.js');
+
+/** The arguments of a bench's `media-sync serve` after node's: any free port, no demo account, `dataDir`'s data. */
+export function serveArgs(dataDir: string, ...extra: string[]): string[] {
+  return [MEDIA_SYNC_BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir, ...extra];
+}
+
 /**
  * Runs `command` to its end under a shell: its wall seconds, and its user and
  * system CPU seconds (with its children's) from the shell's `times` once it

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
-import { roundedSpread, startServerProcess } from './bench-support.js';
+import { MEDIA_SYNC_BIN, roundedSpread, serveArgs, startServerProcess } from './bench-support.js';
 import { interleave, roundRatios, spread, type Sample } from './interleave.js';
 
 /**
@@ -26,7 +26,6 @@ import { interleave, roundRatios, spread, type Sample } from './interleave.js';
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
 const ITEMS = 20;
 const TIME = '/usr/bin/time';
-const BIN = join(import.meta.dirname, '../bin/media-sync.js');
 
 interface RunSample extends Sample {
   rssMb: number;
@@ -44,15 +43,15 @@ try {
   const alone = await interleave(
     [
       bare,
-      contender('help', [process.execPath, BIN, '--help']),
-      contender('ls', [process.execPath, BIN, 'queue', 'ls']),
+      contender('help', [process.execPath, MEDIA_SYNC_BIN, '--help']),
+      contender('ls', [process.execPath, MEDIA_SYNC_BIN, 'queue', 'ls']),
     ],
     ROUNDS,
   );
   const owner = await startOwner(env);
   let beside: Map<string, RunSample[]>;
   try {
-    beside = await interleave([bare, contender('ls', [process.execPath, BIN, 'queue', 'ls'])], ROUNDS);
+    beside = await interleave([bare, contender('ls', [process.execPath, MEDIA_SYNC_BIN, 'queue', 'ls'])], ROUNDS);
   } finally {
     owner.kill('SIGTERM');
     await once(owner, 'exit');
@@ -105,7 +104,7 @@ async function fillDataFolder(): Promise<void> {
 
 /** `media-sync serve` on the data folder, once it listens: the owner `queue ls` asks beside it. */
 async function startOwner(env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, serveArgs(dataDir), {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -9,6 +9,7 @@ import { buildCli } from '../scripts/build-cli.js';
 import { Engine } from '../src-main/core/engine.js';
 import { fillFinishedUploads } from '../test/helpers/queue-history.js';
 import {
+  MEDIA_SYNC_BIN,
   MEMORY_DIR,
   buildNodeFloor,
   cpuSecondsOf,
@@ -16,6 +17,7 @@ import {
   filesOn,
   round,
   roundedSpread,
+  serveArgs,
   startServerProcess,
   timedProcess,
 } from './bench-support.js';
@@ -79,7 +81,6 @@ const FILE_BYTES = 8 * 1024;
 const HISTORY = Number(process.env['BENCH_HISTORY'] ?? 100_000);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const PROFILE_DIR = process.env['BENCH_PROFILE_DIR'];
-const BIN = join(import.meta.dirname, '../bin/media-sync.js');
 
 interface RunSample extends Sample {
   rssMb: number;
@@ -207,7 +208,7 @@ async function startDaemon(
     // per file, so only the daemon that measures memory has it
     ...(node.inspector ? ['--inspect=127.0.0.1:0'] : []),
   ];
-  const child = spawn(process.execPath, [...flags, BIN, 'serve', '--port', '0', '--no-demo', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, [...flags, ...serveArgs(dataDir)], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -229,7 +230,7 @@ async function startDaemon(
     rssAfterRuns,
     rssAfterGcRuns,
     async run() {
-      if (history === 0) await run(process.execPath, [BIN, 'queue', 'clear'], { env });
+      if (history === 0) await run(process.execPath, [MEDIA_SYNC_BIN, 'queue', 'clear'], { env });
       const before = await filesOnServer();
       const cpuBefore = await cpuSecondsOf(child.pid!);
       const fromUs = monotonicUs();

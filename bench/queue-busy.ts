@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { cp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { buildCli } from '../scripts/build-cli.js';
 import { buildUi } from '../scripts/build-ui.js';
@@ -13,6 +13,7 @@ import {
   filesArrived,
   filesOn,
   roundedSpread,
+  serveArgs,
   startServerProcess,
 } from './bench-support.js';
 import { interleave, roundRatios, spread, type Sample } from './interleave.js';
@@ -33,7 +34,6 @@ const FILES = Number(process.env['BENCH_FILES'] ?? 300);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 /** the events of the last files still on their way when the server holds them all */
 const TRAILING_MS = 500;
-const ROOT = resolve(import.meta.dirname, '..');
 
 interface RunSample extends Sample {
   pageTaskMs: number;
@@ -63,11 +63,10 @@ try {
 } finally {
   await engine.close();
 }
-const daemon = spawn(
-  process.execPath,
-  [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo', '--ui-dir', uiDir],
-  { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
-);
+const daemon = spawn(process.execPath, serveArgs(dataDir, '--ui-dir', uiDir), {
+  env: { ...process.env, MEDIA_SYNC_TOKEN: '' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 let browser: Browser | undefined;
 try {
   const url = await daemonAddress(daemon);

@@ -2,14 +2,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Engine } from '../src-main/core/engine.js';
 import { startReferenceServer } from '../src-server/server.js';
 import type { UploadState } from '../src-shared/model/upload-state.js';
 import type { Browser, Page } from 'playwright-core';
 import { buildUi, firstViewScript } from '../scripts/build-ui.js';
 import { launchChromium } from '../test/helpers/browser.js';
-import { daemonAddress, round, roundedSpread } from './bench-support.js';
+import { daemonAddress, round, roundedSpread, serveArgs } from './bench-support.js';
 import { spread } from './interleave.js';
 import { feedProgress, startFloorPage, startSocketProxy, type FeedTarget } from './progress-feed.js';
 import {
@@ -82,7 +82,6 @@ const TRACE_DIR = process.env['BENCH_TRACE_DIR'];
 const JS_SAMPLES = ['disabled-by-default-v8.cpu_profiler'];
 /** The app's bundle as the daemon serves it: its JavaScript apart from the bench's probe. */
 const APP_SCRIPT_URL = /\/assets\/[^/]+\.js$/;
-const ROOT = resolve(import.meta.dirname, '..');
 
 const scratch = await mkdtemp(join(tmpdir(), 'bench-queue-render-'));
 const dataDir = join(scratch, 'app-data');
@@ -100,11 +99,10 @@ try {
   await buildUi(uiDir);
   const script = await firstViewScript(uiDir);
   const progressIds = await seedQueue();
-  daemon = spawn(
-    process.execPath,
-    [join(ROOT, 'bin/media-sync.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--no-demo', '--ui-dir', uiDir],
-    { env: { ...process.env, MEDIA_SYNC_TOKEN: '' }, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  daemon = spawn(process.execPath, serveArgs(dataDir, '--ui-dir', uiDir), {
+    env: { ...process.env, MEDIA_SYNC_TOKEN: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await daemonAddress(daemon);
   const browser = await launchChromium();
   try {
