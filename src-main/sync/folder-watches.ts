@@ -143,7 +143,11 @@ export interface ListedEntry {
   basename: string;
   stats: Stats;
 }
-type ChokidarListing = (root: string, options?: { directoryFilter?: unknown }) => Readable | undefined;
+/** chokidar's lister, as it calls it: its filter of subfolders is always a function */
+type ChokidarListing = (
+  root: string,
+  options?: { directoryFilter?: (entry: ListedEntry) => boolean },
+) => Readable | undefined;
 
 /**
  * Has `instance` list a folder with its entries' types and lstat only the
@@ -167,10 +171,7 @@ function listSubfoldersOnly(instance: Chokidar.FSWatcher): void {
   }
   own._readdirp = (root, options) => {
     if (instance.closed) return undefined;
-    const keep = options?.directoryFilter;
-    return Readable.from(
-      subfolders(root, typeof keep === 'function' ? (keep as (entry: ListedEntry) => boolean) : () => true),
-    );
+    return Readable.from(subfolders(root, options?.directoryFilter ?? (() => true)));
   };
 }
 
