@@ -51,6 +51,30 @@ export const TARGETS: readonly Target[] = [
     op: '<=',
     value: 1.15,
   },
+  {
+    bench: 'upload-throughput',
+    figure: 'floor_1_cpu_vs_curl_1_cpu.median',
+    label: 'the Node floor’s CPU per GB ÷ curl’s (no app, no undici: a socket written by hand), 1 in flight',
+    beside: [
+      { figure: 'floor_1_cpu_s_per_gb.median', label: 'floor s/GB' },
+      { figure: 'curl_1_cpu_s_per_gb.median', label: 'curl s/GB' },
+    ],
+  },
+  {
+    bench: 'upload-throughput',
+    figure: 'floor_3_cpu_vs_curl_3_cpu.median',
+    label: 'the same, 3 in flight',
+    beside: [
+      { figure: 'floor_3_cpu_s_per_gb.median', label: 'floor s/GB' },
+      { figure: 'curl_3_cpu_s_per_gb.median', label: 'curl s/GB' },
+    ],
+  },
+  {
+    bench: 'upload-throughput',
+    figure: 'client_1_cpu_vs_floor_1_cpu.median',
+    label: 'client CPU per GB ÷ the Node floor’s, 1 in flight',
+    beside: [{ figure: 'client_3_cpu_vs_floor_3_cpu.median', label: '3 in flight' }],
+  },
   { bench: 'upload-rss', figure: 'rss_growth_mb', label: 'RSS growth uploading 4 GB (MB)', op: '<=', value: 64 },
   {
     bench: 'rate-limited-small-files',

@@ -14,6 +14,7 @@ import {
   timedProcess,
 } from './bench-support.js';
 import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from './interleave.js';
+import { floorUpload } from './upload-floor.js';
 
 /**
  * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by four
@@ -23,15 +24,13 @@ import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from '.
  * - curl_1: one curl process sending the chunks one after the other over one
  *   connection, the way a script would;
  * - curl_3: one `curl --parallel --parallel-max 3`: the limit, what the
- *   server takes with three chunks in flight.
- * No Node floor here (many-files has one): a plain Node sender of the same
- * requests (node-floor.ts streaming each chunk with `fs.createReadStream`)
- * cost about 3× the client's CPU per GB (a new buffer per piece, read in
- * libuv's pool), and one that reads as the client does is the client's own
- * multipart-body.ts again: it says nothing the client's figure does not.
+ *   server takes with three chunks in flight;
+ * - floor_1, floor_3: the Node floor (upload-floor.ts), the same chunks
+ *   written by hand on 1 and 3 sockets, read as the client reads: what
+ *   Node itself costs, before undici and the app.
  * Per contender: MB/s (median, min, max) and CPU seconds per GB (the client's
- * own `process.cpuUsage()`, curl's from its shell's `times`, its process's
- * start included); per pair, the median of the
+ * and the floor's own `process.cpuUsage()`, curl's from its shell's `times`,
+ * its process's start included); per pair, the median of the
  * ratios taken within each round. Every upload is checked on
  * the server (size) and deleted after. The file, curl's chunks and the
  * server's files live in memory (MEMORY_DIR), so the disk's writeback does
@@ -87,6 +86,8 @@ try {
       { name: 'client_3', run: client(1) },
       { name: 'curl_1', run: () => curl(1) },
       { name: 'curl_3', run: () => curl(3) },
+      { name: 'floor_1', run: () => floor(1) },
+      { name: 'floor_3', run: () => floor(3) },
     ],
     ROUNDS,
     checkAndDelete,
@@ -111,6 +112,16 @@ try {
   figures['client_3_vs_curl_3'] = roundedSpread(roundRatios(speeds('client_3'), speeds('curl_3')), 2);
   figures['client_1_cpu_vs_curl_1_cpu'] = roundedSpread(roundRatios(cpus('client_1'), cpus('curl_1')), 2);
   figures['client_3_cpu_vs_curl_3_cpu'] = roundedSpread(roundRatios(cpus('client_3'), cpus('curl_3')), 2);
+  for (const inFlight of [1, 3]) {
+    figures[`floor_${inFlight}_cpu_vs_curl_${inFlight}_cpu`] = roundedSpread(
+      roundRatios(cpus(`floor_${inFlight}`), cpus(`curl_${inFlight}`)),
+      2,
+    );
+    figures[`client_${inFlight}_cpu_vs_floor_${inFlight}_cpu`] = roundedSpread(
+      roundRatios(cpus(`client_${inFlight}`), cpus(`floor_${inFlight}`)),
+      2,
+    );
+  }
   console.log(JSON.stringify(figures));
 } finally {
   await server.stop();
@@ -157,6 +168,23 @@ async function curl(inFlight: number): Promise<Sample> {
   const sample = await timedProcess('curl', [...parallel, '-K', config]);
   await rm(config);
   return sample;
+}
+
+/** The Node floor (upload-floor.ts) sending the file with `inFlight` chunks at a time, in this process. */
+async function floor(inFlight: number): Promise<Sample> {
+  const dzuuid = randomUUID();
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  await floorUpload({
+    baseUrl: server.baseUrl,
+    token: server.token,
+    path: source,
+    size: SIZE,
+    chunkSize: CHUNK,
+    inFlight,
+    fields: (index) => chunkFields(dzuuid, index),
+  });
+  return { seconds: (performance.now() - started) / 1000, cpuSeconds: cpuSecondsSince(cpu) };
 }
 
 /** The form fields of chunk `index` (the API's chunked upload), as the client sends them. */
