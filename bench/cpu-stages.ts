@@ -10,7 +10,9 @@ import * as z from 'zod';
  * stack that one of STAGES names, its source found through the bundle's
  * source maps; what no stage names is Node's own work (I/O, timers) or V8's
  * (garbage collection, compiling). Only the samples taken within a window
- * count (the run's, not the daemon's start).
+ * count (the run's, not the daemon's start). A sample is taken whenever the
+ * main thread is not idle, so a synchronous call that waits (SQLite syncing
+ * at a checkpoint) counts as CPU of its stage: a share, not a measure of CPU.
  */
 const STAGES: ReadonlyArray<[stage: string, sources: RegExp]> = [
   ['watch (chokidar, walk)', /node_modules\/(chokidar|readdirp)\/|src-main\/sync\/folder-(watcher|watches|walk)\.ts/],
