@@ -64,6 +64,8 @@ async function sendChunk(socket: Socket, url: URL, upload: FloorUpload, fd: numb
   const end = Math.min(upload.size, start + upload.chunkSize);
   const length = Buffer.byteLength(head) + (end - start) + Buffer.byteLength(tail);
   const answer = response(socket);
+  // awaited once the body is written; an answer that comes first (an error, the socket closed) fails the writes too
+  answer.catch(() => undefined);
   socket.write(
     `POST ${url.pathname}/files/upload HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${upload.token}\r\n` +
       `Accept: application/json\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\n` +

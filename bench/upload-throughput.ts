@@ -17,7 +17,7 @@ import { cpuSecondsSince, interleave, roundRatios, spread, type Sample } from '.
 import { floorUpload } from './upload-floor.js';
 
 /**
- * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by four
+ * (a) A 1 GB file to the reference server, in the API's 90 MB chunks, by six
  * contenders interleaved over ROUNDS rounds against one server process:
  * - client_1, client_3: the app's engine with at most 1 and 3 chunks in
  *   flight (a second and third opened only while they raise the rate);
