@@ -94,7 +94,8 @@ describe('the Folders view', () => {
 
     await recent.getByRole('link', { name: 'boat.mp4' }).click();
     await page.getByRole('heading', { name: 'Files', level: 1 }).waitFor();
-    expect(await page.getByRole('searchbox').inputValue()).toBe('boat.mp4');
+    // the search comes with the view's effects, a render after its heading
+    await expect.poll(() => page.getByRole('searchbox').inputValue(), { timeout: 5_000 }).toBe('boat.mp4');
     await page.close();
   });
 
