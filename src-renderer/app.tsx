@@ -188,6 +188,7 @@ function CurrentView(props: {
         <FilesView
           key={props.account.id}
           account={props.account}
+          initialSearch={route.search}
           openedSearch={intents.filesSearch}
           onOpenedSearchTaken={intents.filesSearchTaken}
         />

@@ -37,11 +37,17 @@ function columnClass(column: FileColumn): string {
  */
 export function FilesView(props: {
   account: AccountView;
+  /**
+   * The search the address opened the view with (`#/files?search=…`, a
+   * folder's recent file): its first search, so the first page it asks for
+   * and shows is that search's, not every file's
+   */
+  initialSearch: string | null;
   openedSearch: { value: string | null } | null;
   onOpenedSearchTaken: () => void;
 }) {
   const { account, openedSearch, onOpenedSearchTaken } = props;
-  const [search, setSearch] = useState('');
+  const [search, setSearch] = useState(() => props.initialSearch ?? openedSearch?.value ?? '');
   // the page belongs to the search it was chosen for: a new search starts on its first page
   const [paging, setPaging] = useState({ search: '', page: 1 });
   const [perPage, setPerPage] = useState<PerPage>(25);
