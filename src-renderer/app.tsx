@@ -172,11 +172,13 @@ function CurrentView(props: {
 }) {
   const { intents, route } = props;
   const { showFilesSearch } = intents;
-  // `#/files?search=name` (a folder's recent file): Files searches it, and the address drops the search
+  // `#/files?search=name` (a folder's recent file): Files searches it (from its first frame: `initialSearch`), and
+  // the address drops the search, the route with it (a hash change replaced, not added to the history), so a Files
+  // made again later (another account's) does not search it again
   useEffect(() => {
     if (route.view !== 'files' || route.search === null) return;
     showFilesSearch(route.search);
-    history.replaceState(null, '', '#/files');
+    location.replace('#/files');
   }, [route.view, route.search, showFilesSearch]);
   switch (route.view) {
     case 'queue':

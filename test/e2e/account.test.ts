@@ -69,6 +69,13 @@ describe('account', () => {
     await switcher.selectOption({ label: `demo on ${host}` });
     await page.getByRole('button', { name: 'demo-one.mp4' }).waitFor();
     expect(await page.getByRole('button', { name: 'bob-only.mp4' }).count()).toBe(0);
+
+    // a search an address opened Files with (a folder's recent file) is that Files' alone: the next account's is not searched
+    await page.goto(`${new URL(app.url).origin}/#/files?search=demo-one`);
+    await expect.poll(() => page.getByRole('searchbox').inputValue()).toBe('demo-one');
+    await switcher.selectOption({ label: `bob on ${host}` });
+    await page.getByRole('button', { name: 'bob-only.mp4' }).waitFor();
+    expect(await page.getByRole('searchbox').inputValue()).toBe('');
     expect(await page.content()).not.toContain(bobToken);
     expect(app.output()).not.toContain(bobToken);
     await page.close();
