@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Agent, request } from 'undici';
+import { formHead, formTail } from './floor-form.js';
 
 /**
  * The Node floor: a plain Node process with no app code that sends uploads
@@ -31,13 +32,8 @@ let next = 0;
 async function sender(): Promise<void> {
   while (next < job.uploads.length) {
     const { path, fileName, fields } = job.uploads[next++]!;
-    let head = '';
-    for (const [name, value] of Object.entries(fields)) {
-      head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-    }
-    head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-    const headBytes = Buffer.from(head);
-    const tailBytes = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const headBytes = Buffer.from(formHead(boundary, fields, fileName));
+    const tailBytes = Buffer.from(formTail(boundary));
     const body = Buffer.concat([headBytes, await readFile(path), tailBytes]);
     const response = await request(job.url, {
       dispatcher,

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
+import { formHead, formTail } from './floor-form.js';
 
 /**
  * The Node floor of a large upload: the least a Node process can do to send
@@ -54,12 +55,8 @@ export async function floorUpload(upload: FloorUpload): Promise<void> {
 
 async function sendChunk(socket: Socket, url: URL, upload: FloorUpload, fd: number, index: number, ring: Buffer[]) {
   const boundary = `----upload-floor-${index}`;
-  let head = '';
-  for (const [name, value] of Object.entries(upload.fields(index))) {
-    head += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  }
-  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="upload.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
+  const head = formHead(boundary, upload.fields(index), 'upload.bin');
+  const tail = formTail(boundary);
   const start = index * upload.chunkSize;
   const end = Math.min(upload.size, start + upload.chunkSize);
   const length = Buffer.byteLength(head) + (end - start) + Buffer.byteLength(tail);
