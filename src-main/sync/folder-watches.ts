@@ -1,7 +1,7 @@
 import type * as Chokidar from 'chokidar';
 import type { Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
-import path from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
@@ -189,7 +189,7 @@ export async function* subfolders(root: string, keep: (entry: ListedEntry) => bo
   }
   for (const dirent of entries) {
     if (!dirent.isDirectory()) continue;
-    const fullPath = path.join(root, dirent.name);
+    const fullPath = join(root, dirent.name);
     const stats = await lstat(fullPath).catch(() => undefined);
     if (!stats?.isDirectory()) continue;
     const entry = { path: dirent.name, fullPath, basename: dirent.name, stats };
