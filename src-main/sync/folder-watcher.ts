@@ -328,7 +328,7 @@ export class FolderWatcher {
     // lstat: a link to a folder is not a folder of this tree (links are not followed); one per file created
     const stats = await fileCalls.lstat(this.watchPathOf(relFolder)).catch(() => undefined);
     if (!stats?.isDirectory()) return;
-    if (this.watches.watches(relFolder, stats.ino)) return;
+    if (this.watches.watches(relFolder, stats)) return;
     await this.reconcileFolder(relFolder);
   }
 

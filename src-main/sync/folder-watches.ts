@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** chokidar loads with the first folder watched, not with every process that could watch one (bench/cli-start.ts). */
 let chokidar: Promise<typeof Chokidar> | undefined;
@@ -33,14 +34,14 @@ export interface WatchEvents {
 /**
  * The chokidar instances of one watched tree (FolderWatcher): each watches
  * a batch of folders at depth 0, is closed once it watches none, and
- * remembers the inode each folder had when its watch began, so that another
- * folder under that name is watched afresh.
+ * remembers which folder it watches under each name (folderIdentity), so
+ * that another folder under that name is watched afresh.
  */
 export class FolderWatches {
   /** each watched folder ('' is the root) and the instance that watches it */
   private readonly folders = new Map<string, Chokidar.FSWatcher>();
-  /** the inode each watched folder had when its watch began */
-  private readonly inodes = new Map<string, number>();
+  /** each watched folder's identity when its watch began (folderIdentity) */
+  private readonly identities = new Map<string, string>();
   /** how many folders each instance still watches */
   private readonly instances = new Map<Chokidar.FSWatcher, number>();
 
@@ -51,9 +52,9 @@ export class FolderWatches {
     private readonly closing: AbortSignal,
   ) {}
 
-  /** Whether `relFolder` is watched, and as the folder of inode `ino`. */
-  watches(relFolder: string, ino: number): boolean {
-    return this.folders.has(relFolder) && this.inodes.get(relFolder) === ino;
+  /** Whether `relFolder` is watched, and as the folder `stats` are of. */
+  watches(relFolder: string, stats: FolderStats): boolean {
+    return this.folders.has(relFolder) && this.identities.get(relFolder) === folderIdentity(stats);
   }
 
   /**
@@ -91,7 +92,7 @@ export class FolderWatches {
     await Promise.all(
       fresh.map(async (relFolder) => {
         const stats = await stat(this.pathOf(relFolder)).catch(() => undefined);
-        if (stats) this.inodes.set(relFolder, stats.ino);
+        if (stats) this.identities.set(relFolder, folderIdentity(stats));
       }),
     );
     instance.on('raw', (event, name, details) => this.events.raw(event, name as string | null | undefined, details));
@@ -124,7 +125,7 @@ export class FolderWatches {
     const instance = this.folders.get(relFolder);
     if (instance === undefined) return;
     this.folders.delete(relFolder);
-    this.inodes.delete(relFolder);
+    this.identities.delete(relFolder);
     const left = (this.instances.get(instance) ?? 1) - 1;
     if (left > 0) {
       this.instances.set(instance, left);
@@ -134,6 +135,19 @@ export class FolderWatches {
     this.instances.delete(instance);
     instance.close().catch((error: unknown) => this.events.error(error));
   }
+}
+
+type FolderStats = Pick<Stats, 'ino' | 'birthtimeMs'>;
+
+/**
+ * Which folder is under a name: its inode and, where the file system keeps
+ * it, when it was made. The inode alone is not enough: ext4 gives a folder
+ * deleted and made again at once the inode it had, and the new folder was
+ * then taken for the one watched (its files never heard) unless chokidar's
+ * listing happened to fall between the two and say the old one gone.
+ */
+function folderIdentity(stats: FolderStats): string {
+  return `${stats.ino}:${stats.birthtimeMs}`;
 }
 
 /** What chokidar's listing of a folder yields (readdirp's entries) and is filtered by. */
@@ -150,10 +164,25 @@ type ChokidarListing = (
 ) => Readable | undefined;
 
 /**
+ * How often chokidar lists one watched folder at most: once a second, as
+ * its own throttle of listings (1 s) suggests. That throttle lasts only as
+ * long as the listing it guards: when one ends and anything changed in the
+ * folder meanwhile, chokidar lists it again at once, so while files keep
+ * arriving it lists the folder back to back. 3,000 files copied into a
+ * folder were ~2,000 listings, 2.3 million entries read (`getdents64`,
+ * libuv sorting the names, an object per entry). Paced, a burst costs one
+ * listing a second and one after, and the daemon's CPU per file in
+ * bench/many-files.ts fell by a third. What waits is chokidar's `addDir`
+ * and `unlinkDir`, at most a second: FolderWatcher sees a new folder from
+ * the change event naming it (checkFolder) without waiting for either.
+ */
+const LIST_INTERVAL_MS = 1_000;
+
+/**
  * Has `instance` list a folder with its entries' types and lstat only the
- * subfolders, instead of lstat'ing every entry. chokidar lists a watched
- * folder when it starts watching it and again whenever anything in it
- * changes (at most once a second, and once more after), and asks its lister
+ * subfolders, instead of lstat'ing every entry, and at most once a second
+ * (LIST_INTERVAL_MS). chokidar lists a watched folder when it starts
+ * watching it and again whenever anything in it changes, and asks its lister
  * for every entry's stats (`_readdirp`: `alwaysStat`, `lstat`) before its
  * `ignored` drops the files and links, which ours always does (FolderWatcher
  * hears each file by name from the raw events). So a new file in a folder of
@@ -169,9 +198,20 @@ function listSubfoldersOnly(instance: Chokidar.FSWatcher): void {
   if (typeof own._readdirp !== 'function') {
     throw new Error('chokidar no longer lists folders through _readdirp: see listSubfoldersOnly in folder-watches.ts');
   }
+  /** when each folder's last listing began (performance.now()) */
+  const listedAt = new Map<string, number>();
+  async function* paced(root: string, keep: (entry: ListedEntry) => boolean): AsyncGenerator<ListedEntry> {
+    const wait = (listedAt.get(root) ?? -Infinity) + LIST_INTERVAL_MS - performance.now();
+    // unref'd: a listing waiting holds no process open; one closed meanwhile lists nothing (chokidar ignores
+    // what a closed instance lists, so no subfolder is taken for gone)
+    if (wait > 0) await sleep(wait, undefined, { ref: false });
+    if (instance.closed) return;
+    listedAt.set(root, performance.now());
+    yield* subfolders(root, keep);
+  }
   own._readdirp = (root, options) => {
     if (instance.closed) return undefined;
-    return Readable.from(subfolders(root, options?.directoryFilter ?? (() => true)));
+    return Readable.from(paced(root, options?.directoryFilter ?? (() => true)));
   };
 }
 
