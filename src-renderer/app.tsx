@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, useSyncExternalStore, type ComponentType } from 'react';
 import type { AccountView } from '../src-shared/ipc/ipc-contract.js';
 import { useConnection } from './bridge/bridge-context.js';
 import { DropUpload } from './components/drop-upload.js';
@@ -36,14 +36,19 @@ function lazyView<Props extends object>(load: () => Promise<ComponentType<Props>
 /** Where the window keeps the account picked last (per browser, like the rest of the UI's state). */
 const SELECTED_ACCOUNT_KEY = 'media-sync.account';
 
+/**
+ * The route of the address. A store rather than state set from `hashchange`: the address may
+ * move between the first render and the moment the app listens (a link opened as the window
+ * comes up), and React reads it again as it subscribes.
+ */
 function useHashRoute(): Route {
-  const [route, setRoute] = useState(() => routeFromHash(location.hash));
-  useEffect(() => {
-    const update = () => setRoute(routeFromHash(location.hash));
-    window.addEventListener('hashchange', update);
-    return () => window.removeEventListener('hashchange', update);
-  }, []);
-  return route;
+  const hash = useSyncExternalStore(subscribeToHash, () => location.hash);
+  return useMemo(() => routeFromHash(hash), [hash]);
+}
+
+function subscribeToHash(changed: () => void): () => void {
+  window.addEventListener('hashchange', changed);
+  return () => window.removeEventListener('hashchange', changed);
 }
 
 /**

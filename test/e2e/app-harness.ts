@@ -38,7 +38,7 @@ export interface AppHarness {
    * a fresh page with the app loaded, in the given colour scheme; `beforeLoad` sees the page before it
    * navigates; `locale` is the browser's language (navigator.languages, Accept-Language), en-US unless given
    */
-  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => void, locale?: string): Promise<Page>;
+  open(colorScheme?: 'light' | 'dark', beforeLoad?: (page: Page) => unknown, locale?: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -133,7 +133,7 @@ export async function startApp(
         locale,
       });
       const page = await context.newPage();
-      beforeLoad?.(page);
+      await beforeLoad?.(page);
       // the browser may be closing already (afterAll right after page.close()): nothing left to close then
       page.once('close', () => void context.close().catch(() => undefined));
       await page.goto(url);

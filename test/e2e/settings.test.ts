@@ -51,6 +51,25 @@ describe('settings', () => {
     await page.close();
   });
 
+  it('opens the section of an address that changed while the first view was still being drawn', async () => {
+    // The address moves on the moment the app's first view is in the page, before the app listens
+    // for changes to it: a link opened as the window comes up, or a test that goes to a section
+    // right after the page loads. The change makes no hashchange event, so only an app that reads
+    // the address as it starts listening sees it.
+    const page = await app.open('light', (page) =>
+      page.addInitScript(() => {
+        const moved = new MutationObserver(() => {
+          if (!document.querySelector('#root main, #root .app')) return;
+          moved.disconnect();
+          history.replaceState(null, '', '#/settings/support');
+        });
+        moved.observe(document, { childList: true, subtree: true });
+      }),
+    );
+    await page.getByRole('button', { name: 'Save a support file…' }).waitFor({ timeout: 10_000 });
+    await page.close();
+  });
+
   it('edits the upload settings and the notifications, and both are kept after a reload', async () => {
     const page = await app.open();
     const origin = new URL(app.url).origin;
