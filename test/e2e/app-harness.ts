@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { expect, inject } from 'vitest';
+import { expect, inject, onTestFailed } from 'vitest';
 import type { ServerOptionsInput } from '../../src-server/options.js';
 import { launchChromium } from '../helpers/browser.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -136,6 +136,7 @@ export async function startApp(
       await beforeLoad?.(page);
       // the browser may be closing already (afterAll right after page.close()): nothing left to close then
       page.once('close', () => void context.close().catch(() => undefined));
+      reportIfFailed(page);
       await page.goto(url);
       return page;
     },
@@ -148,6 +149,29 @@ export async function startApp(
       await rm(scratch, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * When the test that opened `page` fails, prints what the page showed and the errors it logged: a CI log
+ * then says which screen a locator waited on (all a failed run leaves behind). The address loses its key.
+ */
+function reportIfFailed(page: Page): void {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
+  page.on('console', (message) => void (message.type() === 'error' && errors.push(`console: ${message.text()}`)));
+  onTestFailed(async () => {
+    if (page.isClosed()) return;
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch((error: unknown) => `(unreadable: ${(error as Error).message})`);
+    const address = page.url().replace(/([?&]key=)[^&#]+/, '$1…');
+    console.error(
+      [`The page at ${address} showed:`, text.slice(0, 2_000), ...errors.slice(-10)]
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n'),
+    );
+  });
 }
 
 async function waitForUrl(daemon: ChildProcess, output: () => string): Promise<string> {
