@@ -284,6 +284,12 @@ export function openDatabase(path: string, nativeBinding?: string): Db {
     db.pragma('journal_mode = WAL');
     // NORMAL is durable across a process kill under WAL; only a power cut can lose the last commit.
     db.pragma('synchronous = NORMAL');
+    // A checkpoint (every page of the WAL copied into the file, then two fsyncs, on the thread that commits)
+    // every 10,000 pages instead of SQLite's 1,000: a burst of small files rewrites the same index pages at each
+    // commit, and a checkpoint copies each once. 9 % less CPU per small file in the daemon (many-files, two
+    // daemons in alternate rounds). The WAL may grow to ~40 MB while the database is open; SQLite deletes it at
+    // close. A journal_size_limit, which shrinks it after each checkpoint, cost all of that back.
+    db.pragma('wal_autocheckpoint = 10000');
     db.pragma('busy_timeout = 5000');
     migrate(db, SCHEMA_VERSION);
     const check = db.pragma('quick_check(1)', { simple: true });
