@@ -158,7 +158,9 @@ export async function startApp(
 function reportIfFailed(page: Page): void {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`page error: ${error.message}`));
-  page.on('console', (message) => void (message.type() === 'error' && errors.push(`console: ${message.text()}`)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
   onTestFailed(async () => {
     if (page.isClosed()) return;
     const text = await page
