@@ -1,5 +1,4 @@
-import i18next from 'i18next';
-import { de } from '../../src-shared/i18n/de.js';
+import i18next, { type BackendModule } from 'i18next';
 import { en } from '../../src-shared/i18n/en.js';
 import { formatLocale, LANGUAGES, resolveLanguage, type Language } from '../../src-shared/i18n/language.js';
 import {
@@ -13,35 +12,72 @@ import type { LanguageSetting } from '../../src-shared/model/settings.js';
 import { Emitter } from './disposable.js';
 
 /**
+ * German's catalog, loaded the first time a process speaks German: a CLI
+ * command, or a daemon or app that speaks English, loads none (a fifth of
+ * the engine's bundle). i18next asks this backend for a language it has no
+ * bundle of, and switches only once the bundle is in.
+ */
+const catalogLoader: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(_language, _namespace, done) {
+    import('../../src-shared/i18n/de.js').then(
+      ({ de }) => done(null, de),
+      (error: Error) => done(error, false),
+    );
+  },
+};
+
+/**
  * The language the core speaks in what it shows by itself: the tray, OS
  * notifications, the titles it gives notifications. Its own i18next
- * instance over the renderer's catalogs (`src-shared/i18n`), initialised
- * synchronously: nothing loads, `t` works from the first line.
+ * instance over the renderer's catalogs (`src-shared/i18n`): English is in
+ * memory, `t` works from the first line; another language speaks once its
+ * catalog is loaded (`ready`; createCore waits for it, so a core speaks its
+ * language from its first notification).
  *
  * Which language: the `language` setting when it names one, else the first
  * of the system's locales that has a catalog (Electron: `app.getLocale()`;
  * headless: the process's locale, `processLocales`), else English; the same
  * rule as the renderer's (`resolveLanguage`). `apply` follows the setting
- * live: `onDidChange` fires, and the shells rebuild what they show.
+ * live: `onDidChange` fires once the new language speaks, and the shells
+ * rebuild what they show.
  */
 export class CoreLanguage {
   private readonly i18n = i18next.createInstance();
   private readonly emitter = new Emitter<Language>();
+  /** the language the system or the last `apply` asked for: spoken once its catalog is in */
+  private wanted: Language;
+  /** the language spoken when `onDidChange` last fired (null before the first is in) */
+  private spoken: Language | null = null;
+  /** settles once the language asked for speaks (its catalog loaded, or failed to: English then) */
+  ready: Promise<void>;
   /** the language changed (the setting did): rebuild the tray */
   readonly onDidChange = this.emitter.event;
 
   /** `systemLocales`: the OS's or the process's locales, best first; none means English */
   constructor(private readonly systemLocales: () => readonly string[] = () => []) {
-    void this.i18n.init({
-      resources: { en: { translation: en }, de: { translation: de } },
-      lng: resolveLanguage('system', systemLocales()),
-      fallbackLng: 'en',
-      supportedLngs: LANGUAGES,
-      initAsync: false,
-      returnNull: false,
-      // plain text for a tray, a notification or a log, never HTML
-      interpolation: { escapeValue: false },
+    this.wanted = resolveLanguage('system', systemLocales());
+    this.i18n.on('languageChanged', () => {
+      const previous = this.spoken;
+      this.spoken = this.language;
+      // the first language in is where the core starts, not a change
+      if (previous !== null && previous !== this.spoken) this.emitter.fire(this.spoken);
     });
+    this.ready = settled(
+      this.i18n.use(catalogLoader).init({
+        resources: { en: { translation: en } },
+        // the other languages come from `catalogLoader`, English is here already
+        partialBundledLanguages: true,
+        lng: this.wanted,
+        fallbackLng: 'en',
+        supportedLngs: LANGUAGES,
+        initAsync: false,
+        returnNull: false,
+        // plain text for a tray, a notification or a log, never HTML
+        interpolation: { escapeValue: false },
+      }),
+    );
   }
 
   get language(): Language {
@@ -53,13 +89,16 @@ export class CoreLanguage {
     return formatLocale(this.language, this.systemLocales());
   }
 
-  /** Follows the `language` setting; fires `onDidChange` when the language it gives is another. */
+  /**
+   * Follows the `language` setting; `onDidChange` fires when the language it
+   * gives is another, at once when its catalog is in memory, else once it is
+   * loaded (`ready`).
+   */
   apply(setting: LanguageSetting): void {
     const language = resolveLanguage(setting, this.systemLocales());
-    if (language === this.language) return;
-    // the catalogs are in memory: the change is done when this returns
-    void this.i18n.changeLanguage(language);
-    this.emitter.fire(language);
+    if (language === this.wanted) return;
+    this.wanted = language;
+    this.ready = settled(this.i18n.changeLanguage(language));
   }
 
   /** `t(key, values)` in the core's language. */
@@ -72,6 +111,11 @@ export class CoreLanguage {
   dispose(): void {
     this.emitter.dispose();
   }
+}
+
+/** i18next's promise as one that says only when: a catalog that failed to load leaves the core in English. */
+async function settled(loading: Promise<unknown>): Promise<void> {
+  await loading.catch(() => undefined);
 }
 
 /**

@@ -64,6 +64,8 @@ export async function createCore(options: CreateCoreOptions): Promise<CreatedCor
   const shell = await options.shell();
   if (!shell) return null;
   const core = new AppCore({ ...shell, engine, log, shutdown });
+  // its first tray menu and notification in its language: a catalog not in memory (German) is loaded first
+  await core.language.ready;
   return {
     core,
     async start(runs) {

@@ -18,15 +18,37 @@ describe('the core’s language', () => {
     expect(processLocales({}, intl)).toEqual(['fr-FR']);
   });
 
-  it('is the setting, else the first system locale with a catalog, else English', () => {
+  it('is the setting, else the first system locale with a catalog, else English', async () => {
     expect(new CoreLanguage(() => ['fr-FR', 'de-CH']).language).toBe('de');
     expect(new CoreLanguage(() => ['fr-FR']).language).toBe('en');
     expect(new CoreLanguage().language).toBe('en');
     const language = new CoreLanguage(() => ['en-GB']);
     language.apply('de');
+    await language.ready;
     expect([language.language, language.locale]).toEqual(['de', 'de']);
     expect(language.t('core.tray.forHours', { count: 1 })).toBe('Für 1 Stunde');
     expect(language.translate({ key: 'core.tray.forHours', values: { count: 8 } })).toBe('Für 8 Stunden');
+  });
+
+  it('speaks German once its catalog is loaded, and a change back before then stays English', async () => {
+    const language = new CoreLanguage(() => ['en-US']);
+    const changes: string[] = [];
+    language.onDidChange((changed) => changes.push(changed));
+    // the setting goes to German and back before German's catalog is in: nothing changes
+    language.apply('de');
+    language.apply('en');
+    await language.ready;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect([language.language, language.t('core.tray.quit'), changes]).toEqual(['en', 'Quit', []]);
+    language.apply('de');
+    await language.ready;
+    expect([language.language, language.t('core.tray.quit'), changes]).toEqual(['de', 'Beenden', ['de']]);
+    // in memory now: back and forth at once
+    language.apply('en');
+    expect(language.t('core.tray.quit')).toBe('Quit');
+    language.apply('de');
+    expect(language.t('core.tray.quit')).toBe('Beenden');
+    expect(changes).toEqual(['de', 'en', 'de']);
   });
 });
 
@@ -42,7 +64,9 @@ describe('the core’s own error sentences', () => {
       text: { key: 'core.folderPath.notAbsolute', values: { path: 'Videos', example: '/home/ada/Videos' } },
     });
     expect(IpcErrorSchema.parse(sent)).toEqual(sent);
-    expect(new CoreLanguage(() => ['de']).translate(sent.text!)).toBe(
+    const german = new CoreLanguage(() => ['de']);
+    await german.ready;
+    expect(german.translate(sent.text!)).toBe(
       '„Videos“ ist kein vollständiger Pfad. Geben Sie den vollständigen Pfad des Ordners ein, beginnend mit / (oder ~ für Ihren Benutzerordner), zum Beispiel /home/ada/Videos.',
     );
   });

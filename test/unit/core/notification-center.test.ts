@@ -133,7 +133,9 @@ describe('NotificationCenter', () => {
   });
 
   it('speaks German when the core does, whole sentences with German plurals', async () => {
-    const { clock, center, shown } = setup([], new CoreLanguage(() => ['de-DE']));
+    const german = new CoreLanguage(() => ['de-DE']);
+    await german.ready;
+    const { clock, center, shown } = setup([], german);
     for (let i = 0; i < 5; i++) center.uploaded(`clip-${i}.mp4`, null);
     center.readyToWatch('holiday.mp4', 'http://files/abc/watch');
     center.uploadFailed('a.mp4', 'The file is too large.', 'req-1');
@@ -164,6 +166,7 @@ describe('NotificationCenter', () => {
     await clock.advance(5_000);
     expect(shown.map((n) => n.title)).toEqual(['2 files uploaded']);
     language.apply('de');
+    await language.ready;
     center.importFailed('Clip', 'Not found.');
     await clock.advance(5_000);
     expect(shown.map((n) => n.title)).toEqual(['2 files uploaded', 'Import fehlgeschlagen: Clip']);

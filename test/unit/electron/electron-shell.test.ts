@@ -399,8 +399,9 @@ describe('the tray', () => {
     expect(clicked).toBe(1);
   });
 
-  it('speaks the core’s language: German tooltips and menu, sizes written the German way', () => {
+  it('speaks the core’s language: German tooltips and menu, sizes written the German way', async () => {
     const german = new CoreLanguage(() => ['de-DE']);
+    await german.ready;
     const uploading = trayState(
       running,
       queueOf([
@@ -443,8 +444,9 @@ describe('the tray', () => {
     );
   });
 
-  it('follows the language setting live: system follows the OS, a named language wins', () => {
+  it('follows the language setting live: system follows the OS, a named language wins', async () => {
     const language = new CoreLanguage(() => ['de-AT']);
+    await language.ready;
     const changes: string[] = [];
     language.onDidChange((changed) => changes.push(changed));
     expect([language.language, language.locale]).toEqual(['de', 'de-AT']);

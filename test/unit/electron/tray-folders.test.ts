@@ -24,7 +24,7 @@ const noop = () => undefined;
 const labels = (menu: MenuItemConstructorOptions[]) => menu.map((entry) => entry.label ?? entry.type);
 
 describe('the tray: one line per watched folder', () => {
-  it('says each state in words, with the folder’s own name', () => {
+  it('says each state in words, with the folder’s own name', async () => {
     const states: FolderState[] = [
       { kind: 'watching', since: 1 },
       { kind: 'scanning', found: 1 },
@@ -46,6 +46,7 @@ describe('the tray: one line per watched folder', () => {
       'Camera — sign in again',
     ]);
     const german = new CoreLanguage(() => ['de-DE']);
+    await german.ready;
     expect(folderLine(folder(1, '/home/ann/Fotos', states[3]!), german)).toBe('Fotos — 3 Dateien werden hochgeladen');
     expect(folderLine(folder(1, '/home/ann/Fotos', states[6]!), german)).toBe('Fotos — Ordner nicht gefunden');
   });

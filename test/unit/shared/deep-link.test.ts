@@ -159,8 +159,9 @@ describe('media-sync:// links', () => {
     expect(emoji.kind === 'invalidLink' && emoji.link).toBe(`media-sync://nope?${'a'.repeat(101)}…`);
   });
 
-  it('gives its reason as a catalog message too, so the UI says it in its own language', () => {
+  it('gives its reason as a catalog message too, so the UI says it in its own language', async () => {
     const german = new CoreLanguage(() => ['de-DE']);
+    await german.ready;
     const refused = (link: string) => {
       const parsed = parseDeepLink(link);
       return parsed.kind === 'invalidLink' && parsed.text ? german.translate(parsed.text) : JSON.stringify(parsed);

@@ -334,7 +334,7 @@ describe('transition', () => {
     });
   });
 
-  it('quotes the last problem as a message when it is the app’s own, so all of it is said in one language', () => {
+  it('quotes the last problem as a message when it is the app’s own, so all of it is said in one language', async () => {
     const own = { ...PROBLEM, message: 'Could not reach the server (ECONNREFUSED).' };
     const text = { key: 'core.errors.unreachable', values: { detail: 'ECONNREFUSED' } } as const;
     const state: UploadState = {
@@ -353,6 +353,7 @@ describe('transition', () => {
       },
     });
     const german = new CoreLanguage(() => ['de-DE']);
+    await german.ready;
     expect(german.translate((failed as { reason: { text: Message } }).reason.text)).toBe(
       `Nach ${MAX_FILE_ATTEMPTS} Versuchen aufgegeben: Der Server ist nicht erreichbar (ECONNREFUSED).`,
     );
