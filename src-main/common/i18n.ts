@@ -15,7 +15,10 @@ import { Emitter } from './disposable.js';
  * German's catalog, loaded the first time a process speaks German: a CLI
  * command, or a daemon or app that speaks English, loads none (a fifth of
  * the engine's bundle). i18next asks this backend for a language it has no
- * bundle of, and switches only once the bundle is in.
+ * bundle of, and switches only once the bundle is in: the renderer's way
+ * (`src-renderer/i18n/i18n.ts`), without its retries, which are for a fetch
+ * over the network; a module of the app's own that fails to load once fails
+ * again, and the core stays in English.
  */
 const catalogLoader: BackendModule = {
   type: 'backend',
