@@ -53,8 +53,7 @@ export class CoreLanguage {
   private wanted: Language;
   /** the language spoken when `onDidChange` last fired (null before the first is in) */
   private spoken: Language | null = null;
-  /** settles once the language asked for speaks (its catalog loaded, or failed to: English then) */
-  ready: Promise<void>;
+  private loading: Promise<void>;
   /** the language changed (the setting did): rebuild the tray */
   readonly onDidChange = this.emitter.event;
 
@@ -67,7 +66,7 @@ export class CoreLanguage {
       // the first language in is where the core starts, not a change
       if (previous !== null && previous !== this.spoken) this.emitter.fire(this.spoken);
     });
-    this.ready = settled(
+    this.loading = settled(
       this.i18n.use(catalogLoader).init({
         resources: { en: { translation: en } },
         // the other languages come from `catalogLoader`, English is here already
@@ -81,6 +80,11 @@ export class CoreLanguage {
         interpolation: { escapeValue: false },
       }),
     );
+  }
+
+  /** Settles once the language asked for speaks: its catalog loaded (or failed to: English then). */
+  get ready(): Promise<void> {
+    return this.loading;
   }
 
   get language(): Language {
@@ -101,7 +105,7 @@ export class CoreLanguage {
     const language = resolveLanguage(setting, this.systemLocales());
     if (language === this.wanted) return;
     this.wanted = language;
-    this.ready = settled(this.i18n.changeLanguage(language));
+    this.loading = settled(this.i18n.changeLanguage(language));
   }
 
   /** `t(key, values)` in the core's language. */

@@ -38,7 +38,9 @@ describe('the core’s language', () => {
     language.apply('de');
     language.apply('en');
     await language.ready;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // the catalog that was asked for has arrived meanwhile (its callback runs before this import's)
+    await import('../../../src-shared/i18n/de.js');
+    await new Promise(setImmediate);
     expect([language.language, language.t('core.tray.quit'), changes]).toEqual(['en', 'Quit', []]);
     language.apply('de');
     await language.ready;
