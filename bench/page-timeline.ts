@@ -148,6 +148,11 @@ export interface WindowWork {
    * task's script (promises, React's batched renders); empty without `scriptUrl`
    */
   scriptMs: number[];
+  /**
+   * whether the window held a layout: text on the page changed (a row's words, the speed), which a batch
+   * alone does not cause (the bars move by their transforms)
+   */
+  laidOut: boolean[];
 }
 
 interface Span {
@@ -204,7 +209,8 @@ export function mainThreadMsAfterMarks(
         ),
       )
     : undefined;
-  const work: WindowWork = { wallMs: [], threadMs: [], scriptMs: [] };
+  const layouts = onThread.filter((event) => event.name === 'Layout').map((event) => event.ts);
+  const work: WindowWork = { wallMs: [], threadMs: [], scriptMs: [], laidOut: [] };
   const threadIn = (spans: Span[], from: number, to: number) =>
     spans.reduce((sum, span) => (span.end > from && span.end <= to ? sum + span.thread : sum), 0) / 1_000;
   marks.forEach((mark, i) => {
@@ -214,6 +220,7 @@ export function mainThreadMsAfterMarks(
     work.wallMs.push(wall / 1_000);
     work.threadMs.push(threadIn(tasks, from, to));
     if (scripts) work.scriptMs.push(threadIn(scripts, from, to));
+    work.laidOut.push(layouts.some((ts) => ts >= from && ts < to));
   });
   return work;
 }

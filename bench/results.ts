@@ -233,6 +233,25 @@ export const TARGETS: readonly Target[] = [
     ],
   },
   {
+    bench: 'queue-render',
+    figure: 'progress_batch_only.app_js_ms_p95',
+    label: 'the same, the windows of a batch alone (no words drawn again): the app’s JavaScript, p95 (ms)',
+    beside: [
+      { figure: 'progress_batch_only.over_floor_ms_p95', label: 'main thread above the bare page’s p95 (ms)' },
+      { figure: 'progress_batch_only.windows', label: 'windows' },
+    ],
+  },
+  {
+    bench: 'queue-render',
+    figure: 'progress_with_words.app_js_ms_p95',
+    label:
+      'the same, the windows in which a row’s words or the speed were drawn again too: the app’s JavaScript, p95 (ms)',
+    beside: [
+      { figure: 'progress_with_words.over_floor_ms_p95', label: 'main thread above the bare page’s p95 (ms)' },
+      { figure: 'progress_with_words.windows', label: 'windows' },
+    ],
+  },
+  {
     bench: 'queue-busy',
     figure: 'page_ms_per_file.median',
     label: 'Queue open while 300 small files upload: the page’s main thread per file (ms)',

@@ -80,6 +80,28 @@ describe('main-thread work per progress window', () => {
     expect(mainThreadMsAfterMarks(trace, { mark: 'bench:progress', windowMs: 100 }).scriptMs).toEqual([]);
   });
 
+  it('tells the windows in which the page was laid out (words changed) from those of a batch alone, on the marking thread', () => {
+    const layout = (ts: number, thread = MAIN) => ({ ...thread, name: 'Layout', ph: 'X', ts, dur: 100, tdur: 100 });
+    const trace = {
+      traceEvents: [
+        mark(1_000),
+        task(1_000, 500, 500),
+        mark(101_000),
+        task(101_000, 900, 900),
+        layout(101_500),
+        mark(201_000),
+        task(201_000, 500, 500),
+        // another thread's layout is not the page's
+        layout(201_200, { pid: 1, tid: 2 }),
+      ],
+    };
+    expect(mainThreadMsAfterMarks(trace, { mark: 'bench:progress', windowMs: 100 }).laidOut).toEqual([
+      false,
+      true,
+      false,
+    ]);
+  });
+
   it('says so when the trace holds no mark', () => {
     expect(() =>
       mainThreadMsAfterMarks({ traceEvents: [task(0, 10, 10)] }, { mark: 'bench:progress', windowMs: 100 }),
