@@ -46,7 +46,7 @@ import {
  * in which words were drawn again as well (a row's bytes, speed and time
  * left, or the queue's speed, once a second each: a layout), since any
  * words said once a second land in a tenth or more of the windows and so
- * set the p95 (`progress_batch_only_*`, `progress_with_words_*`). The
+ * set the p95 (`progress_batch_only`, `progress_with_words`). The
  * queue is seeded straight into the daemon's database and paused, so nothing
  * uploads while it is measured.
  *
