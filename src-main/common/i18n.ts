@@ -53,7 +53,8 @@ export class CoreLanguage {
   private wanted: Language;
   /** the language spoken when `onDidChange` last fired (null before the first is in) */
   private spoken: Language | null = null;
-  private loading: Promise<void>;
+  /** i18next's promise of the last change: it resolves whether the catalog loaded or not (English then) */
+  private loading: Promise<unknown>;
   /** the language changed (the setting did): rebuild the tray */
   readonly onDidChange = this.emitter.event;
 
@@ -66,24 +67,22 @@ export class CoreLanguage {
       // the first language in is where the core starts, not a change
       if (previous !== null && previous !== this.spoken) this.emitter.fire(this.spoken);
     });
-    this.loading = settled(
-      this.i18n.use(catalogLoader).init({
-        resources: { en: { translation: en } },
-        // the other languages come from `catalogLoader`, English is here already
-        partialBundledLanguages: true,
-        lng: this.wanted,
-        fallbackLng: 'en',
-        supportedLngs: LANGUAGES,
-        initAsync: false,
-        returnNull: false,
-        // plain text for a tray, a notification or a log, never HTML
-        interpolation: { escapeValue: false },
-      }),
-    );
+    this.loading = this.i18n.use(catalogLoader).init({
+      resources: { en: { translation: en } },
+      // the other languages come from `catalogLoader`, English is here already
+      partialBundledLanguages: true,
+      lng: this.wanted,
+      fallbackLng: 'en',
+      supportedLngs: LANGUAGES,
+      initAsync: false,
+      returnNull: false,
+      // plain text for a tray, a notification or a log, never HTML
+      interpolation: { escapeValue: false },
+    });
   }
 
   /** Settles once the language asked for speaks: its catalog loaded (or failed to: English then). */
-  get ready(): Promise<void> {
+  get ready(): Promise<unknown> {
     return this.loading;
   }
 
@@ -105,7 +104,7 @@ export class CoreLanguage {
     const language = resolveLanguage(setting, this.systemLocales());
     if (language === this.wanted) return;
     this.wanted = language;
-    this.loading = settled(this.i18n.changeLanguage(language));
+    this.loading = this.i18n.changeLanguage(language);
   }
 
   /** `t(key, values)` in the core's language. */
@@ -118,11 +117,6 @@ export class CoreLanguage {
   dispose(): void {
     this.emitter.dispose();
   }
-}
-
-/** i18next's promise as one that says only when: a catalog that failed to load leaves the core in English. */
-async function settled(loading: Promise<unknown>): Promise<void> {
-  await loading.catch(() => undefined);
 }
 
 /**
