@@ -27,7 +27,9 @@ export default defineConfig({
           globalSetup: ['test/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 90_000,
-          maxWorkers: 1,
+          // A daemon, a reference server and Chromium per file, two files at a time: most of a file's time is the
+          // daemon's real timers (a minute between two notifications of a kind), not CPU (CI: 450 s alone, 250 s so).
+          maxWorkers: 2,
         },
       },
     ],

@@ -125,8 +125,14 @@ describe('choosing a folder in the browser', () => {
 
   it('keeps what the person types under Go to while the first folder still loads, and goes there on Enter', async () => {
     const page = await app.open();
-    // the daemon's first listing (the home folder) is held until the person has typed
-    let release: () => void = () => undefined;
+    // the daemon's first listing (the home folder) is held until the person has typed; an answer that
+    // comes after that (a slow daemon) goes through at once
+    let released = false;
+    let deliver = () => undefined as unknown;
+    const release = () => {
+      released = true;
+      deliver();
+    };
     await page.routeWebSocket(/\/ipc(\?|$)/, (route) => {
       const server = route.connectToServer();
       let held: number | null = null;
@@ -137,7 +143,7 @@ describe('choosing a folder in the browser', () => {
       });
       server.onMessage((message) => {
         const answer = JSON.parse(String(message)) as { id?: number };
-        if (answer.id !== undefined && answer.id === held) release = () => route.send(message);
+        if (answer.id !== undefined && answer.id === held && !released) deliver = () => route.send(message);
         else route.send(message);
       });
     });
