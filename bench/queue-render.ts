@@ -340,8 +340,9 @@ async function bareFloor(browser: Browser, ids: readonly number[]): Promise<numb
     await new Promise((settled) => setTimeout(settled, WINDOW_SETTLE_MS));
     await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await feedProgress(floor, { ids, batches: PROGRESS_BATCHES, intervalMs: PROGRESS_INTERVAL_MS });
-    const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as unknown;
-    return mainThreadMsAfterMarks(trace, { mark: PROGRESS_MARK, windowMs: PROGRESS_INTERVAL_MS }).threadMs;
+    const text = (await browser.stopTracing()).toString('utf8');
+    if (TRACE_DIR) await writeFile(join(TRACE_DIR, 'queue-progress-bare.json'), text);
+    return mainThreadMsAfterMarks(JSON.parse(text), { mark: PROGRESS_MARK, windowMs: PROGRESS_INTERVAL_MS }).threadMs;
   } finally {
     await page.context().close();
     await floor.close();
