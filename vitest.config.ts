@@ -29,7 +29,8 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 90_000,
           // A daemon, a reference server and Chromium per file, two files at a time: most of a file's time is the
-          // daemon's real timers (a minute between two notifications of a kind), not CPU (450 s one at a time, 250 s so).
+          // daemon's real timers (a minute between two notifications of a kind), not CPU (450 s one at a time, 250 s
+          // so). Three made each file 10-20 % slower, Chromium and the daemons contending, for 50 s less in all.
           maxWorkers: 2,
         },
       },
