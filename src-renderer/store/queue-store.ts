@@ -3,6 +3,7 @@ import type { UploadState } from '../../src-shared/model/upload-state.js';
 import type { AppBridge } from '../bridge/app-bridge.js';
 import { toIpcError } from '../bridge/bridge-context.js';
 import { LatestRead } from '../bridge/latest-read.js';
+import { beatWithProgress } from '../components/use-now.js';
 import { bytesPerSecond, etaSeconds, observe, type RateMeter } from '../../src-shared/model/transfer-rate.js';
 import { Store } from './store.js';
 
@@ -72,7 +73,12 @@ export class QueueStore extends Store<QueueState> {
   ) {
     super({ total: 0, ready: false, error: null, version: 0 });
     this.register(bridge.on('uploads:itemChanged', (item) => this.put(item)));
-    this.register(bridge.on('uploads:progress', (batch) => this.progress(batch)));
+    this.register(
+      bridge.on('uploads:progress', (batch) => {
+        this.progress(batch);
+        beatWithProgress();
+      }),
+    );
     // finished items left without an event each (Clear finished, or after the days the settings say)
     this.register(bridge.on('uploads:removed', () => this.reload()));
     this.register(() => clearTimeout(this.refreshTimer));
