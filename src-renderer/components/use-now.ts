@@ -58,13 +58,14 @@ export function onTick(periodMs: number | null, key: number, listener: () => voi
  * A progress batch has come: the once-a-second clock beats with it when half
  * a beat or more has passed since its last, and its timer waits a beat and a
  * half from there, so the next batch (a beat later, give or take the
- * socket's jitter) beats it, not the timer just before. A row's words (bytes, speed, time left) are then drawn in the frame
- * that moves the bars; on the clock's own timer they took a frame of their
- * own, which on the Queue page costs more than the words (its style, paint
- * and layers walked again): the main thread's p95 per batch above a bare
- * page's went from 1.74 ms to 1.27, the app's JavaScript's from 1.16 to
- * 1.01 (queue-render, medians of 3 runs each, in turn).
- * Without batches the clock beats on its timer, each beat a slot after the last.
+ * socket's jitter) beats it, not the timer just before. A row's words
+ * (bytes, speed, time left) are then drawn in the frame that moves the
+ * bars. On the clock's own timer they took a frame of their own, which on
+ * the Queue page costs more than the words (its style, paint and layers
+ * walked again): the main thread's p95 per batch above a bare page's went
+ * from 1.74 ms to 1.27, the app's JavaScript's from 1.16 to 1.01
+ * (queue-render, medians of 3 runs each, in turn). Without batches the
+ * clock beats on its timer, each beat a slot after the last.
  */
 export function beatWithProgress(): void {
   const ticking = clocks.get(1_000);

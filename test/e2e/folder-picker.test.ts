@@ -128,7 +128,7 @@ describe('choosing a folder in the browser', () => {
     // the daemon's first listing (the home folder) is held until the person has typed; an answer that
     // comes after that (a slow daemon) goes through at once
     let released = false;
-    let deliver = () => undefined as unknown;
+    let deliver: () => void = () => undefined;
     const release = () => {
       released = true;
       deliver();
