@@ -8,6 +8,8 @@ import { useCallback, useSyncExternalStore } from 'react';
 const SLOTS = 10;
 
 interface Clock {
+  /** its period's slot: the time between two beats on its timer */
+  stepMs: number;
   beats: number;
   listeners: Map<() => void, number>;
   /** when its timer was set (performance.now()): its last beat, or its first listener */
@@ -20,22 +22,22 @@ const clocks = new Map<number, Clock>();
 
 function clock(periodMs: number): Clock {
   let found = clocks.get(periodMs);
-  if (!found) clocks.set(periodMs, (found = { beats: 0, listeners: new Map(), since: 0 }));
+  if (!found) clocks.set(periodMs, (found = { stepMs: periodMs / SLOTS, beats: 0, listeners: new Map(), since: 0 }));
   return found;
 }
 
 const slotOf = (key: number) => Math.abs(Math.trunc(key)) % SLOTS;
 
 /** Sets the clock's timer for its next beat, a slot from now unless said otherwise. */
-function wait(ticking: Clock, periodMs: number, delayMs = periodMs / SLOTS): void {
+function wait(ticking: Clock, delayMs = ticking.stepMs): void {
   clearTimeout(ticking.timer);
   ticking.since = performance.now();
-  ticking.timer = setTimeout(() => beat(ticking, periodMs), delayMs);
+  ticking.timer = setTimeout(() => beat(ticking), delayMs);
 }
 
 /** Tells the listeners of the clock's next slot; the next beat after `delayMs`. */
-function beat(ticking: Clock, periodMs: number, delayMs?: number): void {
-  wait(ticking, periodMs, delayMs);
+function beat(ticking: Clock, delayMs?: number): void {
+  wait(ticking, delayMs);
   const at = ++ticking.beats % SLOTS;
   for (const [told, slot] of ticking.listeners) if (slot === at) told();
 }
@@ -45,7 +47,7 @@ export function onTick(periodMs: number | null, key: number, listener: () => voi
   if (periodMs === null) return () => undefined;
   const ticking = clock(periodMs);
   ticking.listeners.set(listener, slotOf(key));
-  if (ticking.timer === undefined) wait(ticking, periodMs);
+  if (ticking.timer === undefined) wait(ticking);
   return () => {
     ticking.listeners.delete(listener);
     if (ticking.listeners.size > 0) return;
@@ -69,8 +71,9 @@ export function onTick(periodMs: number | null, key: number, listener: () => voi
  */
 export function beatWithProgress(): void {
   const ticking = clocks.get(1_000);
-  const step = 1_000 / SLOTS;
-  if (ticking?.timer !== undefined && performance.now() - ticking.since >= step / 2) beat(ticking, 1_000, step * 1.5);
+  if (ticking?.timer !== undefined && performance.now() - ticking.since >= ticking.stepMs / 2) {
+    beat(ticking, ticking.stepMs * 1.5);
+  }
 }
 
 /**
