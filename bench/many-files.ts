@@ -33,10 +33,11 @@ const run = promisify(execFile);
  * limit, interleaved in rounds (interleave.ts) with one
  * `curl --parallel --parallel-max 3` sending the same files, the limit,
  * and the Node floor (node-floor.ts): a plain Node process, no app code,
- * that reads each file and sends it with `undici.request`, the same form as
- * the client's, 3 in flight. Profiling showed much of the client's cost per
- * file is Node's before any app code (0.33-0.37 ms per file by hand, 3-4×
- * curl's); beside the others in the same rounds, the figures say what is
+ * that reads each file and sends it through undici's `dispatch` as the
+ * client does, the same form as the client's, 3 in flight. Profiling showed
+ * much of the client's cost per file is Node's before any app code
+ * (0.33-0.37 ms per file by hand with undici's `request`, 0.30 with its
+ * `dispatch`; 3-4× curl's); beside the others in the same rounds, the figures say what is
  * the app's (`empty_cpu_vs_node_floor_cpu`) and what is Node's
  * (`node_floor_cpu_vs_curl_cpu`).
  * Two daemons: one whose queue is emptied of finished items before each

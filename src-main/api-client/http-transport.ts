@@ -67,7 +67,7 @@ export function createDispatcher(
 
 /**
  * Sends one HTTP request and reads the whole answer as JSON (null when the body
- * is not JSON). Never follows redirects (undici.request does not): an API answer is
+ * is not JSON). Never follows redirects (undici's dispatch does not): an API answer is
  * never a redirect, and following one would resend the token elsewhere. Every failure that got no
  * answer becomes an ApiError with `retryable` set; `secret` is cut out of every
  * message and body before anyone sees them.
@@ -77,39 +77,87 @@ export async function sendHttp(
   input: TransportRequest,
   secret: string,
 ): Promise<HttpResult> {
-  const { request, errors } = await loadUndici();
+  const { errors } = await loadUndici();
+  const agent = await dispatcher.get();
   try {
-    const response = await request(input.url, {
-      dispatcher: await dispatcher.get(),
-      method: input.method,
-      headers: input.headers,
-      // undici takes an AsyncIterable body as it is (docs/api/Dispatcher.md) though its types leave it out;
-      // wrapping it in Readable.from cost a stream layer per piece and about a fifth of the upload speed
-      body: input.body as Dispatcher.RequestOptions['body'],
-      signal: input.signal,
-      headersTimeout: input.headersTimeoutMs,
+    const { status, headers, text } = await new Promise<Answer>((resolve, reject) => {
+      const url = new URL(input.url);
+      agent.dispatch(
+        {
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: input.method,
+          headers: input.headers,
+          // undici takes an AsyncIterable body as it is (docs/api/Dispatcher.md) though its types leave it out;
+          // wrapping it in Readable.from cost a stream layer per piece and about a fifth of the upload speed
+          body: input.body as Dispatcher.DispatchOptions['body'],
+          headersTimeout: input.headersTimeoutMs,
+        },
+        answerReader(input, resolve, reject),
+      );
     });
-    const text = await readCapped(response.body, input.onBytes);
-    return { status: response.statusCode, headers: response.headers, body: parseJson(redact(text, secret)) };
+    return { status, headers, body: parseJson(redact(text, secret)) };
   } catch (error) {
     throw toApiError(error, input.signal, secret, errors.UndiciError);
   }
 }
 
-async function readCapped(body: Dispatcher.ResponseData['body'], onBytes: (() => void) | undefined): Promise<string> {
+interface Answer {
+  status: number;
+  headers: HttpResult['headers'];
+  text: string;
+}
+
+/**
+ * The answer read straight from undici's dispatch, the way its own
+ * `request` reads it but without the response stream, the async resource
+ * and the promises between the socket and this function: a quarter of
+ * this function's CPU per small upload (0.089 to 0.068 ms, 3 % of the
+ * daemon's per file). The signal aborts the request once it is on a
+ * connection, as `request` does; an answer of more than MAX_RESPONSE_BYTES
+ * is cut there (it is no API answer) and its connection closed.
+ */
+function answerReader(
+  input: TransportRequest,
+  resolve: (answer: Answer) => void,
+  reject: (error: unknown) => void,
+): Dispatcher.DispatchHandler {
+  const { signal } = input;
   const pieces: Buffer[] = [];
   let size = 0;
-  for await (const piece of body) {
-    const buffer = piece as Buffer;
-    size += buffer.length;
-    onBytes?.();
-    if (size > MAX_RESPONSE_BYTES) {
-      body.destroy();
-      break;
-    }
-    pieces.push(buffer);
-  }
-  return Buffer.concat(pieces).toString('utf8');
+  let answer: Omit<Answer, 'text'> | undefined;
+  let abort: (() => void) | undefined;
+  const finish = () => {
+    if (abort) signal.removeEventListener('abort', abort);
+    if (answer) resolve({ ...answer, text: Buffer.concat(pieces).toString('utf8') });
+    else reject(new Error('The connection ended before an answer came.'));
+  };
+  return {
+    // again if undici sends the request again on another connection
+    onRequestStart(controller) {
+      if (abort) signal.removeEventListener('abort', abort);
+      abort = () => controller.abort(signal.reason as Error);
+      if (signal.aborted) abort();
+      else signal.addEventListener('abort', abort, { once: true });
+    },
+    onResponseStart(_controller, statusCode, headers) {
+      // an informational answer (100 Continue) comes before the real one
+      if (statusCode >= 200) answer = { status: statusCode, headers };
+    },
+    onResponseData(controller, piece) {
+      size += piece.length;
+      input.onBytes?.();
+      if (size <= MAX_RESPONSE_BYTES) return void pieces.push(piece);
+      // what came so far is the answer (no JSON): the rest is not read
+      finish();
+      controller.abort(new Error('The answer is larger than any API answer.'));
+    },
+    onResponseEnd: finish,
+    onResponseError(_controller, error) {
+      if (abort) signal.removeEventListener('abort', abort);
+      reject(error);
+    },
+  };
 }
 
 function parseJson(text: string): unknown {

@@ -39,6 +39,14 @@ describe('MediaApiClient: tolerant of what the spec leaves open, strict about wh
     expect(error.message).toMatch(/^The server's answer to GET \/account is not what the API describes: /);
   });
 
+  it('stops reading an answer larger than any API answer, says it is not one, and goes on', async () => {
+    const account = await client.getAccount();
+    // valid, read whole: only the cut (4 MiB) makes it fail
+    answer(200, Buffer.from(JSON.stringify({ success: true, data: { ...account, padding: 'x'.repeat(6 * 2 ** 20) } })));
+    await expect(client.getAccount()).rejects.toMatchObject({ code: 'BAD_RESPONSE', status: 200, retryable: false });
+    expect(await client.getAccount()).toMatchObject({ username: 'demo' });
+  });
+
   it('reports a non-JSON error page by its status, and an error envelope by its code and request id', async () => {
     answer(404, '<html>not here</html>');
     await expect(client.getAccount()).rejects.toMatchObject({
