@@ -37,8 +37,8 @@ const run = promisify(execFile);
  * client does, the same form as the client's, 3 in flight. Profiling showed
  * much of the client's cost per file is Node's before any app code
  * (0.33-0.37 ms per file by hand with undici's `request`, 0.30 with its
- * `dispatch`; 3-4× curl's); beside the others in the same rounds, the figures say what is
- * the app's (`empty_cpu_vs_node_floor_cpu`) and what is Node's
+ * `dispatch`; 3-4× curl's); beside the others in the same rounds, the
+ * figures say what is the app's (`empty_cpu_vs_node_floor_cpu`) and what is Node's
  * (`node_floor_cpu_vs_curl_cpu`).
  * Two daemons: one whose queue is emptied of finished items before each
  * run (`media-sync queue clear`), and one with HISTORY finished uploads in
