@@ -78,8 +78,9 @@ export async function sendHttp(
   secret: string,
 ): Promise<HttpResult> {
   const { errors } = await loadUndici();
-  const agent = await dispatcher.get();
   try {
+    // a proxy address the pool refuses fails here, as any request would
+    const agent = await dispatcher.get();
     const { status, headers, text } = await new Promise<Answer>((resolve, reject) => {
       const url = new URL(input.url);
       agent.dispatch(
