@@ -127,18 +127,19 @@ function answerReader(
   const pieces: Buffer[] = [];
   let size = 0;
   let answer: Omit<Answer, 'text'> | undefined;
-  let abort: (() => void) | undefined;
+  // the connection the request is on now: undici may send it again on another
+  let current: Dispatcher.DispatchController | undefined;
+  const abort = () => current?.abort(signal.reason as Error);
   const finish = () => {
-    if (abort) signal.removeEventListener('abort', abort);
+    signal.removeEventListener('abort', abort);
     if (answer) resolve({ ...answer, text: Buffer.concat(pieces).toString('utf8') });
     else reject(new Error('The connection ended before an answer came.'));
   };
   return {
-    // again if undici sends the request again on another connection
     onRequestStart(controller) {
-      if (abort) signal.removeEventListener('abort', abort);
-      abort = () => controller.abort(signal.reason as Error);
+      current = controller;
       if (signal.aborted) abort();
+      // the same listener again is not added twice
       else signal.addEventListener('abort', abort, { once: true });
     },
     onResponseStart(_controller, statusCode, headers) {
@@ -155,7 +156,7 @@ function answerReader(
     },
     onResponseEnd: finish,
     onResponseError(_controller, error) {
-      if (abort) signal.removeEventListener('abort', abort);
+      signal.removeEventListener('abort', abort);
       reject(error);
     },
   };
