@@ -6,10 +6,9 @@ import { fileCalls, type FileCalls } from './file-calls.js';
  * holds one of libuv's four threads meanwhile; a device may block or have
  * side effects. O_NONBLOCK makes such an open return at once (it changes
  * nothing for a regular file), so the handle can be looked at and dropped.
- * Windows has neither flag (nor FIFOs in a folder): 0 there.
+ * Windows has no such flag (nor FIFOs in a folder): 0 there.
  */
 const NO_BLOCK = constants.O_NONBLOCK ?? 0;
-const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** Thrown when the path is not a regular file (a FIFO, a socket, a device, a folder, or a link not followed). */
 export class NotRegularFileError extends Error {
@@ -32,10 +31,10 @@ export async function openRegularFile(
   path: string,
   options: { followLink: boolean },
 ): Promise<{ fd: number; stats: Stats; calls: FileCalls }> {
-  const calls = fileCalls.for(path, options);
   let fd: number;
+  let calls: FileCalls;
   try {
-    fd = await calls.open(path, constants.O_RDONLY | NO_BLOCK | (options.followLink ? 0 : NO_FOLLOW));
+    ({ fd, calls } = await fileCalls.open(path, constants.O_RDONLY | NO_BLOCK, options));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP' && !options.followLink) throw new NotRegularFileError(path);
     throw error;

@@ -45,7 +45,7 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
   }
 
   const known = async (calls: FileCallsByFolder) => {
-    calls.for(file);
+    await calls.lstat(file);
     // the folder's statfs answered (the probes here answer at once)
     await new Promise((resolve) => setImmediate(resolve));
     return calls;
@@ -57,8 +57,7 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
   it('looks at a file on a local disk without waiting for the thread pool, even while hung reads hold all of it', async () => {
     const calls = await known(new FileCallsByFolder(async () => null));
     holdThePool();
-    const local = calls.for(file);
-    const fd = await local.open(file, constants.O_RDONLY);
+    const { fd, calls: local } = await calls.open(file, constants.O_RDONLY, { followLink: true });
     const buffer = Buffer.alloc(8192);
     expect(await local.read(fd, buffer, 0, buffer.length, 0)).toBe(8192);
     expect((await local.fstat(fd)).size).toBe(8192);
@@ -84,15 +83,33 @@ describe.skipIf(process.platform !== 'linux')('FileCallsByFolder (Linux: statfs 
     // the link itself is its folder's
     expect((await calls.lstat(link)).isSymbolicLink()).toBe(true);
     const looked = calls.stat(link);
+    const opened = calls.open(link, constants.O_RDONLY, { followLink: true });
     expect(await settledWithin(looked, STILL_WAITING_MS)).toBe(false);
+    expect(await settledWithin(opened, 0)).toBe(false);
+    // the file itself, opened the same way, is not held up
+    const own = await calls.open(file, constants.O_RDONLY, { followLink: true });
+    await own.calls.close(own.fd);
     await release();
     expect((await looked).size).toBe(8192);
+    const { fd, calls: linkCalls } = await opened;
+    expect((await linkCalls.fstat(fd)).size).toBe(8192);
+    await linkCalls.close(fd);
+  });
+
+  it('refuses to open a link it is told not to follow, and opens the file itself', async () => {
+    const link = join(dir, 'shortcut.jpg');
+    await symlink(file, link);
+    const calls = await known(new FileCallsByFolder(async () => null));
+    await expect(calls.open(link, constants.O_RDONLY, { followLink: false })).rejects.toMatchObject({ code: 'ELOOP' });
+    const { fd, calls: own } = await calls.open(file, constants.O_RDONLY, { followLink: false });
+    expect((await own.fstat(fd)).size).toBe(8192);
+    await own.close(fd);
   });
 
   it("sends a folder's calls to the pool until its file system is known", async () => {
     let answer: (fileSystem: string | null) => void = () => undefined;
     const calls = new FileCallsByFolder(() => new Promise((resolve) => (answer = resolve)));
-    calls.for(file);
+    await calls.lstat(file);
     holdThePool();
     // not known yet: the pool
     expect(await settledWithin(calls.stat(file), STILL_WAITING_MS)).toBe(false);
